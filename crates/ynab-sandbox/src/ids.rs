@@ -1,0 +1,1 @@
+//! Ids of the sandbox: UUID v5 of readable names (decision D26).

@@ -1,0 +1,42 @@
+//! The plan the sandbox holds in memory: its stored facts only (no derived figure is stored).
+//! Balances, month figures and target figures are computed from these facts by `compute`.
+
+use chrono::NaiveDate;
+use std::collections::BTreeMap;
+use ynab::models::{
+    Account, Category, CategoryGroup, CurrencyFormat, DateFormat, Milliunits, Payee,
+    ScheduledTransaction, Transaction,
+};
+
+/// One plan as the sandbox stores it.
+///
+/// Entities are kept in YNAB's own model types so that what is served has YNAB's shape, but their
+/// derived fields are not trusted: an [`Account`]'s balances, a [`Category`]'s
+/// `budgeted`/`activity`/`balance`/`goal_*` figures and a [`Transaction`]'s `*_name` fields are
+/// recomputed by `compute` whenever the sandbox answers.
+#[derive(Debug, Clone)]
+pub struct PlanState {
+    pub id: String,
+    pub name: String,
+    pub last_modified_on: String,
+    pub first_month: NaiveDate,
+    pub last_month: NaiveDate,
+    pub date_format: DateFormat,
+    pub currency_format: CurrencyFormat,
+    pub accounts: Vec<Account>,
+    pub groups: Vec<CategoryGroup>,
+    /// Categories in display order; the target *settings* (`goal_type`, `goal_target`,
+    /// `goal_target_date`, `goal_cadence`, `goal_cadence_frequency`, `goal_day`,
+    /// `goal_needs_whole_amount`, `goal_creation_month`) are stored here, the figures computed.
+    pub categories: Vec<Category>,
+    pub payees: Vec<Payee>,
+    /// Transactions in id order, each transfer as two rows (one per account).
+    pub transactions: Vec<Transaction>,
+    pub scheduled: Vec<ScheduledTransaction>,
+    /// Assigned ("budgeted") amount per (month `YYYY-MM-01`, category id).
+    pub assigned: BTreeMap<(String, String), Milliunits>,
+    /// "Today" for this plan: decides the current month and the months served.
+    pub today: NaiveDate,
+    /// The plan's `server_knowledge`: grows with every change.
+    pub server_knowledge: i64,
+}
