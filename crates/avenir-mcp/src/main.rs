@@ -1,1 +1,178 @@
-fn main() {}
+//! The `avenir-mcp` binary: reads the command line and environment, picks what to serve, starts.
+//! Nothing else lives here: the server is the `avenir` crate, the sandbox `ynab-sandbox`.
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand};
+use rmcp::ServiceExt;
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// `avenir-mcp {version} (YNAB API v{api})`, as `--version` prints it.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (YNAB API v1.86.0)");
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "avenir-mcp",
+    version = VERSION,
+    about = "An MCP server that lets an AI agent read a YNAB plan and help act on it, safely.",
+    long_about = "An MCP server that lets an AI agent read a YNAB plan and help act on it, safely.\n\n\
+With no command it speaks MCP on stdin/stdout, reading the plan with the token in YNAB_API_KEY \
+(or the file named by YNAB_API_KEY_FILE). An MCP client starts it; see README.md."
+)]
+struct Cli {
+    /// Serve the built-in demo plan from an in-process YNAB sandbox: no token needed, writes
+    /// enabled, "today" 2026-09-25 unless AVENIR_MCP_TODAY says otherwise.
+    #[arg(long)]
+    demo: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the YNAB sandbox alone: a local server speaking YNAB's API v1. Its base URL is the
+    /// first line printed; point AVENIR_MCP_YNAB_URL at it.
+    Sandbox {
+        /// Address to listen on (loopback only).
+        #[arg(long, default_value = "127.0.0.1:0")]
+        listen: SocketAddr,
+        /// The plan to serve.
+        #[arg(long, default_value = "demo", value_parser = ["demo"])]
+        plan: String,
+    },
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    if let Err(message) = init_logging() {
+        eprintln!("avenir-mcp: {message}");
+        return std::process::ExitCode::from(2);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("avenir-mcp: cannot start: {error}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async move {
+        match cli.command {
+            Some(Command::Sandbox { listen, plan }) => run_sandbox(listen, &plan).await,
+            None if cli.demo => run_demo().await,
+            None => run_server().await,
+        }
+    });
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("avenir-mcp: {error:#}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+/// Logs go to stderr only: stdout belongs to the protocol.
+fn init_logging() -> Result<(), String> {
+    let level = std::env::var("AVENIR_MCP_LOG_LEVEL").unwrap_or_default();
+    let filter = match level.to_ascii_uppercase().as_str() {
+        "" | "WARNING" | "WARN" => "warn",
+        "DEBUG" => "debug",
+        "INFO" => "info",
+        "ERROR" | "CRITICAL" => "error",
+        _ => {
+            return Err(format!(
+                "AVENIR_MCP_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level:?}."
+            ));
+        }
+    };
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .init();
+    Ok(())
+}
+
+/// The server over stdio, on the person's own YNAB.
+async fn run_server() -> anyhow::Result<()> {
+    let settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
+    let client = Arc::new(ynab::Client::from_env());
+    serve_stdio(settings, client).await
+}
+
+/// The demo: the same server, on the built-in demo plan served by an in-process sandbox.
+async fn run_demo() -> anyhow::Result<()> {
+    let mut settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
+    let today = settings.today.unwrap_or(ynab_sandbox::demo::DEMO_TODAY);
+    settings.today = Some(today);
+    settings.writes_enabled = true;
+    let sandbox = ynab_sandbox::Sandbox::start(
+        ynab_sandbox::demo::demo_plan(today),
+        ynab_sandbox::SandboxOptions::default(),
+    )
+    .await
+    .context("cannot start the demo's YNAB sandbox")?;
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "avenir-mcp --demo speaks MCP on stdin/stdout: an MCP client starts it, it is not typed at."
+        );
+        eprintln!(
+            "Connect a client with {{\"command\": \"avenir-mcp\", \"args\": [\"--demo\"]}} (README.md, \"Use it in an MCP client\"); Ctrl-C stops it."
+        );
+    }
+    let client = Arc::new(ynab::Client::new(
+        ynab::BaseUrl::new(sandbox.base_url()),
+        ynab::TokenSource::Fixed(ynab::Token::new("demo")),
+    ));
+    let result = serve_stdio(settings, client).await;
+    drop(sandbox);
+    result
+}
+
+async fn serve_stdio(settings: avenir::Settings, client: Arc<ynab::Client>) -> anyhow::Result<()> {
+    let context = Arc::new(avenir::Context::new(settings, client));
+    let server = avenir::AvenirServer::new(context);
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .context("the MCP session could not start")?;
+    running.waiting().await.context("the MCP session failed")?;
+    Ok(())
+}
+
+/// The standalone sandbox: prints its base URL first, then serves until stopped.
+async fn run_sandbox(listen: SocketAddr, plan: &str) -> anyhow::Result<()> {
+    if !listen.ip().is_loopback() {
+        anyhow::bail!(
+            "the sandbox accepts any token, so it only listens on loopback: use --listen 127.0.0.1:PORT, got {listen}."
+        );
+    }
+    let settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
+    let plan_state = match plan {
+        "demo" => {
+            ynab_sandbox::demo::demo_plan(settings.today.unwrap_or(ynab_sandbox::demo::DEMO_TODAY))
+        }
+        other => anyhow::bail!("unknown plan {other:?}: use --plan demo."),
+    };
+    let sandbox = ynab_sandbox::Sandbox::start(plan_state, ynab_sandbox::SandboxOptions { listen })
+        .await
+        .with_context(|| format!("cannot listen on {listen}"))?;
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", sandbox.base_url())?;
+        out.flush()?;
+    }
+    eprintln!(
+        "YNAB sandbox serving plan {} at {} (any Bearer token is accepted); Ctrl-C stops it.",
+        sandbox.plan_id(),
+        sandbox.base_url()
+    );
+    tokio::signal::ctrl_c().await?;
+    Ok(())
+}

@@ -1,1 +1,16 @@
-//! placeholder
+//! The avenir-mcp server: its MCP surface, tools, plan data, pure logic and text rules.
+//! The binary `avenir-mcp` only reads its command line and environment, then serves this.
+
+pub mod args;
+pub mod config;
+pub mod context;
+pub mod logic;
+pub mod money;
+pub mod plans;
+pub mod server;
+pub mod text;
+pub mod tools;
+
+pub use config::Settings;
+pub use context::Context;
+pub use server::AvenirServer;

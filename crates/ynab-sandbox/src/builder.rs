@@ -1,1 +1,1012 @@
-//! A small builder for plans.
+//! A small builder of sandbox plans: accounts, groups, categories, payees, transactions, transfers,
+//! assigned amounts and scheduled transactions, named by readable ids and stored under their UUIDs.
+//!
+//! Every entity gets the UUID of its readable id ([`crate::ids::id`]): accounts, groups and
+//! categories take the readable id given; a payee is created the first time its name is used, with
+//! the readable id `pay-` + [`slug`] of its name (`pay-…-2` if two names share a slug); each account
+//! gets its transfer payee `Transfer : {account name}` (with `transfer_account_id` set), as YNAB does.
+//! Transactions are numbered when the plan is built: within each series (`tx`, `nw`, …), the rows
+//! without an explicit readable id are sorted by (date, payee name, amount, category name, account
+//! name), ties kept in the order they were added, and numbered `{series}-000`, `{series}-001`, …
+//! (numbers taken by explicit ids are skipped). A transfer is two rows, one per account, linked by
+//! `transfer_account_id`/`transfer_transaction_id`, each with the other account's transfer payee.
+//! A sub-transaction's readable id is `<transaction readable id>/<index>` (D26).
+//!
+//! Derived figures (balances, month amounts, target figures, `*_name` fields) are stored as 0 or
+//! `None`: `crate::compute` recomputes them. The builder is meant for constant fixture data: it
+//! panics, with a message naming the culprit, when given an unknown readable id or an invalid date.
+
+use crate::ids;
+use crate::state::PlanState;
+use chrono::{Datelike, NaiveDate};
+use std::collections::{BTreeMap, BTreeSet};
+use ynab::models::{
+    Account, Category, CategoryGroup, CurrencyFormat, DateFormat, Milliunits, Payee,
+    ScheduledTransaction, SubTransaction, Transaction,
+};
+
+/// The series of budget-side transactions (`tx-000`, …).
+pub const SERIES_TX: &str = "tx";
+
+/// A date from constant data (`YYYY-MM-DD`).
+///
+/// # Panics
+/// If `text` is not a valid date: fixture data only.
+pub fn date(text: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .unwrap_or_else(|_| panic!("fixture date {text:?} is not YYYY-MM-DD"))
+}
+
+/// The first day of `day`'s month.
+pub fn month_of(day: NaiveDate) -> NaiveDate {
+    day.with_day(1).unwrap_or(day)
+}
+
+/// A month written as YNAB writes it, `YYYY-MM-01`.
+pub fn month_label(day: NaiveDate) -> String {
+    month_of(day).format("%Y-%m-%d").to_string()
+}
+
+/// The readable part of a payee id: lower-case letters and digits, every other run of characters
+/// one `-`, none at either end (`CB MARKET FRESH FACT 050626 525130******1` →
+/// `cb-market-fresh-fact-050626-525130-1`).
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    let mut gap = false;
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            if gap && !out.is_empty() {
+                out.push('-');
+            }
+            gap = false;
+            out.extend(c.to_lowercase());
+        } else {
+            gap = true;
+        }
+    }
+    out
+}
+
+/// The currency format of D16 (EUR, `123,456.78`, symbol after the amount): the builder's default.
+pub fn euro_format() -> CurrencyFormat {
+    CurrencyFormat {
+        iso_code: "EUR".into(),
+        example_format: "123,456.78".into(),
+        decimal_digits: 2,
+        decimal_separator: ".".into(),
+        symbol_first: false,
+        group_separator: ",".into(),
+        currency_symbol: "€".into(),
+        display_symbol: true,
+    }
+}
+
+/// One line of a split transaction.
+#[derive(Debug, Clone)]
+pub struct Line {
+    pub amount: Milliunits,
+    /// Readable category id.
+    pub category: Option<String>,
+    pub memo: Option<String>,
+}
+
+/// An ordinary transaction to add (amounts signed as YNAB stores them: spending negative).
+#[derive(Debug, Clone)]
+pub struct Tx {
+    series: String,
+    readable_id: Option<String>,
+    date: NaiveDate,
+    account: String,
+    payee: Option<String>,
+    amount: Milliunits,
+    category: Option<String>,
+    memo: Option<String>,
+    cleared: String,
+    approved: bool,
+    flag_color: Option<String>,
+    import_id: Option<String>,
+    debt_transaction_type: Option<String>,
+    lines: Vec<Line>,
+}
+
+impl Tx {
+    /// A cleared, approved transaction of series `tx` on `account` (readable id) paid to the payee
+    /// named `payee`, with no category.
+    pub fn new(date: NaiveDate, account: &str, payee: &str, amount: Milliunits) -> Self {
+        Tx {
+            series: SERIES_TX.into(),
+            readable_id: None,
+            date,
+            account: account.into(),
+            payee: Some(payee.into()),
+            amount,
+            category: None,
+            memo: None,
+            cleared: "cleared".into(),
+            approved: true,
+            flag_color: None,
+            import_id: None,
+            debt_transaction_type: None,
+            lines: Vec::new(),
+        }
+    }
+    /// Numbered in another series (`nw` for the demo's history).
+    pub fn series(mut self, series: &str) -> Self {
+        self.series = series.into();
+        self
+    }
+    /// Takes this readable id instead of a number of its series.
+    pub fn readable_id(mut self, readable: &str) -> Self {
+        self.readable_id = Some(readable.into());
+        self
+    }
+    /// Its category (readable id).
+    pub fn category(mut self, category: &str) -> Self {
+        self.category = Some(category.into());
+        self
+    }
+    pub fn memo(mut self, memo: &str) -> Self {
+        self.memo = Some(memo.into());
+        self
+    }
+    /// `cleared`, `uncleared` or `reconciled`.
+    pub fn cleared(mut self, state: &str) -> Self {
+        self.cleared = state.into();
+        self
+    }
+    pub fn unapproved(mut self) -> Self {
+        self.approved = false;
+        self
+    }
+    pub fn flag(mut self, color: &str) -> Self {
+        self.flag_color = Some(color.into());
+        self
+    }
+    pub fn import_id(mut self, import_id: &str) -> Self {
+        self.import_id = Some(import_id.into());
+        self
+    }
+    /// YNAB's `debt_transaction_type` (`interest`, `payment`, …) on a debt account.
+    pub fn debt(mut self, kind: &str) -> Self {
+        self.debt_transaction_type = Some(kind.into());
+        self
+    }
+    /// Adds a split line; a transaction with lines has no category of its own.
+    pub fn line(mut self, amount: Milliunits, category: Option<&str>, memo: Option<&str>) -> Self {
+        self.lines.push(Line {
+            amount,
+            category: category.map(str::to_owned),
+            memo: memo.map(str::to_owned),
+        });
+        self
+    }
+}
+
+/// Money moved from one account to another: two rows, `-amount` on `from`, `+amount` on `to`.
+#[derive(Debug, Clone)]
+pub struct Transfer {
+    series: String,
+    date: NaiveDate,
+    from: String,
+    to: String,
+    amount: Milliunits,
+    memo: Option<String>,
+    cleared: String,
+    approved: bool,
+    category: Option<String>,
+    debt_transaction_type: Option<String>,
+}
+
+impl Transfer {
+    /// A cleared, approved transfer of `amount` (positive) from `from` to `to` (readable ids).
+    pub fn new(date: NaiveDate, from: &str, to: &str, amount: Milliunits) -> Self {
+        Transfer {
+            series: SERIES_TX.into(),
+            date,
+            from: from.into(),
+            to: to.into(),
+            amount,
+            memo: None,
+            cleared: "cleared".into(),
+            approved: true,
+            category: None,
+            debt_transaction_type: None,
+        }
+    }
+    pub fn series(mut self, series: &str) -> Self {
+        self.series = series.into();
+        self
+    }
+    pub fn memo(mut self, memo: &str) -> Self {
+        self.memo = Some(memo.into());
+        self
+    }
+    /// The category of the side on a budget account when the other side is off budget (YNAB asks
+    /// for one there); never given to a side whose counterpart is also on budget.
+    pub fn category(mut self, category: &str) -> Self {
+        self.category = Some(category.into());
+        self
+    }
+    /// `debt_transaction_type` of the receiving side (`payment` into a loan).
+    pub fn debt(mut self, kind: &str) -> Self {
+        self.debt_transaction_type = Some(kind.into());
+        self
+    }
+}
+
+/// A scheduled transaction to add.
+#[derive(Debug, Clone)]
+pub struct Scheduled {
+    readable_id: String,
+    account: String,
+    payee: Option<String>,
+    transfer_to: Option<String>,
+    amount: Milliunits,
+    frequency: String,
+    first: NaiveDate,
+    next: NaiveDate,
+    category: Option<String>,
+    memo: Option<String>,
+}
+
+impl Scheduled {
+    /// A schedule on `account` paying the payee named `payee`.
+    pub fn new(
+        readable_id: &str,
+        account: &str,
+        payee: &str,
+        amount: Milliunits,
+        frequency: &str,
+        first: NaiveDate,
+        next: NaiveDate,
+    ) -> Self {
+        Scheduled {
+            readable_id: readable_id.into(),
+            account: account.into(),
+            payee: Some(payee.into()),
+            transfer_to: None,
+            amount,
+            frequency: frequency.into(),
+            first,
+            next,
+            category: None,
+            memo: None,
+        }
+    }
+    /// A scheduled transfer from `account` to `to` (amount signed as on `account`).
+    pub fn transfer(
+        readable_id: &str,
+        account: &str,
+        to: &str,
+        amount: Milliunits,
+        frequency: &str,
+        first: NaiveDate,
+        next: NaiveDate,
+    ) -> Self {
+        let mut s = Scheduled::new(readable_id, account, "", amount, frequency, first, next);
+        s.payee = None;
+        s.transfer_to = Some(to.into());
+        s
+    }
+    pub fn category(mut self, category: &str) -> Self {
+        self.category = Some(category.into());
+        self
+    }
+    pub fn memo(mut self, memo: &str) -> Self {
+        self.memo = Some(memo.into());
+        self
+    }
+}
+
+/// A transaction row waiting for its id; names kept for the numbering order.
+struct Row {
+    series: String,
+    readable_id: Option<String>,
+    payee_name: String,
+    category_name: String,
+    account_name: String,
+    /// Index of the other side of a transfer.
+    partner: Option<usize>,
+    tx: Transaction,
+    lines: Vec<Line>,
+}
+
+/// Builds a [`PlanState`] from readable ids.
+pub struct PlanBuilder {
+    plan: PlanState,
+    accounts: BTreeMap<String, usize>,
+    groups: BTreeMap<String, usize>,
+    categories: BTreeMap<String, usize>,
+    payees_by_name: BTreeMap<String, String>,
+    payee_readables: BTreeSet<String>,
+    rows: Vec<Row>,
+}
+
+impl PlanBuilder {
+    /// An empty plan `readable_id` named `name`, "today" `today`; months default to today's
+    /// month, `last_modified_on` to today at midnight UTC, the date format to `YYYY-MM-DD`, the
+    /// currency to [`euro_format`], `server_knowledge` to 1.
+    pub fn new(readable_id: &str, name: &str, today: NaiveDate) -> Self {
+        let month = month_of(today);
+        PlanBuilder {
+            plan: PlanState {
+                id: ids::id(readable_id),
+                name: name.into(),
+                last_modified_on: format!("{}T00:00:00.000Z", today.format("%Y-%m-%d")),
+                first_month: month,
+                last_month: month,
+                date_format: DateFormat {
+                    format: "YYYY-MM-DD".into(),
+                },
+                currency_format: euro_format(),
+                accounts: Vec::new(),
+                groups: Vec::new(),
+                categories: Vec::new(),
+                payees: Vec::new(),
+                transactions: Vec::new(),
+                scheduled: Vec::new(),
+                assigned: BTreeMap::new(),
+                today,
+                server_knowledge: 1,
+            },
+            accounts: BTreeMap::new(),
+            groups: BTreeMap::new(),
+            categories: BTreeMap::new(),
+            payees_by_name: BTreeMap::new(),
+            payee_readables: BTreeSet::new(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// `last_modified_on`, as YNAB writes it (an ISO 8601 date-time).
+    pub fn last_modified_on(&mut self, at: &str) -> &mut Self {
+        self.plan.last_modified_on = at.into();
+        self
+    }
+    /// The plan's first and last budget months (any day of each month).
+    pub fn months(&mut self, first: NaiveDate, last: NaiveDate) -> &mut Self {
+        self.plan.first_month = month_of(first);
+        self.plan.last_month = month_of(last);
+        self
+    }
+    pub fn date_format(&mut self, format: &str) -> &mut Self {
+        self.plan.date_format = DateFormat {
+            format: format.into(),
+        };
+        self
+    }
+    pub fn currency_format(&mut self, format: CurrencyFormat) -> &mut Self {
+        self.plan.currency_format = format;
+        self
+    }
+
+    /// Adds an open account with no bank link, and its transfer payee; returns it for the fields
+    /// this builder has no method for (`closed`, `note`, bank link, `last_reconciled_at`).
+    pub fn account(
+        &mut self,
+        readable_id: &str,
+        name: &str,
+        kind: &str,
+        on_budget: bool,
+    ) -> &mut Account {
+        let id = ids::id(readable_id);
+        let transfer_name = format!("Transfer : {name}");
+        let payee_id = self.new_payee(&transfer_name, Some(id.clone()));
+        self.accounts
+            .insert(readable_id.into(), self.plan.accounts.len());
+        self.plan.accounts.push(Account {
+            id,
+            name: name.into(),
+            kind: kind.into(),
+            on_budget,
+            closed: false,
+            note: None,
+            balance: 0,
+            cleared_balance: 0,
+            uncleared_balance: 0,
+            transfer_payee_id: Some(payee_id),
+            direct_import_linked: Some(false),
+            direct_import_in_error: Some(false),
+            last_reconciled_at: None,
+            debt_original_balance: None,
+            debt_interest_rates: None,
+            debt_minimum_payments: None,
+            debt_escrow_amounts: None,
+            deleted: false,
+        });
+        let last = self.plan.accounts.len() - 1;
+        &mut self.plan.accounts[last]
+    }
+
+    /// A loan's terms from `since` (`YYYY-MM-DD`): yearly rate in thousandths of a percent
+    /// (4500 = 4.5 %), minimum payment and escrow in milliunits.
+    pub fn loan_terms(
+        &mut self,
+        account: &str,
+        since: &str,
+        rate: i64,
+        minimum_payment: Milliunits,
+        escrow: Milliunits,
+    ) -> &mut Self {
+        let since = date(since).format("%Y-%m-%d").to_string();
+        let index = self.account_index(account);
+        let a = &mut self.plan.accounts[index];
+        a.debt_interest_rates = Some(BTreeMap::from([(since.clone(), rate)]));
+        a.debt_minimum_payments = Some(BTreeMap::from([(since.clone(), minimum_payment)]));
+        a.debt_escrow_amounts = Some(BTreeMap::from([(since, escrow)]));
+        self
+    }
+
+    /// Adds a visible category group.
+    pub fn group(&mut self, readable_id: &str, name: &str) -> &mut CategoryGroup {
+        self.groups
+            .insert(readable_id.into(), self.plan.groups.len());
+        self.plan.groups.push(CategoryGroup {
+            id: ids::id(readable_id),
+            name: name.into(),
+            hidden: false,
+            internal: false,
+            deleted: false,
+        });
+        let last = self.plan.groups.len() - 1;
+        &mut self.plan.groups[last]
+    }
+
+    /// Adds a group managed by YNAB (`internal`), such as `Internal Master Category`.
+    pub fn internal_group(&mut self, readable_id: &str, name: &str) -> &mut CategoryGroup {
+        let group = self.group(readable_id, name);
+        group.internal = true;
+        group
+    }
+
+    /// Adds a category to the group `group` (readable id); it is internal when its group is.
+    pub fn category(&mut self, readable_id: &str, group: &str, name: &str) -> &mut Category {
+        let g = &self.plan.groups[self.group_index(group)];
+        let (group_id, group_name, internal) = (g.id.clone(), g.name.clone(), g.internal);
+        self.categories
+            .insert(readable_id.into(), self.plan.categories.len());
+        self.plan.categories.push(Category {
+            id: ids::id(readable_id),
+            category_group_id: group_id,
+            category_group_name: Some(group_name),
+            name: name.into(),
+            hidden: false,
+            internal,
+            original_category_group_id: None,
+            note: None,
+            budgeted: 0,
+            activity: 0,
+            balance: 0,
+            goal_type: None,
+            goal_needs_whole_amount: None,
+            goal_day: None,
+            goal_cadence: None,
+            goal_cadence_frequency: None,
+            goal_creation_month: None,
+            goal_target: None,
+            goal_target_month: None,
+            goal_target_date: None,
+            goal_percentage_complete: None,
+            goal_months_to_budget: None,
+            goal_under_funded: None,
+            goal_overall_funded: None,
+            goal_overall_left: None,
+            goal_snoozed_at: None,
+            deleted: false,
+        });
+        let last = self.plan.categories.len() - 1;
+        &mut self.plan.categories[last]
+    }
+
+    /// A "set aside another `amount` each month" target (NEED, `goal_cadence` 1, whole amount),
+    /// created in the month of `since` (`YYYY-MM-DD`).
+    pub fn need_monthly(&mut self, category: &str, amount: Milliunits, since: &str) -> &mut Self {
+        let created = month_label(date(since));
+        let c = self.category_mut(category);
+        c.goal_type = Some("NEED".into());
+        c.goal_target = Some(amount);
+        c.goal_cadence = Some(1);
+        c.goal_cadence_frequency = Some(1);
+        c.goal_needs_whole_amount = Some(true);
+        c.goal_target_date = None;
+        c.goal_target_month = None;
+        c.goal_creation_month = Some(created);
+        self
+    }
+
+    /// A "need `amount` by `due`" target (NEED, `goal_cadence` 0, `goal_target_date`), created
+    /// in the month of `since`.
+    pub fn need_by_date(
+        &mut self,
+        category: &str,
+        amount: Milliunits,
+        due: &str,
+        since: &str,
+    ) -> &mut Self {
+        let due = date(due).format("%Y-%m-%d").to_string();
+        let created = month_label(date(since));
+        let c = self.category_mut(category);
+        c.goal_type = Some("NEED".into());
+        c.goal_target = Some(amount);
+        c.goal_cadence = Some(0);
+        c.goal_cadence_frequency = None;
+        c.goal_needs_whole_amount = None;
+        c.goal_target_month = Some(due.clone());
+        c.goal_target_date = Some(due);
+        c.goal_creation_month = Some(created);
+        self
+    }
+
+    /// Assigns `amount` to `category` (readable id) in the month of `month` (any day of it).
+    pub fn assign(&mut self, month: &str, category: &str, amount: Milliunits) -> &mut Self {
+        let month = month_label(date(month));
+        let id = self.plan.categories[self.category_index(category)]
+            .id
+            .clone();
+        self.plan.assigned.insert((month, id), amount);
+        self
+    }
+
+    /// The id of the payee named `name`, created (readable id `pay-` + slug) on first use.
+    pub fn payee(&mut self, name: &str) -> String {
+        match self.payees_by_name.get(name) {
+            Some(id) => id.clone(),
+            None => self.new_payee(name, None),
+        }
+    }
+
+    /// The UUID of an account, group or category added earlier, by its readable id.
+    pub fn id_of(&self, readable_id: &str) -> String {
+        if let Some(&i) = self.accounts.get(readable_id) {
+            return self.plan.accounts[i].id.clone();
+        }
+        if let Some(&i) = self.groups.get(readable_id) {
+            return self.plan.groups[i].id.clone();
+        }
+        self.plan.categories[self.category_index(readable_id)]
+            .id
+            .clone()
+    }
+
+    /// Adds an ordinary transaction.
+    pub fn transaction(&mut self, tx: Tx) -> &mut Self {
+        let account = self.account_index(tx.account.as_str());
+        let payee_id = tx.payee.as_deref().map(|name| self.payee(name));
+        let category_id = tx
+            .category
+            .as_deref()
+            .map(|c| self.plan.categories[self.category_index(c)].id.clone());
+        let category_name = tx
+            .category
+            .as_deref()
+            .map(|c| self.plan.categories[self.category_index(c)].name.clone())
+            .unwrap_or_default();
+        let row = Row {
+            series: tx.series,
+            readable_id: tx.readable_id,
+            payee_name: tx.payee.unwrap_or_default(),
+            category_name,
+            account_name: self.plan.accounts[account].name.clone(),
+            partner: None,
+            tx: Transaction {
+                id: String::new(),
+                date: tx.date.format("%Y-%m-%d").to_string(),
+                amount: tx.amount,
+                memo: tx.memo,
+                cleared: tx.cleared,
+                approved: tx.approved,
+                flag_color: tx.flag_color,
+                flag_name: None,
+                account_id: self.plan.accounts[account].id.clone(),
+                payee_id,
+                category_id,
+                transfer_account_id: None,
+                transfer_transaction_id: None,
+                matched_transaction_id: None,
+                import_id: tx.import_id,
+                import_payee_name: None,
+                import_payee_name_original: None,
+                debt_transaction_type: tx.debt_transaction_type,
+                deleted: false,
+                account_name: None,
+                payee_name: None,
+                category_name: None,
+                subtransactions: Vec::new(),
+            },
+            lines: tx.lines,
+        };
+        self.rows.push(row);
+        self
+    }
+
+    /// Adds a transfer: two rows, linked, each paid to the other account's transfer payee.
+    pub fn transfer(&mut self, t: Transfer) -> &mut Self {
+        let from = self.account_index(t.from.as_str());
+        let to = self.account_index(t.to.as_str());
+        let (from_on, to_on) = (
+            self.plan.accounts[from].on_budget,
+            self.plan.accounts[to].on_budget,
+        );
+        let sides = [
+            (from, to, -t.amount, from_on && !to_on, None),
+            (
+                to,
+                from,
+                t.amount,
+                to_on && !from_on,
+                t.debt_transaction_type.clone(),
+            ),
+        ];
+        let first = self.rows.len();
+        for (k, (own, other, amount, takes_category, debt)) in sides.into_iter().enumerate() {
+            let mut tx = Tx::new(t.date, "", "", amount).series(&t.series);
+            tx.payee = None;
+            tx.memo = t.memo.clone();
+            tx.cleared = t.cleared.clone();
+            tx.approved = t.approved;
+            tx.debt_transaction_type = debt;
+            if takes_category {
+                tx.category = t.category.clone();
+            }
+            let own_readable = self.readable_account(own);
+            tx.account = own_readable;
+            self.transaction(tx);
+            let other_account = &self.plan.accounts[other];
+            let row = &mut self.rows[first + k];
+            row.payee_name = format!("Transfer : {}", other_account.name);
+            row.tx.payee_id = other_account.transfer_payee_id.clone();
+            row.tx.transfer_account_id = Some(other_account.id.clone());
+            row.partner = Some(first + 1 - k);
+        }
+        self
+    }
+
+    /// Adds a scheduled transaction (its payee created on first use, as for transactions).
+    pub fn scheduled(&mut self, s: Scheduled) -> &mut Self {
+        let account = self.account_index(s.account.as_str());
+        let (payee_id, transfer_account_id) = match &s.transfer_to {
+            Some(to) => {
+                let other = &self.plan.accounts[self.account_index(to)];
+                (other.transfer_payee_id.clone(), Some(other.id.clone()))
+            }
+            None => (s.payee.as_deref().map(|name| self.payee(name)), None),
+        };
+        let category_id = s
+            .category
+            .as_deref()
+            .map(|c| self.plan.categories[self.category_index(c)].id.clone());
+        self.plan.scheduled.push(ScheduledTransaction {
+            id: ids::id(&s.readable_id),
+            date_first: s.first.format("%Y-%m-%d").to_string(),
+            date_next: s.next.format("%Y-%m-%d").to_string(),
+            frequency: s.frequency,
+            amount: s.amount,
+            memo: s.memo,
+            flag_color: None,
+            flag_name: None,
+            account_id: self.plan.accounts[account].id.clone(),
+            payee_id,
+            category_id,
+            transfer_account_id,
+            deleted: false,
+            account_name: None,
+            payee_name: None,
+            category_name: None,
+            subtransactions: Vec::new(),
+        });
+        self
+    }
+
+    /// The plan, transactions numbered (see the module doc) and stored in readable-id order.
+    pub fn build(mut self) -> PlanState {
+        let readable = self.number_rows();
+        let ids: Vec<String> = readable.iter().map(|r| ids::id(r)).collect();
+        let mut order: Vec<usize> = (0..self.rows.len()).collect();
+        order.sort_by(|&a, &b| natural_key(&readable[a]).cmp(&natural_key(&readable[b])));
+        let mut rows: Vec<Option<Row>> = self.rows.into_iter().map(Some).collect();
+        for i in order {
+            let Some(mut row) = rows[i].take() else {
+                continue;
+            };
+            row.tx.id = ids[i].clone();
+            row.tx.transfer_transaction_id = row.partner.map(|p| ids[p].clone());
+            row.tx.subtransactions =
+                row.lines
+                    .iter()
+                    .enumerate()
+                    .map(|(k, line)| SubTransaction {
+                        id: ids::id(&format!("{}/{k}", readable[i])),
+                        transaction_id: ids[i].clone(),
+                        amount: line.amount,
+                        memo: line.memo.clone(),
+                        payee_id: row.tx.payee_id.clone(),
+                        payee_name: None,
+                        category_id: line.category.as_deref().map(|c| {
+                            let index = self.categories.get(c).copied().unwrap_or_else(|| {
+                                panic!("unknown category {c:?} in a split line")
+                            });
+                            self.plan.categories[index].id.clone()
+                        }),
+                        category_name: None,
+                        transfer_account_id: None,
+                        transfer_transaction_id: None,
+                        deleted: false,
+                    })
+                    .collect();
+            if !row.lines.is_empty() {
+                row.tx.category_id = None;
+            }
+            self.plan.transactions.push(row.tx);
+        }
+        self.plan
+    }
+
+    /// The readable id of every row: explicit ones kept, the others numbered per series.
+    fn number_rows(&self) -> Vec<String> {
+        let taken: BTreeSet<&str> = self
+            .rows
+            .iter()
+            .filter_map(|r| r.readable_id.as_deref())
+            .collect();
+        let mut readable: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| r.readable_id.clone().unwrap_or_default())
+            .collect();
+        let series: BTreeSet<&str> = self.rows.iter().map(|r| r.series.as_str()).collect();
+        for s in series {
+            let mut members: Vec<usize> = (0..self.rows.len())
+                .filter(|&i| self.rows[i].series == s && self.rows[i].readable_id.is_none())
+                .collect();
+            members.sort_by(|&a, &b| {
+                let (x, y) = (&self.rows[a], &self.rows[b]);
+                (
+                    &x.tx.date,
+                    &x.payee_name,
+                    x.tx.amount,
+                    &x.category_name,
+                    &x.account_name,
+                )
+                    .cmp(&(
+                        &y.tx.date,
+                        &y.payee_name,
+                        y.tx.amount,
+                        &y.category_name,
+                        &y.account_name,
+                    ))
+            });
+            let mut n = 0usize;
+            for i in members {
+                let mut candidate = format!("{s}-{n:03}");
+                while taken.contains(candidate.as_str()) {
+                    n += 1;
+                    candidate = format!("{s}-{n:03}");
+                }
+                readable[i] = candidate;
+                n += 1;
+            }
+        }
+        readable
+    }
+
+    fn new_payee(&mut self, name: &str, transfer_account_id: Option<String>) -> String {
+        let base = format!("pay-{}", slug(name));
+        let mut readable = base.clone();
+        let mut n = 2;
+        while self.payee_readables.contains(&readable) {
+            readable = format!("{base}-{n}");
+            n += 1;
+        }
+        let id = ids::id(&readable);
+        self.payee_readables.insert(readable);
+        self.payees_by_name.insert(name.into(), id.clone());
+        self.plan.payees.push(Payee {
+            id: id.clone(),
+            name: name.into(),
+            transfer_account_id,
+            deleted: false,
+        });
+        id
+    }
+
+    fn readable_account(&self, index: usize) -> String {
+        self.accounts
+            .iter()
+            .find(|(_, i)| **i == index)
+            .map(|(r, _)| r.clone())
+            .unwrap_or_default()
+    }
+
+    fn account_index(&self, readable_id: &str) -> usize {
+        *self
+            .accounts
+            .get(readable_id)
+            .unwrap_or_else(|| panic!("unknown account {readable_id:?}: add it first"))
+    }
+
+    fn group_index(&self, readable_id: &str) -> usize {
+        *self
+            .groups
+            .get(readable_id)
+            .unwrap_or_else(|| panic!("unknown category group {readable_id:?}: add it first"))
+    }
+
+    fn category_index(&self, readable_id: &str) -> usize {
+        *self
+            .categories
+            .get(readable_id)
+            .unwrap_or_else(|| panic!("unknown category {readable_id:?}: add it first"))
+    }
+
+    fn category_mut(&mut self, readable_id: &str) -> &mut Category {
+        let index = self.category_index(readable_id);
+        &mut self.plan.categories[index]
+    }
+}
+
+/// Sorts `tx-2` before `tx-10`: the text before the last `-`, then the number after it.
+fn natural_key(readable: &str) -> (String, u64, String) {
+    match readable.rsplit_once('-') {
+        Some((head, tail)) => match tail.parse::<u64>() {
+            Ok(n) => (head.to_owned(), n, String::new()),
+            Err(_) => (head.to_owned(), u64::MAX, tail.to_owned()),
+        },
+        None => (readable.to_owned(), u64::MAX, String::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> PlanBuilder {
+        let mut b = PlanBuilder::new("p", "Plan", date("2026-09-25"));
+        b.account("acc-a", "A", "checking", true);
+        b.account("acc-b", "B", "savings", true);
+        b.account("acc-t", "Tracked", "otherAsset", false);
+        b.internal_group("grp-internal", "Internal Master Category");
+        b.category("cat-inflow", "grp-internal", "Inflow: Ready to Assign");
+        b.group("grp-bills", "Bills");
+        b.category("cat-rent", "grp-bills", "Rent");
+        b
+    }
+
+    #[test]
+    fn slugs_are_lower_case_and_dashed() {
+        assert_eq!(
+            slug("CB MARKET FRESH FACT 050626 525130******1"),
+            "cb-market-fresh-fact-050626-525130-1"
+        );
+        assert_eq!(slug("Transfer : Checking"), "transfer-checking");
+        assert_eq!(slug("  --Café du Port-- "), "café-du-port");
+    }
+
+    #[test]
+    fn accounts_get_transfer_payees() {
+        let plan = small().build();
+        let a = &plan.accounts[0];
+        let payee = plan
+            .payees
+            .iter()
+            .find(|p| Some(&p.id) == a.transfer_payee_id.as_ref())
+            .expect("transfer payee");
+        assert_eq!(payee.name, "Transfer : A");
+        assert_eq!(payee.transfer_account_id.as_deref(), Some(a.id.as_str()));
+        assert_eq!(payee.id, ids::id("pay-transfer-a"));
+        assert_eq!(a.id, ids::id("acc-a"));
+        assert!(plan.categories[0].internal);
+        assert!(!plan.categories[1].internal);
+    }
+
+    #[test]
+    fn payees_are_created_once_and_slugs_never_collide() {
+        let mut b = small();
+        let x = b.payee("Corner Shop");
+        assert_eq!(x, b.payee("Corner Shop"));
+        assert_eq!(x, ids::id("pay-corner-shop"));
+        let y = b.payee("CORNER SHOP");
+        assert_eq!(y, ids::id("pay-corner-shop-2"));
+    }
+
+    #[test]
+    fn transactions_are_numbered_in_sorted_order() {
+        let mut b = small();
+        b.transaction(Tx::new(date("2026-09-03"), "acc-a", "Z shop", -5_000).category("cat-rent"));
+        b.transaction(Tx::new(date("2026-09-01"), "acc-a", "Y shop", -1_000));
+        b.transaction(Tx::new(date("2026-09-03"), "acc-a", "A shop", -7_000));
+        b.transaction(Tx::new(date("2026-01-01"), "acc-t", "Old", 9_000).series("nw"));
+        b.transaction(Tx::new(date("2026-09-02"), "acc-a", "Mine", -2_000).readable_id("tx-001"));
+        let plan = b.build();
+        let by = |readable: &str| {
+            plan.transactions
+                .iter()
+                .find(|t| t.id == ids::id(readable))
+                .unwrap_or_else(|| panic!("{readable} missing"))
+        };
+        assert_eq!(by("tx-000").amount, -1_000);
+        assert_eq!(by("tx-001").amount, -2_000);
+        assert_eq!(by("tx-002").amount, -7_000);
+        assert_eq!(by("tx-003").amount, -5_000);
+        assert_eq!(by("nw-000").amount, 9_000);
+        assert_eq!(plan.transactions[0].id, ids::id("nw-000"));
+        assert_eq!(plan.transactions[1].id, ids::id("tx-000"));
+    }
+
+    #[test]
+    fn transfers_are_two_linked_rows() {
+        let mut b = small();
+        b.transfer(
+            Transfer::new(date("2026-09-29"), "acc-a", "acc-b", 200_000).category("cat-rent"),
+        );
+        b.transfer(
+            Transfer::new(date("2026-09-30"), "acc-a", "acc-t", 50_000).category("cat-rent"),
+        );
+        let plan = b.build();
+        let (a, bb, t) = (ids::id("acc-a"), ids::id("acc-b"), ids::id("acc-t"));
+        let out = plan
+            .transactions
+            .iter()
+            .find(|x| x.account_id == a && x.amount == -200_000)
+            .expect("out");
+        let into = plan
+            .transactions
+            .iter()
+            .find(|x| x.account_id == bb)
+            .expect("in");
+        assert_eq!(into.amount, 200_000);
+        assert_eq!(out.transfer_transaction_id.as_ref(), Some(&into.id));
+        assert_eq!(into.transfer_transaction_id.as_ref(), Some(&out.id));
+        assert_eq!(out.transfer_account_id.as_ref(), Some(&bb));
+        assert_eq!(into.transfer_account_id.as_ref(), Some(&a));
+        assert_eq!(out.payee_id, Some(ids::id("pay-transfer-b")));
+        assert_eq!(into.payee_id, Some(ids::id("pay-transfer-a")));
+        assert_eq!(out.category_id, None, "on budget to on budget: no category");
+        let leaving = plan
+            .transactions
+            .iter()
+            .find(|x| x.account_id == a && x.amount == -50_000)
+            .expect("to tracking");
+        assert_eq!(leaving.category_id, Some(ids::id("cat-rent")));
+        let arriving = plan
+            .transactions
+            .iter()
+            .find(|x| x.account_id == t)
+            .expect("tracking side");
+        assert_eq!(arriving.category_id, None);
+    }
+
+    #[test]
+    fn splits_get_line_ids_and_no_parent_category() {
+        let mut b = small();
+        b.transaction(
+            Tx::new(date("2026-09-10"), "acc-a", "Shop", -10_000)
+                .category("cat-rent")
+                .line(-6_000, Some("cat-rent"), None)
+                .line(-4_000, None, Some("soap")),
+        );
+        let plan = b.build();
+        let t = &plan.transactions[0];
+        assert_eq!(t.category_id, None);
+        assert_eq!(t.subtransactions.len(), 2);
+        assert_eq!(t.subtransactions[1].id, ids::id("tx-000/1"));
+        assert_eq!(t.subtransactions[1].transaction_id, t.id);
+        assert_eq!(t.subtransactions[0].category_id, Some(ids::id("cat-rent")));
+    }
+
+    #[test]
+    fn assigned_amounts_and_targets_are_stored() {
+        let mut b = small();
+        b.assign("2026-09-01", "cat-rent", 950_000)
+            .need_monthly("cat-rent", 950_000, "2026-06-01");
+        let plan = b.build();
+        let rent = ids::id("cat-rent");
+        assert_eq!(
+            plan.assigned.get(&("2026-09-01".to_owned(), rent)),
+            Some(&950_000)
+        );
+        let c = &plan.categories[1];
+        assert_eq!(c.goal_type.as_deref(), Some("NEED"));
+        assert_eq!(c.goal_cadence, Some(1));
+        assert_eq!(c.goal_creation_month.as_deref(), Some("2026-06-01"));
+    }
+}

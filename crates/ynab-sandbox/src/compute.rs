@@ -1,1 +1,805 @@
-//! Derived figures.
+//! The figures YNAB derives from a plan's facts — account balances, each month's assigned, activity
+//! and available amounts with carry-over, Ready to Assign, target figures, display names — as pure
+//! functions over a [`PlanState`]. The sandbox stores facts only, and serves what these functions return.
+//!
+//! # Rules (those of YNAB, as far as the sandbox models them)
+//!
+//! **Accounts.** `balance` = sum of the account's non-deleted transactions; `cleared_balance` =
+//! those `cleared` or `reconciled`; `uncleared_balance` = those `uncleared`.
+//!
+//! **Activity.** A category's activity in a month = the sum of the non-deleted transaction lines
+//! dated in that month, on budget accounts only, carrying that category. A split counts by its
+//! (non-deleted) lines, each with its own category; a transaction without lines counts whole. A line
+//! that moves money between two budget accounts (its `transfer_account_id` names a budget account)
+//! counts nowhere. A line on a budget account with no category counts as *uncategorized*: in the
+//! plan's internal `Uncategorized` category when it has one, else in a hidden bucket that is not
+//! served but overspends like a category. Tracking (off-budget) accounts never count.
+//!
+//! **Available with carry-over.** Months are folded from the earliest of the plan's first month,
+//! the first month with budget activity and the first month with an assigned amount.
+//! `available(m) = carried(m) + assigned(m) + activity(m)` where `carried(m) = max(available(m−1), 0)`:
+//! a positive available rolls into the next month; a negative one (cash overspending) does not —
+//! the category starts the next month at 0 and the overspent amount is taken from the next month's
+//! Ready to Assign instead. **Credit-card overspending is not modelled** (YNAB turns spending on a
+//! card beyond the available amount into card debt instead of taking it from Ready to Assign): the
+//! demo plan has no credit card, and every overspending is treated as cash overspending.
+//!
+//! **Ready to Assign** (`to_be_budgeted` of month m) = every inflow categorised to `Inflow: Ready
+//! to Assign` in months ≤ m − everything assigned in months ≤ m − the cash overspending of months
+//! < m. Assignments in months after m do not reduce it (the sandbox serves no future assignment).
+//!
+//! **The `Inflow: Ready to Assign` category** (the internal category whose name starts with
+//! `Inflow:`) is served with budgeted 0, activity = that month's inflows to it, and balance = the
+//! running total of every inflow to it up to that month, never reduced by assigning — what YNAB's
+//! API reports for it (its balance is a lifetime total, not Ready to Assign; see the month's
+//! `to_be_budgeted` for that). Its activity is the month's `income`, never the month's `activity`.
+//!
+//! **Month totals.** `income` = the month's activity of `Inflow: Ready to Assign`; `budgeted` = the
+//! sum assigned that month; `activity` = the sum of every other category's activity, uncategorized
+//! included; `age_of_money` is `None` for now (a later issue computes it).
+//!
+//! **Targets.** Figures are computed for the month asked; a target created after that month
+//! (`goal_creation_month` later than it) gets no figures (all five `None`), and so does a kind not
+//! listed here (weekly, yearly, every-n-months, `DEBT`). "Carried" is the available amount carried
+//! into the month (`carried(m)` above), "assigned" the month's assigned amount, and needs are rounded
+//! up to the currency's smallest unit (a cent for two decimal digits).
+//! - *Set aside another X each month* (`NEED`, `goal_cadence` 1, `goal_needs_whole_amount` not
+//!   false; also `MF`): under_funded = overall_left = max(X − assigned, 0); overall_funded =
+//!   max(assigned, 0); months_to_budget = 1. Money carried in does not count: the whole X is set
+//!   aside again every month.
+//! - *Refill up to X each month* (`NEED`, `goal_cadence` 1, `goal_needs_whole_amount` false; `TB`
+//!   without a date): overall_funded = max(carried + assigned, 0); under_funded = overall_left =
+//!   max(X − funded, 0); months_to_budget = 1 (`None` for `TB`).
+//! - *Need X by a date* (`NEED` with `goal_target_date` and `goal_cadence` 0 or none; `TBD`):
+//!   months_to_budget = months from this month to the due date's month, both included (0 once
+//!   the due month is past); need this month = (X − carried) / months_to_budget rounded up (all of
+//!   X − carried when past due); under_funded = max(need − assigned, 0); overall_funded =
+//!   max(carried + assigned, 0); overall_left = max(X − funded, 0).
+//! - goal_percentage_complete = min(100, overall_funded × 100 / X), rounded down.
+//!
+//! With the demo plan in September 2026 this gives Transport (250.00 by 2026-10-01, nothing carried,
+//! 90.00 assigned, 2 months) 125.00 − 90.00 = 35.00 and Tennis (480.00 by 2026-12-01, 80.00
+//! assigned, 4 months) 120.00 − 80.00 = 40.00.
+
+use crate::state::PlanState;
+use chrono::{Datelike, Months, NaiveDate};
+use std::collections::{BTreeMap, BTreeSet};
+use ynab::models::{Account, Category, Milliunits, Month, ScheduledTransaction, Transaction};
+
+/// Where a budget line's activity goes: a category id, or `None` for the hidden uncategorized
+/// bucket of a plan without an internal `Uncategorized` category.
+type Bucket = Option<String>;
+
+/// The first day of a month from `YYYY-MM-01` (or any valid `YYYY-MM-DD` of that month).
+pub fn parse_month(text: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.with_day(1))
+}
+
+fn label(month: NaiveDate) -> String {
+    month.format("%Y-%m-%d").to_string()
+}
+
+fn first_of(day: NaiveDate) -> NaiveDate {
+    day.with_day(1).unwrap_or(day)
+}
+
+fn next_month(month: NaiveDate) -> NaiveDate {
+    month.checked_add_months(Months::new(1)).unwrap_or(month)
+}
+
+/// Today's month, `YYYY-MM-01`.
+pub fn current_month(plan: &PlanState) -> String {
+    label(first_of(plan.today))
+}
+
+/// The months the sandbox serves: from the plan's first month to 12 months after today's (D21).
+pub fn served_months(plan: &PlanState) -> Vec<String> {
+    let last = first_of(plan.today)
+        .checked_add_months(Months::new(12))
+        .unwrap_or(plan.today);
+    let mut out = Vec::new();
+    let mut m = first_of(plan.first_month);
+    while m <= last {
+        out.push(label(m));
+        let next = next_month(m);
+        if next == m {
+            break;
+        }
+        m = next;
+    }
+    out
+}
+
+/// The accounts with `balance`, `cleared_balance` and `uncleared_balance` computed.
+pub fn accounts(plan: &PlanState) -> Vec<Account> {
+    let mut sums: BTreeMap<&str, (Milliunits, Milliunits, Milliunits)> = BTreeMap::new();
+    for t in plan.transactions.iter().filter(|t| !t.deleted) {
+        let entry = sums.entry(t.account_id.as_str()).or_default();
+        entry.0 += t.amount;
+        if t.cleared == "uncleared" {
+            entry.2 += t.amount;
+        } else {
+            entry.1 += t.amount;
+        }
+    }
+    plan.accounts
+        .iter()
+        .map(|a| {
+            let (balance, cleared, uncleared) =
+                sums.get(a.id.as_str()).copied().unwrap_or_default();
+            Account {
+                balance,
+                cleared_balance: cleared,
+                uncleared_balance: uncleared,
+                ..a.clone()
+            }
+        })
+        .collect()
+}
+
+/// The id of the internal `Inflow: Ready to Assign` category, if the plan has one.
+pub fn ready_to_assign_category(plan: &PlanState) -> Option<&str> {
+    plan.categories
+        .iter()
+        .find(|c| c.internal && c.name.starts_with("Inflow:"))
+        .map(|c| c.id.as_str())
+}
+
+/// The id of the internal `Uncategorized` category, if the plan has one.
+fn uncategorized_category(plan: &PlanState) -> Option<&str> {
+    plan.categories
+        .iter()
+        .find(|c| c.internal && c.name == "Uncategorized")
+        .map(|c| c.id.as_str())
+}
+
+/// Budget activity per month and bucket, from every non-deleted transaction.
+fn budget_activity(plan: &PlanState) -> BTreeMap<NaiveDate, BTreeMap<Bucket, Milliunits>> {
+    let on_budget: BTreeSet<&str> = plan
+        .accounts
+        .iter()
+        .filter(|a| a.on_budget)
+        .map(|a| a.id.as_str())
+        .collect();
+    let uncategorized = uncategorized_category(plan).map(str::to_owned);
+    let mut out: BTreeMap<NaiveDate, BTreeMap<Bucket, Milliunits>> = BTreeMap::new();
+    for t in plan.transactions.iter().filter(|t| !t.deleted) {
+        if !on_budget.contains(t.account_id.as_str()) {
+            continue;
+        }
+        let Some(month) = parse_month(&t.date) else {
+            continue;
+        };
+        let lines: Vec<(Milliunits, Option<&String>, Option<&String>)> =
+            if t.subtransactions.iter().any(|s| !s.deleted) {
+                t.subtransactions
+                    .iter()
+                    .filter(|s| !s.deleted)
+                    .map(|s| {
+                        (
+                            s.amount,
+                            s.category_id.as_ref(),
+                            s.transfer_account_id.as_ref(),
+                        )
+                    })
+                    .collect()
+            } else {
+                vec![(
+                    t.amount,
+                    t.category_id.as_ref(),
+                    t.transfer_account_id.as_ref(),
+                )]
+            };
+        for (amount, category, transfer) in lines {
+            if transfer.is_some_and(|a| on_budget.contains(a.as_str())) {
+                continue;
+            }
+            let bucket = match category {
+                Some(c) => Some(c.clone()),
+                None => uncategorized.clone(),
+            };
+            *out.entry(month).or_default().entry(bucket).or_default() += amount;
+        }
+    }
+    out
+}
+
+/// One month's figures after folding every earlier month.
+#[derive(Debug, Default)]
+struct Folded {
+    assigned: BTreeMap<String, Milliunits>,
+    activity: BTreeMap<Bucket, Milliunits>,
+    carried: BTreeMap<Bucket, Milliunits>,
+    available: BTreeMap<Bucket, Milliunits>,
+    income: Milliunits,
+    to_be_budgeted: Milliunits,
+}
+
+/// Folds the months from the plan's start to `month` (see the module doc).
+fn fold(plan: &PlanState, month: NaiveDate) -> Folded {
+    let activity = budget_activity(plan);
+    let rta: Bucket = ready_to_assign_category(plan).map(str::to_owned);
+    let mut assigned_by_month: BTreeMap<NaiveDate, BTreeMap<String, Milliunits>> = BTreeMap::new();
+    for ((m, category), amount) in &plan.assigned {
+        if let Some(m) = parse_month(m) {
+            *assigned_by_month
+                .entry(m)
+                .or_default()
+                .entry(category.clone())
+                .or_default() += amount;
+        }
+    }
+    let start = [
+        Some(first_of(plan.first_month)),
+        activity.keys().next().copied(),
+        assigned_by_month.keys().next().copied(),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .unwrap_or(month);
+
+    let mut available: BTreeMap<Bucket, Milliunits> = BTreeMap::new();
+    let (mut income_to_date, mut assigned_to_date, mut overspent_before) = (0, 0, 0);
+    let mut result = Folded::default();
+    let mut m = start;
+    while m <= month {
+        let month_assigned = assigned_by_month.get(&m).cloned().unwrap_or_default();
+        let month_activity = activity.get(&m).cloned().unwrap_or_default();
+        let mut buckets: BTreeSet<Bucket> = available.keys().cloned().collect();
+        buckets.extend(plan.categories.iter().map(|c| Some(c.id.clone())));
+        buckets.extend(month_activity.keys().cloned());
+        buckets.extend(month_assigned.keys().map(|c| Some(c.clone())));
+
+        let mut carried = BTreeMap::new();
+        let mut next_available = BTreeMap::new();
+        let mut overspent = 0;
+        for bucket in buckets {
+            let before = available.get(&bucket).copied().unwrap_or(0);
+            let is_rta = rta.is_some() && bucket == rta;
+            let carry = if is_rta { before } else { before.max(0) };
+            let assigned = bucket
+                .as_ref()
+                .and_then(|c| month_assigned.get(c))
+                .copied()
+                .unwrap_or(0);
+            let spent = month_activity.get(&bucket).copied().unwrap_or(0);
+            let now = carry + assigned + spent;
+            if !is_rta && now < 0 {
+                overspent -= now;
+            }
+            carried.insert(bucket.clone(), carry);
+            next_available.insert(bucket, now);
+        }
+        let income = rta
+            .as_ref()
+            .and_then(|_| month_activity.get(&rta))
+            .copied()
+            .unwrap_or(0);
+        income_to_date += income;
+        assigned_to_date += month_assigned.values().sum::<Milliunits>();
+        result = Folded {
+            assigned: month_assigned,
+            activity: month_activity,
+            carried,
+            available: next_available.clone(),
+            income,
+            to_be_budgeted: income_to_date - assigned_to_date - overspent_before,
+        };
+        overspent_before += overspent;
+        available = next_available;
+        let next = next_month(m);
+        if next == m {
+            break;
+        }
+        m = next;
+    }
+    result
+}
+
+/// Every category with its figures for `month` (`YYYY-MM-01`) and its `category_group_name`
+/// (see the module doc). A month that is not a date gets zero figures and no target figures.
+pub fn month_categories(plan: &PlanState, month: &str) -> Vec<Category> {
+    let Some(m) = parse_month(month) else {
+        return plan
+            .categories
+            .iter()
+            .map(|c| with_figures(plan, c, 0, 0, 0, None))
+            .collect();
+    };
+    let folded = fold(plan, m);
+    categories_of(plan, m, &folded)
+}
+
+fn categories_of(plan: &PlanState, m: NaiveDate, folded: &Folded) -> Vec<Category> {
+    let unit = smallest_unit(plan);
+    plan.categories
+        .iter()
+        .map(|c| {
+            let key = Some(c.id.clone());
+            let assigned = folded.assigned.get(&c.id).copied().unwrap_or(0);
+            let activity = folded.activity.get(&key).copied().unwrap_or(0);
+            let balance = folded.available.get(&key).copied().unwrap_or(0);
+            let carried = folded.carried.get(&key).copied().unwrap_or(0);
+            let goal = goal_figures(c, m, carried, assigned, unit);
+            with_figures(plan, c, assigned, activity, balance, goal)
+        })
+        .collect()
+}
+
+/// The month's totals and, in `categories`, every category's figures (see the module doc).
+pub fn month(plan: &PlanState, month: &str) -> Month {
+    let Some(m) = parse_month(month) else {
+        return Month {
+            month: month.to_owned(),
+            note: None,
+            income: 0,
+            budgeted: 0,
+            activity: 0,
+            to_be_budgeted: 0,
+            age_of_money: None,
+            deleted: false,
+            categories: Some(month_categories(plan, month)),
+        };
+    };
+    let folded = fold(plan, m);
+    let rta: Bucket = ready_to_assign_category(plan).map(str::to_owned);
+    let activity = folded
+        .activity
+        .iter()
+        .filter(|(bucket, _)| rta.is_none() || **bucket != rta)
+        .map(|(_, amount)| amount)
+        .sum();
+    Month {
+        month: label(m),
+        note: None,
+        income: folded.income,
+        budgeted: folded.assigned.values().sum(),
+        activity,
+        to_be_budgeted: folded.to_be_budgeted,
+        age_of_money: None,
+        deleted: false,
+        categories: Some(categories_of(plan, m, &folded)),
+    }
+}
+
+/// The five computed target figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Goal {
+    under_funded: Milliunits,
+    overall_funded: Milliunits,
+    overall_left: Milliunits,
+    percentage_complete: i32,
+    months_to_budget: Option<i32>,
+}
+
+fn with_figures(
+    plan: &PlanState,
+    c: &Category,
+    budgeted: Milliunits,
+    activity: Milliunits,
+    balance: Milliunits,
+    goal: Option<Goal>,
+) -> Category {
+    let group_name = plan
+        .groups
+        .iter()
+        .find(|g| g.id == c.category_group_id)
+        .map(|g| g.name.clone())
+        .or_else(|| c.category_group_name.clone());
+    Category {
+        category_group_name: group_name,
+        budgeted,
+        activity,
+        balance,
+        goal_under_funded: goal.map(|g| g.under_funded),
+        goal_overall_funded: goal.map(|g| g.overall_funded),
+        goal_overall_left: goal.map(|g| g.overall_left),
+        goal_percentage_complete: goal.map(|g| g.percentage_complete),
+        goal_months_to_budget: goal.and_then(|g| g.months_to_budget),
+        ..c.clone()
+    }
+}
+
+/// The currency's smallest unit in milliunits (10 for two decimal digits).
+fn smallest_unit(plan: &PlanState) -> Milliunits {
+    match plan.currency_format.decimal_digits {
+        0 => 1000,
+        1 => 100,
+        2 => 10,
+        _ => 1,
+    }
+}
+
+/// `amount / parts`, rounded up to a multiple of `unit` (amount > 0, parts > 0).
+fn share_rounded_up(amount: Milliunits, parts: i64, unit: Milliunits) -> Milliunits {
+    let per = amount.div_euclid(parts) + i64::from(amount.rem_euclid(parts) != 0);
+    per.div_euclid(unit) * unit + if per.rem_euclid(unit) != 0 { unit } else { 0 }
+}
+
+fn months_between(from: NaiveDate, to: NaiveDate) -> i64 {
+    i64::from(to.year() - from.year()) * 12 + i64::from(to.month()) - i64::from(from.month())
+}
+
+/// The target figures of `c` in month `m` (see the module doc); `None` when it has none there.
+fn goal_figures(
+    c: &Category,
+    m: NaiveDate,
+    carried: Milliunits,
+    assigned: Milliunits,
+    unit: Milliunits,
+) -> Option<Goal> {
+    let kind = c.goal_type.as_deref()?;
+    let target = c.goal_target.filter(|t| *t > 0)?;
+    if let Some(created) = c.goal_creation_month.as_deref().and_then(parse_month)
+        && m < created
+    {
+        return None;
+    }
+    let due = c.goal_target_date.as_deref().and_then(parse_month);
+    let cadence = c.goal_cadence.unwrap_or(0);
+    let monthly = cadence == 1 && c.goal_cadence_frequency.unwrap_or(1) <= 1;
+    match (kind, due) {
+        ("NEED", Some(due)) if cadence == 0 => {
+            Some(by_date(target, due, m, carried, assigned, unit))
+        }
+        ("TBD", Some(due)) => Some(by_date(target, due, m, carried, assigned, unit)),
+        ("NEED", None) if monthly && c.goal_needs_whole_amount != Some(false) => {
+            Some(set_aside(target, assigned))
+        }
+        ("MF", _) => Some(set_aside(target, assigned)),
+        ("NEED", None) if monthly => {
+            let funded = (carried + assigned).max(0);
+            let left = (target - funded).max(0);
+            Some(Goal {
+                under_funded: left,
+                overall_funded: funded,
+                overall_left: left,
+                percentage_complete: percent(funded, target),
+                months_to_budget: Some(1),
+            })
+        }
+        ("TB", None) => {
+            let funded = (carried + assigned).max(0);
+            let left = (target - funded).max(0);
+            Some(Goal {
+                under_funded: left,
+                overall_funded: funded,
+                overall_left: left,
+                percentage_complete: percent(funded, target),
+                months_to_budget: None,
+            })
+        }
+        _ => None,
+    }
+}
+
+fn set_aside(target: Milliunits, assigned: Milliunits) -> Goal {
+    let funded = assigned.max(0);
+    let left = (target - assigned).max(0);
+    Goal {
+        under_funded: left,
+        overall_funded: funded,
+        overall_left: left,
+        percentage_complete: percent(funded, target),
+        months_to_budget: Some(1),
+    }
+}
+
+fn by_date(
+    target: Milliunits,
+    due: NaiveDate,
+    m: NaiveDate,
+    carried: Milliunits,
+    assigned: Milliunits,
+    unit: Milliunits,
+) -> Goal {
+    let months = if m <= due {
+        months_between(m, due) + 1
+    } else {
+        0
+    };
+    let missing = target - carried;
+    let need = if missing <= 0 {
+        0
+    } else if months == 0 {
+        missing
+    } else {
+        share_rounded_up(missing, months, unit)
+    };
+    let funded = (carried + assigned).max(0);
+    Goal {
+        under_funded: (need - assigned).max(0),
+        overall_funded: funded,
+        overall_left: (target - funded).max(0),
+        percentage_complete: percent(funded, target),
+        months_to_budget: Some(i32::try_from(months).unwrap_or(i32::MAX)),
+    }
+}
+
+fn percent(funded: Milliunits, target: Milliunits) -> i32 {
+    if target <= 0 {
+        return 100;
+    }
+    i32::try_from((funded.saturating_mul(100) / target).clamp(0, 100)).unwrap_or(100)
+}
+
+/// Name look-ups for transactions and schedules.
+struct Names<'a> {
+    accounts: BTreeMap<&'a str, &'a str>,
+    payees: BTreeMap<&'a str, &'a str>,
+    categories: BTreeMap<&'a str, &'a str>,
+}
+
+impl<'a> Names<'a> {
+    fn of(plan: &'a PlanState) -> Self {
+        Names {
+            accounts: plan
+                .accounts
+                .iter()
+                .map(|a| (a.id.as_str(), a.name.as_str()))
+                .collect(),
+            payees: plan
+                .payees
+                .iter()
+                .map(|p| (p.id.as_str(), p.name.as_str()))
+                .collect(),
+            categories: plan
+                .categories
+                .iter()
+                .map(|c| (c.id.as_str(), c.name.as_str()))
+                .collect(),
+        }
+    }
+    fn account(&self, id: &str) -> Option<String> {
+        self.accounts.get(id).map(|s| (*s).to_owned())
+    }
+    fn payee(&self, id: Option<&String>) -> Option<String> {
+        id.and_then(|id| self.payees.get(id.as_str()))
+            .map(|s| (*s).to_owned())
+    }
+    fn category(&self, id: Option<&String>) -> Option<String> {
+        id.and_then(|id| self.categories.get(id.as_str()))
+            .map(|s| (*s).to_owned())
+    }
+}
+
+/// One transaction with `account_name`, `payee_name`, `category_name` (`Split` for a split
+/// parent) and its lines' names filled, as YNAB's `TransactionDetail` carries them.
+pub fn named_transaction(plan: &PlanState, t: &Transaction) -> Transaction {
+    name_with(&Names::of(plan), t)
+}
+
+fn name_with(names: &Names<'_>, t: &Transaction) -> Transaction {
+    let mut out = t.clone();
+    out.account_name = names.account(&t.account_id);
+    out.payee_name = names.payee(t.payee_id.as_ref());
+    out.category_name = if t.subtransactions.is_empty() {
+        names.category(t.category_id.as_ref())
+    } else {
+        Some("Split".to_owned())
+    };
+    for s in &mut out.subtransactions {
+        s.payee_name = names.payee(s.payee_id.as_ref());
+        s.category_name = names.category(s.category_id.as_ref());
+    }
+    out
+}
+
+/// The non-deleted transactions, named (see [`named_transaction`]), in stored order.
+pub fn transactions(plan: &PlanState) -> Vec<Transaction> {
+    let names = Names::of(plan);
+    plan.transactions
+        .iter()
+        .filter(|t| !t.deleted)
+        .map(|t| name_with(&names, t))
+        .collect()
+}
+
+/// The non-deleted scheduled transactions with their account, payee and category names.
+pub fn scheduled(plan: &PlanState) -> Vec<ScheduledTransaction> {
+    let names = Names::of(plan);
+    plan.scheduled
+        .iter()
+        .filter(|s| !s.deleted)
+        .map(|s| {
+            let mut out = s.clone();
+            out.account_name = names.account(&s.account_id);
+            out.payee_name = names.payee(s.payee_id.as_ref());
+            out.category_name = if s.subtransactions.is_empty() {
+                names.category(s.category_id.as_ref())
+            } else {
+                Some("Split".to_owned())
+            };
+            for line in &mut out.subtransactions {
+                line.payee_name = names.payee(line.payee_id.as_ref());
+                line.category_name = names.category(line.category_id.as_ref());
+            }
+            out
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builder::{PlanBuilder, Transfer, Tx, date};
+    use crate::ids::id;
+
+    /// Checking and Savings on budget, a tracking account; Inflow, Food, Fun.
+    fn plan() -> PlanBuilder {
+        let mut b = PlanBuilder::new("p", "Plan", date("2026-09-25"));
+        b.months(date("2026-06-01"), date("2026-09-01"));
+        b.account("acc-c", "Checking", "checking", true);
+        b.account("acc-s", "Savings", "savings", true);
+        b.account("acc-t", "Broker", "otherAsset", false);
+        b.internal_group("grp-i", "Internal Master Category");
+        b.category("cat-in", "grp-i", "Inflow: Ready to Assign");
+        b.group("grp-e", "Everyday");
+        b.category("cat-food", "grp-e", "Food");
+        b.category("cat-fun", "grp-e", "Fun");
+        b
+    }
+
+    fn cat<'a>(cats: &'a [Category], readable: &str) -> &'a Category {
+        cats.iter()
+            .find(|c| c.id == id(readable))
+            .expect("category present")
+    }
+
+    #[test]
+    fn balances_split_cleared_and_uncleared() {
+        let mut b = plan();
+        b.transaction(Tx::new(date("2026-06-01"), "acc-c", "Pay", 1_000_000).category("cat-in"));
+        b.transaction(Tx::new(date("2026-06-02"), "acc-c", "Shop", -100_000).cleared("uncleared"));
+        b.transaction(Tx::new(date("2026-06-03"), "acc-c", "Shop", -50_000).cleared("reconciled"));
+        let accounts = accounts(&b.build());
+        let c = &accounts[0];
+        assert_eq!(
+            (c.balance, c.cleared_balance, c.uncleared_balance),
+            (850_000, 950_000, -100_000)
+        );
+    }
+
+    #[test]
+    fn positive_available_carries_and_overspending_comes_from_next_ready_to_assign() {
+        let mut b = plan();
+        b.transaction(Tx::new(date("2026-06-01"), "acc-c", "Pay", 1_000_000).category("cat-in"));
+        b.assign("2026-06-01", "cat-food", 100_000)
+            .assign("2026-06-01", "cat-fun", 50_000)
+            .assign("2026-07-01", "cat-food", 100_000)
+            .assign("2026-07-01", "cat-fun", 50_000);
+        b.transaction(Tx::new(date("2026-06-10"), "acc-c", "Shop", -40_000).category("cat-food"));
+        b.transaction(Tx::new(date("2026-06-11"), "acc-c", "Bar", -80_000).category("cat-fun"));
+        let p = b.build();
+        let june = month(&p, "2026-06-01");
+        let cats = june.categories.clone().expect("categories");
+        assert_eq!(cat(&cats, "cat-food").balance, 60_000);
+        assert_eq!(cat(&cats, "cat-fun").balance, -30_000);
+        assert_eq!(june.to_be_budgeted, 1_000_000 - 150_000);
+        assert_eq!(june.income, 1_000_000);
+        assert_eq!(june.activity, -120_000);
+        let july = month(&p, "2026-07-01");
+        let cats = july.categories.clone().expect("categories");
+        assert_eq!(cat(&cats, "cat-food").balance, 160_000);
+        assert_eq!(
+            cat(&cats, "cat-fun").balance,
+            50_000,
+            "no negative carry-over"
+        );
+        assert_eq!(july.to_be_budgeted, 1_000_000 - 300_000 - 30_000);
+        assert_eq!(july.income, 0);
+        let rta = cat(&cats, "cat-in");
+        assert_eq!((rta.budgeted, rta.activity, rta.balance), (0, 0, 1_000_000));
+    }
+
+    #[test]
+    fn transfers_between_budget_accounts_count_nowhere_but_tracking_ones_do() {
+        let mut b = plan();
+        b.transfer(Transfer::new(date("2026-06-05"), "acc-c", "acc-s", 200_000));
+        b.transfer(Transfer::new(date("2026-06-06"), "acc-c", "acc-t", 70_000).category("cat-fun"));
+        b.transaction(Tx::new(date("2026-06-07"), "acc-t", "Dividend", 5_000));
+        b.transaction(Tx::new(date("2026-06-08"), "acc-c", "Mystery", -9_000));
+        let p = b.build();
+        let june = month(&p, "2026-06-01");
+        let cats = june.categories.clone().expect("categories");
+        assert_eq!(cat(&cats, "cat-fun").activity, -70_000);
+        assert_eq!(june.activity, -79_000, "uncategorized counts in the month");
+        assert_eq!(june.income, 0);
+        let july = month(&p, "2026-07-01");
+        assert_eq!(
+            july.to_be_budgeted, -79_000,
+            "both overspendings taken in July"
+        );
+    }
+
+    #[test]
+    fn split_lines_count_separately() {
+        let mut b = plan();
+        b.transaction(
+            Tx::new(date("2026-06-09"), "acc-c", "Market", -30_000)
+                .line(-20_000, Some("cat-food"), None)
+                .line(-10_000, Some("cat-fun"), None),
+        );
+        let p = b.build();
+        let cats = month_categories(&p, "2026-06-01");
+        assert_eq!(cat(&cats, "cat-food").activity, -20_000);
+        assert_eq!(cat(&cats, "cat-fun").activity, -10_000);
+        let named = transactions(&p);
+        assert_eq!(named[0].category_name.as_deref(), Some("Split"));
+        assert_eq!(
+            named[0].subtransactions[0].category_name.as_deref(),
+            Some("Food")
+        );
+        assert_eq!(named[0].account_name.as_deref(), Some("Checking"));
+        assert_eq!(named[0].payee_name.as_deref(), Some("Market"));
+        assert_eq!(cats[1].category_group_name.as_deref(), Some("Everyday"));
+    }
+
+    #[test]
+    fn monthly_set_aside_targets_ignore_what_was_carried() {
+        let mut b = plan();
+        b.need_monthly("cat-food", 450_000, "2026-06-01")
+            .assign("2026-06-01", "cat-food", 450_000)
+            .assign("2026-07-01", "cat-food", 400_000);
+        let p = b.build();
+        let food = |m: &str| cat(&month_categories(&p, m), "cat-food").clone();
+        let july = food("2026-07-01");
+        assert_eq!(july.balance, 850_000);
+        assert_eq!(july.goal_under_funded, Some(50_000));
+        assert_eq!(july.goal_overall_left, Some(50_000));
+        assert_eq!(july.goal_overall_funded, Some(400_000));
+        assert_eq!(july.goal_percentage_complete, Some(88));
+        assert_eq!(july.goal_months_to_budget, Some(1));
+        assert_eq!(food("2026-06-01").goal_under_funded, Some(0));
+        assert_eq!(
+            food("2026-05-01").goal_under_funded,
+            None,
+            "before creation"
+        );
+    }
+
+    #[test]
+    fn dated_targets_spread_what_is_missing_over_the_months_left() {
+        let mut b = plan();
+        b.need_by_date("cat-fun", 480_000, "2026-12-01", "2026-09-01")
+            .assign("2026-08-01", "cat-fun", 100_000)
+            .assign("2026-09-01", "cat-fun", 80_000);
+        b.need_by_date("cat-food", 100_000, "2026-10-01", "2026-09-01")
+            .assign("2026-09-01", "cat-food", 10_000);
+        let p = b.build();
+        let cats = month_categories(&p, "2026-09-01");
+        let fun = cat(&cats, "cat-fun");
+        // (480 − 100 carried) / 4 months = 95.00; 80.00 assigned → 15.00 short.
+        assert_eq!(fun.goal_months_to_budget, Some(4));
+        assert_eq!(fun.goal_under_funded, Some(15_000));
+        assert_eq!(fun.goal_overall_funded, Some(180_000));
+        assert_eq!(fun.goal_overall_left, Some(300_000));
+        assert_eq!(fun.goal_percentage_complete, Some(37));
+        let food = cat(&cats, "cat-food");
+        // 100.00 over 2 months = 50.00; 10.00 assigned → 40.00.
+        assert_eq!(food.goal_under_funded, Some(40_000));
+        let later = month_categories(&p, "2026-11-01");
+        assert_eq!(cat(&later, "cat-food").goal_months_to_budget, Some(0));
+        assert_eq!(cat(&later, "cat-food").goal_under_funded, Some(90_000));
+    }
+
+    #[test]
+    fn needs_round_up_to_the_cent() {
+        assert_eq!(share_rounded_up(100_000, 3, 10), 33_340);
+        assert_eq!(share_rounded_up(90_000, 3, 10), 30_000);
+        assert_eq!(share_rounded_up(1, 1, 10), 10);
+    }
+
+    #[test]
+    fn months_and_current_month() {
+        let p = plan().build();
+        assert_eq!(current_month(&p), "2026-09-01");
+        let served = served_months(&p);
+        assert_eq!(served.first().map(String::as_str), Some("2026-06-01"));
+        assert_eq!(served.last().map(String::as_str), Some("2027-09-01"));
+        assert_eq!(month(&p, "not a month").budgeted, 0);
+    }
+}

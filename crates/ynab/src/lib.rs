@@ -1,1 +1,16 @@
-//! placeholder
+//! The only code that talks to YNAB: typed models of API v1, one HTTP client with its checks,
+//! retries and error messages. It never computes plan figures and never writes plan data to disk.
+
+pub mod client;
+pub mod config;
+pub mod error;
+pub mod models;
+pub mod quote;
+pub mod text_class;
+
+pub use client::{Client, TransactionFilter, check_segment};
+pub use config::{BaseUrl, Token, TokenSource};
+pub use error::Error;
+
+/// The version of YNAB's OpenAPI spec this build targets (`shared/ynab/open_api_spec.yaml`).
+pub const YNAB_API_VERSION: &str = "1.86.0";

@@ -1,0 +1,182 @@
+//! The built binary as a client meets it: `--demo` over stdio in both MCP eras, the standalone
+//! `sandbox` command and `--version`.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_avenir-mcp");
+
+/// A running `avenir-mcp` child spoken to in JSON-RPC lines.
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env_remove("YNAB_API_KEY")
+            .env_remove("YNAB_API_KEY_FILE")
+            .env_remove("AVENIR_MCP_TODAY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Session {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The answer to request `id` (notifications in between are skipped).
+    fn answer(&mut self, id: i64) -> Value {
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).expect("read");
+            assert!(n > 0, "the server closed stdout before answering {id}");
+            let message: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("stdout holds only JSON-RPC ({e}): {line}"));
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn is_uuid(text: &str) -> bool {
+    let parts: Vec<_> = text.split('-').collect();
+    parts.iter().map(|p| p.len()).collect::<Vec<_>>() == [8, 4, 4, 4, 12]
+        && parts
+            .iter()
+            .all(|p| p.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
+#[test]
+fn demo_over_stdio_with_the_initialize_handshake() {
+    let mut s = Session::start(&["--demo"]);
+    s.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "binary-test", "version": "0"}}}),
+    );
+    let init = s.answer(1);
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(init["result"]["serverInfo"]["name"], "avenir-mcp");
+    s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                  "params": {"name": "list_plans", "arguments": {}}}));
+    let answer = s.answer(2);
+    let plans = &answer["result"]["structuredContent"]["result"];
+    assert_eq!(plans[0]["name"], "Demo household");
+    assert!(is_uuid(plans[0]["id"].as_str().unwrap_or("")), "{plans}");
+}
+
+#[test]
+fn demo_over_stdio_with_2026_07_28() {
+    let mut s = Session::start(&["--demo"]);
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "binary-test", "version": "0"}
+    });
+    s.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                  "params": {"_meta": meta}}),
+    );
+    let discover = s.answer(1);
+    let versions = discover["result"]["supportedVersions"].to_string();
+    assert!(versions.contains("2026-07-28"), "{discover}");
+    assert!(versions.contains("2025-11-25"), "{discover}");
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                  "params": {"name": "list_accounts", "arguments": {"plan_id": "last-used"},
+                             "_meta": meta}}));
+    let answer = s.answer(2);
+    assert_eq!(answer["result"]["resultType"], "complete");
+    let checking = &answer["result"]["structuredContent"]["result"][0];
+    assert_eq!(checking["name"], "Checking");
+    assert_eq!(checking["balance"], json!(3328.5));
+}
+
+#[test]
+fn the_sandbox_prints_its_base_url_first_and_serves_accounts() {
+    let mut child = Command::new(BIN)
+        .args(["sandbox", "--listen", "127.0.0.1:0", "--plan", "demo"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sandbox starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("first line");
+    let base = first.trim().to_string();
+    assert!(
+        base.starts_with("http://127.0.0.1:") && base.ends_with("/v1"),
+        "{base}"
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let accounts: Value = runtime.block_on(async {
+        let client = ynab::Client::new(
+            ynab::BaseUrl::new(base.clone()),
+            ynab::TokenSource::Fixed(ynab::Token::new("any")),
+        );
+        tokio::time::timeout(
+            Duration::from_secs(20),
+            client.get::<Value>(&["plans", "last-used", "accounts"], &[]),
+        )
+        .await
+        .expect("in time")
+        .expect("accounts")
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let checking = accounts["accounts"]
+        .as_array()
+        .and_then(|list| list.iter().find(|a| a["name"] == "Checking"))
+        .expect("Checking");
+    assert_eq!(checking["balance"], json!(3_328_500));
+}
+
+#[test]
+fn version_names_the_ynab_api_version() {
+    let output = Command::new(BIN).arg("--version").output().expect("runs");
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!(
+            "avenir-mcp {} (YNAB API v{})\n",
+            env!("CARGO_PKG_VERSION"),
+            ynab::YNAB_API_VERSION
+        )
+    );
+}
+
+#[test]
+fn an_unknown_argument_is_a_usage_error() {
+    let output = Command::new(BIN).arg("--nope").output().expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+}

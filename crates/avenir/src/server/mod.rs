@@ -1,0 +1,173 @@
+//! The MCP face of avenir-mcp: server identity and instructions, the tool list behind the write
+//! gate, the call dispatch that turns outcomes into results, and the resources.
+
+pub mod guide;
+pub mod resources;
+
+use crate::context::Context;
+use crate::tools::{self, Outcome, ToolSpec};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// The server name clients see.
+pub const SERVER_NAME: &str = "avenir-mcp";
+
+/// Key of `_meta` naming the plan a result was read from (decision D17).
+pub const META_PLAN_ID: &str = "avenir-mcp/plan_id";
+
+/// One avenir-mcp server. Cloning is cheap: every clone shares the same state.
+#[derive(Clone)]
+pub struct AvenirServer {
+    context: Arc<Context>,
+    tools: Arc<Vec<ToolSpec>>,
+}
+
+impl AvenirServer {
+    pub fn new(context: Arc<Context>) -> Self {
+        let writes = context.settings.writes_enabled;
+        let tools = tools::registry()
+            .into_iter()
+            .filter(|t| t.read_only || writes)
+            .collect();
+        AvenirServer {
+            context,
+            tools: Arc::new(tools),
+        }
+    }
+
+    pub fn context(&self) -> &Arc<Context> {
+        &self.context
+    }
+
+    /// The guide for this process (instructions and `avenir-mcp://guide`).
+    pub fn guide(&self) -> String {
+        guide::guide(&self.tools, self.context.settings.writes_enabled)
+    }
+
+    fn spec(&self, name: &str) -> Option<&ToolSpec> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    fn tool(&self, spec: &ToolSpec) -> Tool {
+        let writes = self.context.settings.writes_enabled;
+        let mut annotations = ToolAnnotations::with_title(spec.title)
+            .read_only(spec.read_only)
+            .idempotent(spec.idempotent)
+            .open_world(true);
+        if let Some(destructive) = spec.destructive {
+            annotations = annotations.destructive(destructive);
+        }
+        Tool::new(
+            spec.name,
+            (spec.description)(writes),
+            Arc::new(as_object((spec.input_schema)())),
+        )
+        .with_title(spec.title)
+        .with_raw_output_schema(Arc::new(as_object((spec.output_schema)())))
+        .with_annotations(annotations)
+    }
+}
+
+fn as_object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn unknown_tool(name: &str) -> McpError {
+    McpError::invalid_params(format!("Unknown tool: {name}"), Some(json!({"name": name})))
+}
+
+impl ServerHandler for AvenirServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .build();
+        let mut implementation = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
+        implementation.title = Some("avenir-mcp: YNAB for agents, safely".into());
+        ServerConfig::new(capabilities)
+            .with_server_info(implementation)
+            .with_instructions(self.guide())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let tools = self.tools.iter().map(|spec| self.tool(spec)).collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.spec(name).map(|spec| self.tool(spec))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let name = request.name.as_ref();
+        let Some(spec) = self.spec(name) else {
+            return Err(unknown_tool(name));
+        };
+        let arguments = request.arguments.unwrap_or_default();
+        tracing::info!("tool {}", spec.name);
+        let outcome = tools::call(&self.context, spec.name, arguments).await;
+        Ok(match outcome {
+            Outcome::Answer { value, plan_id } => {
+                let mut result = CallToolResult::structured(value);
+                if let Some(plan_id) = plan_id {
+                    let mut meta = Map::new();
+                    meta.insert(META_PLAN_ID.into(), Value::String(plan_id));
+                    result.meta = Some(rmcp::model::MetaObject(meta));
+                }
+                result
+            }
+            Outcome::Error(message) => {
+                tracing::info!("tool {} answered an error", spec.name);
+                CallToolResult::error(vec![ContentBlock::text(message)])
+            }
+        }
+        .into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        Ok(ListResourcesResult::with_all_items(
+            resources::static_resources(),
+        ))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        resources::read(self, &request.uri).await.map(Into::into)
+    }
+}

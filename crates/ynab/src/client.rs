@@ -1,0 +1,496 @@
+//! The HTTP client: one connection pool, the checks every request passes (path segments, base
+//! URL, token, pause), retries that never repeat a write blindly, and YNAB's error mapping.
+
+use crate::config::{BaseUrl, TokenSource};
+use crate::error::Error;
+use crate::models::*;
+use reqwest::Method;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Tries in all for one request, the first included (`server.md` §5.5).
+const TRIES: u32 = 3;
+
+/// A client of YNAB's API v1 (or of the sandbox, which speaks it).
+///
+/// Cheap to share behind an `Arc`: it holds one connection pool for the life of the process.
+#[derive(Debug)]
+pub struct Client {
+    http: reqwest::Client,
+    base: BaseUrl,
+    token: TokenSource,
+    /// After a 429: nothing leaves before this instant.
+    paused_until: Mutex<Option<Instant>>,
+    sent: AtomicU64,
+}
+
+impl Client {
+    /// A client for `base` that takes its token from `token`.
+    pub fn new(base: BaseUrl, token: TokenSource) -> Self {
+        let mut builder = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(Duration::from_secs(10))
+            .read_timeout(Duration::from_secs(30))
+            .user_agent(concat!("avenir-mcp/", env!("CARGO_PKG_VERSION")));
+        if base.is_loopback() {
+            builder = builder.no_proxy();
+        }
+        // Building only fails when the TLS backend cannot start; fall back to defaults then,
+        // so the failure surfaces as a request error rather than a panic.
+        let http = builder.build().unwrap_or_default();
+        Client {
+            http,
+            base,
+            token,
+            paused_until: Mutex::new(None),
+            sent: AtomicU64::new(0),
+        }
+    }
+
+    /// The client of a person's own setup: `AVENIR_MCP_YNAB_URL` and `YNAB_API_KEY`/`_FILE`.
+    pub fn from_env() -> Self {
+        Client::new(BaseUrl::from_env(), TokenSource::Environment)
+    }
+
+    /// The base URL requests go to.
+    pub fn base_url(&self) -> &BaseUrl {
+        &self.base
+    }
+
+    /// How many requests this client has sent (every try that left counts).
+    pub fn requests_sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
+    }
+
+    // ---- typed operations -------------------------------------------------------------------
+
+    /// `GET /plans`: the plans the token can read.
+    pub async fn plans(&self) -> Result<Vec<PlanSummary>, Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            plans: Vec<PlanSummary>,
+        }
+        let data: Data = self.get(&["plans"], &[]).await?;
+        Ok(data.plans)
+    }
+
+    /// `GET /plans/{plan_id}`: the full plan export, or its delta after `last_knowledge`.
+    pub async fn plan(
+        &self,
+        plan_id: &str,
+        last_knowledge: Option<i64>,
+    ) -> Result<(PlanDetail, i64), Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            plan: PlanDetail,
+            server_knowledge: i64,
+        }
+        let query = knowledge_query(last_knowledge);
+        let data: Data = self.get(&["plans", plan_id], &query).await?;
+        Ok((data.plan, data.server_knowledge))
+    }
+
+    /// `GET /plans/{plan_id}/settings`: the date and currency formats.
+    pub async fn plan_settings(&self, plan_id: &str) -> Result<PlanSettings, Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            settings: PlanSettings,
+        }
+        let data: Data = self.get(&["plans", plan_id, "settings"], &[]).await?;
+        Ok(data.settings)
+    }
+
+    /// `GET /plans/{plan_id}/accounts`.
+    pub async fn accounts(&self, plan_id: &str) -> Result<Vec<Account>, Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            accounts: Vec<Account>,
+        }
+        let data: Data = self.get(&["plans", plan_id, "accounts"], &[]).await?;
+        Ok(data.accounts)
+    }
+
+    /// `GET /plans/{plan_id}/categories`: groups with their categories (current month's figures).
+    pub async fn categories(
+        &self,
+        plan_id: &str,
+    ) -> Result<Vec<CategoryGroupWithCategories>, Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            category_groups: Vec<CategoryGroupWithCategories>,
+        }
+        let data: Data = self.get(&["plans", plan_id, "categories"], &[]).await?;
+        Ok(data.category_groups)
+    }
+
+    /// `GET /plans/{plan_id}/payees`.
+    pub async fn payees(&self, plan_id: &str) -> Result<Vec<Payee>, Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            payees: Vec<Payee>,
+        }
+        let data: Data = self.get(&["plans", plan_id, "payees"], &[]).await?;
+        Ok(data.payees)
+    }
+
+    /// `GET /plans/{plan_id}/transactions`, with YNAB's filters.
+    pub async fn transactions(
+        &self,
+        plan_id: &str,
+        filter: &TransactionFilter,
+    ) -> Result<(Vec<Transaction>, i64), Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            transactions: Vec<Transaction>,
+            #[serde(default)]
+            server_knowledge: i64,
+        }
+        let mut query = knowledge_query(filter.last_knowledge);
+        if let Some(since) = &filter.since_date {
+            query.push(("since_date", since.clone()));
+        }
+        if let Some(kind) = &filter.kind {
+            query.push(("type", kind.clone()));
+        }
+        let data: Data = self
+            .get(&["plans", plan_id, "transactions"], &query)
+            .await?;
+        Ok((data.transactions, data.server_knowledge))
+    }
+
+    /// `GET /plans/{plan_id}/scheduled_transactions`.
+    pub async fn scheduled_transactions(
+        &self,
+        plan_id: &str,
+    ) -> Result<Vec<ScheduledTransaction>, Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            scheduled_transactions: Vec<ScheduledTransaction>,
+        }
+        let data: Data = self
+            .get(&["plans", plan_id, "scheduled_transactions"], &[])
+            .await?;
+        Ok(data.scheduled_transactions)
+    }
+
+    /// `GET /plans/{plan_id}/months/{month}`: one month with its categories.
+    pub async fn month(&self, plan_id: &str, month: &str) -> Result<Month, Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            month: Month,
+        }
+        let data: Data = self.get(&["plans", plan_id, "months", month], &[]).await?;
+        Ok(data.month)
+    }
+
+    // ---- the request path -------------------------------------------------------------------
+
+    /// A `GET` of `segments` under the base URL, answered `{"data": T}`.
+    pub async fn get<T: DeserializeOwned>(
+        &self,
+        segments: &[&str],
+        query: &[(&str, String)],
+    ) -> Result<T, Error> {
+        self.request(Method::GET, segments, query, None).await
+    }
+
+    /// One request with YNAB's rules: checks in the order of `server.md` §5.2 (path segments,
+    /// base URL, token, pause), then up to three tries where a retry cannot duplicate a change.
+    pub async fn request<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        segments: &[&str],
+        query: &[(&str, String)],
+        body: Option<&serde_json::Value>,
+    ) -> Result<T, Error> {
+        for segment in segments {
+            check_segment(segment)?;
+        }
+        let base = self.base.check()?;
+        let token = self.token.token()?;
+        let url = format!("{base}/{}", segments.join("/"));
+        let is_read = method == Method::GET;
+
+        let mut tries = 0;
+        loop {
+            self.check_pause()?;
+            tries += 1;
+            let mut request = self
+                .http
+                .request(method.clone(), &url)
+                .bearer_auth(token.expose())
+                .query(query);
+            if let Some(body) = body {
+                request = request.json(body);
+            }
+            self.sent.fetch_add(1, Ordering::Relaxed);
+            match request.send().await {
+                Ok(response) => {
+                    let status = response.status().as_u16();
+                    if is_read && matches!(status, 500 | 502 | 503 | 504) && tries < TRIES {
+                        backoff(tries).await;
+                        continue;
+                    }
+                    let retry_after = response
+                        .headers()
+                        .get(reqwest::header::RETRY_AFTER)
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_string);
+                    let text = match response.text().await {
+                        Ok(text) => text,
+                        Err(error) if is_read && tries < TRIES => {
+                            tracing::debug!("YNAB answer cut short: {}", cause(&error));
+                            backoff(tries).await;
+                            continue;
+                        }
+                        Err(error) => return Err(self.transport_failure(&error, is_read, tries)),
+                    };
+                    return self.answer(status, &text, retry_after.as_deref());
+                }
+                Err(error) => {
+                    let never_left = error.is_connect();
+                    if (is_read || never_left) && tries < TRIES {
+                        backoff(tries).await;
+                        continue;
+                    }
+                    return Err(self.transport_failure(&error, is_read, tries));
+                }
+            }
+        }
+    }
+
+    fn transport_failure(&self, error: &reqwest::Error, is_read: bool, tries: u32) -> Error {
+        if is_read || error.is_connect() {
+            Error::Unreachable {
+                attempts: tries,
+                cause: cause(error),
+            }
+        } else {
+            Error::MaybeApplied {
+                cause: cause(error),
+            }
+        }
+    }
+
+    fn answer<T: DeserializeOwned>(
+        &self,
+        status: u16,
+        text: &str,
+        retry_after: Option<&str>,
+    ) -> Result<T, Error> {
+        match status {
+            200..=299 => {
+                #[derive(Deserialize)]
+                struct Envelope<T> {
+                    data: T,
+                }
+                serde_json::from_str::<Envelope<T>>(text)
+                    .map(|envelope| envelope.data)
+                    .map_err(|error| {
+                        tracing::warn!(
+                            "YNAB {status}: answer not in the documented shape: {error}"
+                        );
+                        Error::NotJson { status }
+                    })
+            }
+            401 => Err(Error::Unauthorized),
+            429 => {
+                let seconds = pause_seconds(retry_after);
+                self.pause_for(seconds);
+                Err(Error::TooManyRequests(seconds))
+            }
+            _ => {
+                let detail = match serde_json::from_str::<serde_json::Value>(text) {
+                    Ok(json) => json
+                        .get("error")
+                        .and_then(|e| e.get("detail"))
+                        .and_then(|d| d.as_str())
+                        .unwrap_or("")
+                        .to_string(),
+                    Err(_) => text.trim().to_string(),
+                };
+                Err(Error::Status { status, detail })
+            }
+        }
+    }
+
+    fn check_pause(&self) -> Result<(), Error> {
+        let guard = self
+            .paused_until
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(until) = *guard {
+            let now = Instant::now();
+            if until > now {
+                return Err(Error::Paused((until - now).as_secs().max(1)));
+            }
+        }
+        Ok(())
+    }
+
+    fn pause_for(&self, seconds: u64) {
+        let mut guard = self
+            .paused_until
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        *guard = Some(Instant::now() + Duration::from_secs(seconds));
+    }
+}
+
+/// Filters of `GET /plans/{plan_id}/transactions`.
+#[derive(Debug, Clone, Default)]
+pub struct TransactionFilter {
+    pub last_knowledge: Option<i64>,
+    /// `YYYY-MM-DD`.
+    pub since_date: Option<String>,
+    /// `uncategorized` or `unapproved`.
+    pub kind: Option<String>,
+}
+
+fn knowledge_query(last_knowledge: Option<i64>) -> Vec<(&'static str, String)> {
+    last_knowledge
+        .map(|k| vec![("last_knowledge_of_server", k.to_string())])
+        .unwrap_or_default()
+}
+
+/// The path-segment guard of `server.md` §5.2: `^[A-Za-z0-9][A-Za-z0-9_-]*$`, ASCII only.
+pub fn check_segment(segment: &str) -> Result<(), Error> {
+    let mut chars = segment.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
+    if first_ok && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        Ok(())
+    } else {
+        Err(Error::BadSegment(segment.to_string()))
+    }
+}
+
+/// How long a 429 pauses everything: `Retry-After` seconds or HTTP-date, clamped to
+/// [60, 3600]; 600 when absent or unreadable.
+pub fn pause_seconds(retry_after: Option<&str>) -> u64 {
+    let Some(value) = retry_after.map(str::trim) else {
+        return 600;
+    };
+    if let Ok(seconds) = value.parse::<u64>() {
+        return seconds.clamp(60, 3600);
+    }
+    match httpdate_seconds_from_now(value) {
+        Some(seconds) => seconds.clamp(60, 3600),
+        None => 600,
+    }
+}
+
+/// Seconds from now until an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), 0 when past.
+fn httpdate_seconds_from_now(value: &str) -> Option<u64> {
+    let parts: Vec<&str> = value.split_whitespace().collect();
+    if parts.len() != 6 || parts[5] != "GMT" {
+        return None;
+    }
+    let day: u32 = parts[1].parse().ok()?;
+    let month = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    .iter()
+    .position(|m| *m == parts[2])? as u32
+        + 1;
+    let year: i64 = parts[3].parse().ok()?;
+    let hms: Vec<u32> = parts[4]
+        .split(':')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    if hms.len() != 3 || day == 0 || day > 31 || hms[0] > 23 || hms[1] > 59 || hms[2] > 60 {
+        return None;
+    }
+    let days = days_from_civil(year, month, day);
+    let at = days * 86_400 + i64::from(hms[0] * 3600 + hms[1] * 60 + hms[2]);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs() as i64;
+    Some((at - now).max(0) as u64)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `{ErrorKind}: {detail}` for the transport-failure messages.
+fn cause(error: &reqwest::Error) -> String {
+    let kind = if error.is_connect() && error.is_timeout() {
+        "ConnectTimeout"
+    } else if error.is_connect() {
+        "ConnectError"
+    } else if error.is_timeout() {
+        "ReadTimeout"
+    } else {
+        "RemoteProtocolError"
+    };
+    let mut detail = String::new();
+    let mut source = std::error::Error::source(error);
+    while let Some(inner) = source {
+        detail = inner.to_string();
+        source = inner.source();
+    }
+    if detail.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}: {detail}")
+    }
+}
+
+/// Full jitter: uniform in [0, 0.5 × 2^(try−1)) seconds.
+async fn backoff(tries_done: u32) {
+    let ceiling_ms = 500u64 << (tries_done.saturating_sub(1)).min(10);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(tries_done);
+    let wait = hasher.finish() % ceiling_ms;
+    tokio::time::sleep(Duration::from_millis(wait)).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments() {
+        for ok in [
+            "last-used",
+            "default",
+            "2026-09-01",
+            "b8498266-6a15-4db1-b7cb-8e7d804711e2",
+            "a_b",
+        ] {
+            assert!(check_segment(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", ".", "..", "a/b", "a?b", "a%20", "a b", "-x", "é", "_x"] {
+            assert_eq!(
+                check_segment(bad),
+                Err(Error::BadSegment(bad.into())),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn retry_after() {
+        assert_eq!(pause_seconds(None), 600);
+        assert_eq!(pause_seconds(Some("5")), 60);
+        assert_eq!(pause_seconds(Some("120")), 120);
+        assert_eq!(pause_seconds(Some("99999")), 3600);
+        assert_eq!(pause_seconds(Some("soon")), 600);
+        // a date in the past clamps to the minimum
+        assert_eq!(pause_seconds(Some("Sun, 06 Nov 1994 08:49:37 GMT")), 60);
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+    }
+}
