@@ -121,7 +121,10 @@ impl BaseUrl {
     pub fn check(&self) -> Result<&str, Error> {
         let url = self.0.as_str();
         let lower = url.to_ascii_lowercase();
-        let allowed = match (lower.strip_prefix("https://"), lower.strip_prefix("http://")) {
+        let allowed = match (
+            lower.strip_prefix("https://"),
+            lower.strip_prefix("http://"),
+        ) {
             (Some(rest), _) => !host_of(rest).is_empty(),
             (None, Some(rest)) => is_loopback_host(host_of(rest)),
             (None, None) => false,
