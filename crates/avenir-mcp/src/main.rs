@@ -33,14 +33,33 @@ struct Cli {
 enum Command {
     /// Run the YNAB sandbox alone: a local server speaking YNAB's API v1. Its base URL is the
     /// first line printed; point AVENIR_MCP_YNAB_URL at it.
-    Sandbox {
-        /// Address to listen on (loopback only).
-        #[arg(long, default_value = "127.0.0.1:0")]
-        listen: SocketAddr,
-        /// The plan to serve.
-        #[arg(long, default_value = "demo", value_parser = ["demo"])]
-        plan: String,
-    },
+    Sandbox(SandboxArgs),
+}
+
+/// What `avenir-mcp sandbox` serves, and where. "Today" is AVENIR_MCP_TODAY when set, else
+/// 2026-09-25 for the demo and heavy plans and the UTC date for a plan file.
+#[derive(Debug, clap::Args)]
+struct SandboxArgs {
+    /// Address to listen on (loopback only).
+    #[arg(long, default_value = "127.0.0.1:0")]
+    listen: SocketAddr,
+    /// The plan to serve: `demo`, the invented household of the documentation, or `heavy`, a
+    /// generated plan of five years and 9,000 transactions (same seed, same plan).
+    #[arg(long, default_value = "demo", value_parser = ["demo", "heavy"])]
+    plan: String,
+    /// Heavy plan: the seed of its generator [default: 1].
+    #[arg(long, conflicts_with = "plan_file")]
+    seed: Option<u64>,
+    /// Heavy plan: months generated, ending with today's month [default: 60].
+    #[arg(long, conflicts_with = "plan_file", value_parser = clap::value_parser!(u32).range(1..=240))]
+    months: Option<u32>,
+    /// Heavy plan: transactions in each month [default: 150].
+    #[arg(long, conflicts_with = "plan_file", value_parser = clap::value_parser!(u32).range(1..=2000))]
+    per_month: Option<u32>,
+    /// Serve the plan in FILE instead: YNAB's answer to GET /plans/{plan_id}, saved as JSON
+    /// (an export of your own plan, to try the tools on a copy of it).
+    #[arg(long, value_name = "FILE", conflicts_with = "plan")]
+    plan_file: Option<std::path::PathBuf>,
 }
 
 fn main() -> std::process::ExitCode {
@@ -62,7 +81,7 @@ fn main() -> std::process::ExitCode {
     };
     let result = runtime.block_on(async move {
         match cli.command {
-            Some(Command::Sandbox { listen, plan }) => run_sandbox(listen, &plan).await,
+            Some(Command::Sandbox(args)) => run_sandbox(args).await,
             None if cli.demo => run_demo().await,
             None => run_server().await,
         }
@@ -101,7 +120,7 @@ fn init_logging() -> Result<(), String> {
 /// The server over stdio, on the person's own YNAB.
 async fn run_server() -> anyhow::Result<()> {
     let settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
-    let client = Arc::new(ynab::Client::from_env());
+    let client = Arc::new(ynab::Client::from_env().map_err(anyhow::Error::msg)?);
     serve_stdio(settings, client).await
 }
 
@@ -125,17 +144,77 @@ async fn run_demo() -> anyhow::Result<()> {
             "Connect a client with {{\"command\": \"avenir-mcp\", \"args\": [\"--demo\"]}} (README.md, \"Use it in an MCP client\"); Ctrl-C stops it."
         );
     }
-    let client = Arc::new(ynab::Client::new(
-        ynab::BaseUrl::new(sandbox.base_url()),
-        ynab::TokenSource::Fixed(ynab::Token::new("demo")),
-    ));
+    // D30: the demo's state (pacing ledger, journal) lives in a directory of its own, never in
+    // the person's real state directory, and goes with the process.
+    let state = DemoState::create().context("cannot create the demo's state directory")?;
+    settings.journal = Some(state.path().join("journal.jsonl"));
+    let client = Arc::new(
+        ynab::Client::new(
+            ynab::BaseUrl::new(sandbox.base_url()),
+            ynab::TokenSource::Fixed(ynab::Token::new("demo")),
+        )
+        .with_pacer(ynab::Pacer::ledger(
+            state.path().join("ledger"),
+            ynab::pacing::budget_from_env().map_err(anyhow::Error::msg)?,
+        )),
+    );
     let result = serve_stdio(settings, client).await;
     drop(sandbox);
+    drop(state);
     result
+}
+
+/// D14: operations interrupted between their intent and the journal are named at start (ids and
+/// kinds only); `undo_operation` lists them and can revert them.
+fn report_unfinished(context: &avenir::Context) {
+    match context.journal.unfinished() {
+        Ok(unfinished) if !unfinished.is_empty() => {
+            for intent in &unfinished {
+                tracing::warn!(
+                    "unfinished operation {} ({}) in plan {}: it may be partly applied; undo_operation lists it",
+                    intent.id,
+                    intent.kind,
+                    intent.plan_id
+                );
+            }
+        }
+        Ok(_) => {}
+        Err(error) => tracing::warn!("the journal's intents could not be read: {error}"),
+    }
+}
+
+/// A private temporary directory, removed when dropped.
+struct DemoState(std::path::PathBuf);
+
+impl DemoState {
+    fn create() -> std::io::Result<DemoState> {
+        use std::os::unix::fs::DirBuilderExt;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let path = std::env::temp_dir().join(format!(
+            "avenir-mcp-demo-{}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::DirBuilder::new().mode(0o700).create(&path)?;
+        Ok(DemoState(path))
+    }
+
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for DemoState {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 async fn serve_stdio(settings: avenir::Settings, client: Arc<ynab::Client>) -> anyhow::Result<()> {
     let context = Arc::new(avenir::Context::new(settings, client));
+    report_unfinished(&context);
     let server = avenir::AvenirServer::new(context);
     let running = server
         .serve(rmcp::transport::stdio())
@@ -146,18 +225,33 @@ async fn serve_stdio(settings: avenir::Settings, client: Arc<ynab::Client>) -> a
 }
 
 /// The standalone sandbox: prints its base URL first, then serves until stopped.
-async fn run_sandbox(listen: SocketAddr, plan: &str) -> anyhow::Result<()> {
+async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
+    let listen = args.listen;
     if !listen.ip().is_loopback() {
         anyhow::bail!(
             "the sandbox accepts any token, so it only listens on loopback: use --listen 127.0.0.1:PORT, got {listen}."
         );
     }
     let settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
-    let plan_state = match plan {
-        "demo" => {
+    let heavy_options = args.seed.is_some() || args.months.is_some() || args.per_month.is_some();
+    let plan_state = match (&args.plan_file, args.plan.as_str()) {
+        (Some(file), _) => ynab_sandbox::planfile::plan_from_file(file, settings.today())?,
+        (None, "heavy") => {
+            use ynab_sandbox::heavy;
+            heavy::heavy_plan(
+                args.seed.unwrap_or(heavy::DEFAULT_SEED),
+                args.months.unwrap_or(heavy::DEFAULT_MONTHS),
+                args.per_month.unwrap_or(heavy::DEFAULT_PER_MONTH),
+                settings.today.unwrap_or(heavy::HEAVY_TODAY),
+            )
+        }
+        (None, "demo") if heavy_options => anyhow::bail!(
+            "--seed, --months and --per-month shape the heavy plan: add --plan heavy, or drop them."
+        ),
+        (None, "demo") => {
             ynab_sandbox::demo::demo_plan(settings.today.unwrap_or(ynab_sandbox::demo::DEMO_TODAY))
         }
-        other => anyhow::bail!("unknown plan {other:?}: use --plan demo."),
+        (None, other) => anyhow::bail!("unknown plan {other:?}: use --plan demo or --plan heavy."),
     };
     let sandbox = ynab_sandbox::Sandbox::start(plan_state, ynab_sandbox::SandboxOptions { listen })
         .await

@@ -180,3 +180,76 @@ fn an_unknown_argument_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty());
 }
+
+#[test]
+fn the_sandbox_serves_a_heavy_plan_of_the_size_asked() {
+    let mut child = Command::new(BIN)
+        .args([
+            "sandbox",
+            "--listen",
+            "127.0.0.1:0",
+            "--plan",
+            "heavy",
+            "--seed",
+            "7",
+            "--months",
+            "2",
+            "--per-month",
+            "10",
+        ])
+        .env_remove("AVENIR_MCP_TODAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sandbox starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("first line");
+    let base = first.trim().to_string();
+    assert!(base.ends_with("/v1"), "{base}");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let answer: Value = runtime.block_on(async {
+        let client = ynab::Client::new(
+            ynab::BaseUrl::new(base.clone()),
+            ynab::TokenSource::Fixed(ynab::Token::new("any")),
+        );
+        tokio::time::timeout(
+            Duration::from_secs(20),
+            client.get::<Value>(&["plans", "last-used", "transactions"], &[]),
+        )
+        .await
+        .expect("in time")
+        .expect("transactions")
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let transactions = answer["transactions"].as_array().expect("a list");
+    assert_eq!(transactions.len(), 2 * 10);
+    assert_eq!(
+        transactions[0]["id"],
+        json!(ynab_sandbox::heavy::heavy_id(7, "tx-00000"))
+    );
+    // The last of 10 slots spread over September's first 25 days ("today" 2026-09-25): day 23.
+    assert_eq!(transactions[19]["date"], "2026-09-23");
+}
+
+#[test]
+fn a_plan_file_excludes_the_heavy_plan_options() {
+    let output = Command::new(BIN)
+        .args(["sandbox", "--plan-file", "plan.json", "--seed", "3"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot be used with"));
+    let output = Command::new(BIN)
+        .args(["sandbox", "--plan", "demo", "--months", "3"])
+        .env_remove("AVENIR_MCP_TODAY")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("add --plan heavy"));
+}

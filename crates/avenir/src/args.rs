@@ -1,7 +1,16 @@
 //! Tool arguments, validated by our own code (decision D23): a wrong, missing or unknown argument
 //! becomes a sentence naming the field by its dotted path and the rule it broke.
 
+use crate::text::quoted;
+use chrono::NaiveDate;
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::{Decimal, RoundingStrategy};
 use serde_json::{Map, Value};
+use std::str::FromStr;
+use ynab::models::Milliunits;
+
+/// The largest amount an argument may give, in currency units (`server.md` §6.2).
+pub const MAX_AMOUNT_UNITS: i64 = 1_000_000_000;
 
 /// An argument that broke a rule. `Display` is the message the tool returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,6 +123,158 @@ impl Args {
         }
     }
 
+    /// An optional boolean, `default` when absent.
+    pub fn boolean(&mut self, name: &'static str, default: bool) -> Result<bool, ArgError> {
+        match self.take(name) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(other) => Err(Self::error(
+                name,
+                format!("must be true or false, got {}.", kind(other)),
+            )),
+        }
+    }
+
+    /// An optional string with no rule but its type (a search term, a cursor: never sent to YNAB).
+    pub fn optional_text(&mut self, name: &'static str) -> Result<Option<String>, ArgError> {
+        match self.take(name) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(Self::error(
+                name,
+                format!("must be a string, got {}.", kind(other)),
+            )),
+        }
+    }
+
+    /// An optional date, `YYYY-MM-DD` exactly.
+    pub fn optional_date(&mut self, name: &'static str) -> Result<Option<NaiveDate>, ArgError> {
+        match self.take(name) {
+            None => Ok(None),
+            Some(Value::String(s)) => parse_date(s).map(Some).ok_or_else(|| {
+                Self::error(
+                    name,
+                    format!("must be a date as YYYY-MM-DD, got {}.", quoted(s)),
+                )
+            }),
+            Some(other) => Err(Self::error(
+                name,
+                format!("must be a date as YYYY-MM-DD, got {}.", kind(other)),
+            )),
+        }
+    }
+
+    /// A required date, `YYYY-MM-DD` exactly. `what` completes "is required: give {what}.".
+    pub fn required_date(&mut self, name: &'static str, what: &str) -> Result<NaiveDate, ArgError> {
+        self.optional_date(name)?
+            .ok_or_else(|| Self::error(name, format!("is required: give {what}.")))
+    }
+
+    /// An optional list of ids (strings); an element that is not a string is named by its index
+    /// (`account_ids.1`). An empty list is kept: it selects nothing.
+    pub fn optional_ids(&mut self, name: &'static str) -> Result<Option<Vec<String>>, ArgError> {
+        match self.take(name) {
+            None => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    Value::String(s) => Ok(s.clone()),
+                    other => Err(Self::error(
+                        &format!("{name}.{i}"),
+                        format!("must be an id (a string), got {}.", kind(other)),
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some(other) => Err(Self::error(
+                name,
+                format!("must be an array of ids, got {}.", kind(other)),
+            )),
+        }
+    }
+
+    /// An optional amount in currency units, taken as the exact decimal the JSON number writes and
+    /// converted to milliunits, ties to even (D8); at most a billion either way (`server.md` §6.2).
+    pub fn optional_amount(&mut self, name: &'static str) -> Result<Option<Milliunits>, ArgError> {
+        let rule = "must be a number in currency units, at most a billion either way";
+        match self.take(name) {
+            None => Ok(None),
+            Some(Value::Number(n)) => milliunits_of(&n.to_string())
+                .map(Some)
+                .ok_or_else(|| Self::error(name, format!("{rule}, got {n}."))),
+            Some(other) => Err(Self::error(name, format!("{rule}, got {}.", kind(other)))),
+        }
+    }
+
+    /// A required list of objects whose members are the strings `keys`, all required; unknown
+    /// members are refused. Errors name the member by its path (`assignments.0.category_id`).
+    pub fn objects(
+        &mut self,
+        name: &'static str,
+        keys: &[&str],
+    ) -> Result<Vec<std::collections::HashMap<String, String>>, ArgError> {
+        let items = match self.take(name) {
+            None => {
+                return Err(Self::error(
+                    name,
+                    "is required: give a list (it may be empty).",
+                ));
+            }
+            Some(Value::Array(items)) => items.clone(),
+            Some(other) => {
+                return Err(Self::error(
+                    name,
+                    format!("must be an array of objects, got {}.", kind(other)),
+                ));
+            }
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let Value::Object(fields) = item else {
+                return Err(Self::error(
+                    &format!("{name}.{i}"),
+                    format!(
+                        "must be an object with {}, got {}.",
+                        keys.join(" and "),
+                        kind(item)
+                    ),
+                ));
+            };
+            if let Some(extra) = fields.keys().find(|k| !keys.contains(&k.as_str())) {
+                return Err(Self::error(
+                    &format!("{name}.{i}.{extra}"),
+                    format!("is not accepted here: give only {}.", keys.join(" and ")),
+                ));
+            }
+            let mut entry = std::collections::HashMap::new();
+            for key in keys {
+                match fields.get(*key) {
+                    Some(Value::String(v)) => {
+                        entry.insert((*key).to_string(), v.clone());
+                    }
+                    None | Some(Value::Null) => {
+                        return Err(Self::error(&format!("{name}.{i}.{key}"), "is required."));
+                    }
+                    Some(other) => {
+                        return Err(Self::error(
+                            &format!("{name}.{i}.{key}"),
+                            format!("must be a string, got {}.", kind(other)),
+                        ));
+                    }
+                }
+            }
+            out.push(entry);
+        }
+        Ok(out)
+    }
+
+    /// A required list of strings (ids).
+    pub fn required_ids(&mut self, name: &'static str) -> Result<Vec<String>, ArgError> {
+        self.optional_ids(name)?
+            .ok_or_else(|| Self::error(name, "is required: give a list of ids."))
+    }
+
     /// Refuse every field no rule took.
     pub fn finish(self, tool: &str) -> Result<(), ArgError> {
         let mut unknown: Vec<&String> = self
@@ -137,6 +298,38 @@ impl Args {
             }
         }
     }
+}
+
+/// `YYYY-MM-DD` exactly (ASCII digits, a real date).
+pub fn parse_date(value: &str) -> Option<NaiveDate> {
+    let shape = value.len() == 10
+        && value.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    shape
+        .then(|| NaiveDate::parse_from_str(value, "%Y-%m-%d").ok())
+        .flatten()
+}
+
+/// Milliunits of a decimal number's text (`-43.21`, `5`, `1e-3`): × 1000, ties to even, within
+/// a billion units either way; `None` for anything else. Never goes through a float.
+pub fn milliunits_of(text: &str) -> Option<Milliunits> {
+    let exact = if text.contains(['e', 'E']) {
+        Decimal::from_scientific(text).ok()?
+    } else {
+        Decimal::from_str(text).ok()?
+    };
+    let bound = Decimal::from(MAX_AMOUNT_UNITS);
+    if exact.abs() > bound {
+        return None;
+    }
+    (exact * Decimal::from(1000))
+        .round_dp_with_strategy(0, RoundingStrategy::MidpointNearestEven)
+        .to_i64()
 }
 
 fn kind(value: &Value) -> &'static str {
@@ -194,5 +387,91 @@ mod tests {
         assert!(a.optional_string("search", 1, 500).is_err());
         let mut a = args(json!({"search": "a\u{0}"}));
         assert!(a.optional_string("search", 1, 500).is_err());
+    }
+
+    #[test]
+    fn booleans() {
+        let mut a = args(json!({"include_empty": true, "other": "yes"}));
+        assert_eq!(a.boolean("include_empty", false), Ok(true));
+        assert_eq!(a.boolean("missing", false), Ok(false));
+        assert_eq!(
+            a.boolean("other", false).map_err(|e| e.to_string()),
+            Err("Argument other: must be true or false, got a string.".to_string())
+        );
+    }
+
+    #[test]
+    fn dates_are_strict() {
+        let mut a = args(json!({"since_date": "2026-09-01", "until_date": "2026-9-1"}));
+        assert_eq!(
+            a.optional_date("since_date"),
+            Ok(NaiveDate::from_ymd_opt(2026, 9, 1))
+        );
+        assert_eq!(
+            a.optional_date("until_date").map_err(|e| e.to_string()),
+            Err("Argument until_date: must be a date as YYYY-MM-DD, got '2026-9-1'.".to_string())
+        );
+        for bad in ["2026-02-30", "2026-09-01 ", "２０２６-09-01", "today", ""] {
+            assert_eq!(parse_date(bad), None, "{bad:?}");
+        }
+        let mut a = args(json!({"since_date": 20260901}));
+        assert_eq!(
+            a.required_date("since_date", "the first date")
+                .map_err(|e| e.to_string()),
+            Err("Argument since_date: must be a date as YYYY-MM-DD, got a number.".to_string())
+        );
+        let mut a = args(json!({}));
+        assert_eq!(
+            a.required_date("since_date", "the first date, YYYY-MM-DD")
+                .map_err(|e| e.to_string()),
+            Err("Argument since_date: is required: give the first date, YYYY-MM-DD.".to_string())
+        );
+    }
+
+    #[test]
+    fn ids_are_named_by_index() {
+        let mut a = args(json!({"account_ids": ["a", 3]}));
+        assert_eq!(
+            a.optional_ids("account_ids").map_err(|e| e.to_string()),
+            Err("Argument account_ids.1: must be an id (a string), got a number.".to_string())
+        );
+        let mut a = args(json!({"account_ids": []}));
+        assert_eq!(a.optional_ids("account_ids"), Ok(Some(Vec::new())));
+        let mut a = args(json!({"account_ids": "a"}));
+        assert!(a.optional_ids("account_ids").is_err());
+    }
+
+    #[test]
+    fn amounts_are_exact_decimals_ties_to_even() {
+        for (text, expected) in [
+            ("-43.21", Some(-43_210)),
+            ("111.32", Some(111_320)),
+            ("0.0005", Some(0)),
+            ("0.0015", Some(2)),
+            ("2.0005", Some(2_000)),
+            ("-2.0015", Some(-2_002)),
+            ("5", Some(5_000)),
+            ("1e-3", Some(1)),
+            ("1E9", Some(1_000_000_000_000)),
+            ("1000000000", Some(1_000_000_000_000)),
+            ("-1000000000.0", Some(-1_000_000_000_000)),
+            ("1000000000.001", None),
+            ("1e300", None),
+            ("abc", None),
+        ] {
+            assert_eq!(milliunits_of(text), expected, "{text}");
+        }
+        let mut a = args(json!({"amount": -43.21}));
+        assert_eq!(a.optional_amount("amount"), Ok(Some(-43_210)));
+        let mut a = args(json!({"amount": 2e9}));
+        assert_eq!(
+            a.optional_amount("amount").map_err(|e| e.to_string()),
+            Err(
+                "Argument amount: must be a number in currency units, at most a billion either way, got 2000000000.0."
+                    .to_string()
+            )
+        );
+        let mut a = args(json!({"amount": "-43.21"}));
+        assert!(a.optional_amount("amount").is_err());
     }
 }

@@ -4,12 +4,64 @@
 use chrono::NaiveDate;
 
 /// What the server was started with.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Settings {
     /// `AVENIR_MCP_WRITE=1` exactly: the write gate is open.
     pub writes_enabled: bool,
     /// `AVENIR_MCP_TODAY=YYYY-MM-DD`: "today" pinned; otherwise the UTC date.
     pub today: Option<NaiveDate>,
+    /// `AVENIR_MCP_FRESH_SECONDS` (default 0): reads within this many seconds of the last sync
+    /// of a plan are answered from the cache with no YNAB request.
+    pub fresh_seconds: u64,
+    /// `AVENIR_MCP_CONFIDENCE_THRESHOLD` (default 0.90): the share of a payee's history that
+    /// must agree before `suggest_categories` suggests a category.
+    pub confidence_threshold: ConfidenceThreshold,
+    /// `AVENIR_MCP_REQUIRE_ELICITATION=1` exactly: only a yes given in the client's own form
+    /// confirms a write; codes are neither issued nor accepted.
+    pub require_elicitation: bool,
+    /// Where the journal is; `None`: `AVENIR_MCP_JOURNAL` or the default, evaluated at each use.
+    pub journal: Option<std::path::PathBuf>,
+}
+
+/// A share from 0 to 1; 0.90 unless `AVENIR_MCP_CONFIDENCE_THRESHOLD` says otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct ConfidenceThreshold(f64);
+
+impl ConfidenceThreshold {
+    /// The default of `server.md` §1.1.
+    pub const DEFAULT: ConfidenceThreshold = ConfidenceThreshold(0.90);
+
+    /// A threshold from 0 to 1 (inclusive); `None` for anything else (NaN included).
+    pub fn new(share: f64) -> Option<Self> {
+        (0.0..=1.0)
+            .contains(&share)
+            .then_some(ConfidenceThreshold(share))
+    }
+
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl Default for ConfidenceThreshold {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// `AVENIR_MCP_CONFIDENCE_THRESHOLD`: a decimal number from 0 to 1.
+pub fn parse_confidence_threshold(value: &str) -> Result<ConfidenceThreshold, String> {
+    value
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(ConfidenceThreshold::new)
+        .ok_or_else(|| {
+            format!(
+                "AVENIR_MCP_CONFIDENCE_THRESHOLD must be a number from 0 to 1 (such as 0.90), got {}.",
+                crate::text::quoted(value)
+            )
+        })
 }
 
 impl Settings {
@@ -20,9 +72,28 @@ impl Settings {
             Ok(value) if !value.is_empty() => Some(parse_today(&value)?),
             _ => None,
         };
+        let fresh_seconds = match std::env::var("AVENIR_MCP_FRESH_SECONDS") {
+            Ok(value) if !value.trim().is_empty() => value.trim().parse::<u64>().map_err(|_| {
+                format!(
+                    "AVENIR_MCP_FRESH_SECONDS must be a whole number of seconds (0 or more), got {}.",
+                    crate::text::quoted(&value)
+                )
+            })?,
+            _ => 0,
+        };
+        let require_elicitation =
+            std::env::var("AVENIR_MCP_REQUIRE_ELICITATION").as_deref() == Ok("1");
+        let confidence_threshold = match std::env::var("AVENIR_MCP_CONFIDENCE_THRESHOLD") {
+            Ok(value) if !value.trim().is_empty() => parse_confidence_threshold(&value)?,
+            _ => ConfidenceThreshold::DEFAULT,
+        };
         Ok(Settings {
             writes_enabled,
             today,
+            fresh_seconds,
+            confidence_threshold,
+            require_elicitation,
+            journal: None,
         })
     }
 
@@ -67,5 +138,23 @@ mod tests {
         for bad in ["2026-9-25", "2026-02-30", "today", "2026-09-25 "] {
             assert!(parse_today(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn confidence_threshold_is_a_share() {
+        assert_eq!(Settings::default().confidence_threshold.get(), 0.90);
+        assert_eq!(
+            parse_confidence_threshold(" 0.75 ").map(|t| t.get()),
+            Ok(0.75)
+        );
+        assert_eq!(parse_confidence_threshold("1").map(|t| t.get()), Ok(1.0));
+        assert_eq!(parse_confidence_threshold("0").map(|t| t.get()), Ok(0.0));
+        for bad in ["abc", "1.5", "-0.1", "NaN", "inf", "90%"] {
+            assert!(parse_confidence_threshold(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            parse_confidence_threshold("high"),
+            Err("AVENIR_MCP_CONFIDENCE_THRESHOLD must be a number from 0 to 1 (such as 0.90), got 'high'.".to_string())
+        );
     }
 }

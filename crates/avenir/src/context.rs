@@ -2,7 +2,9 @@
 //! One `Context` is shared by every session of a process.
 
 use crate::config::Settings;
+use crate::confirm::Confirmations;
 use crate::plans::PlanStore;
+use crate::store::journal::{Journal, JournalLocation};
 use std::sync::Arc;
 
 /// The state shared by all calls.
@@ -10,13 +12,26 @@ use std::sync::Arc;
 pub struct Context {
     pub settings: Settings,
     pub plans: PlanStore,
+    /// Confirmation codes, sealed answer states, the elicitation policy.
+    pub confirmations: Confirmations,
+    pub journal: Journal,
+    /// Undos run one at a time, so two undos of one operation never both write (D5).
+    pub undo_lock: tokio::sync::Mutex<()>,
 }
 
 impl Context {
     pub fn new(settings: Settings, client: Arc<ynab::Client>) -> Self {
+        let fresh_for = std::time::Duration::from_secs(settings.fresh_seconds);
+        let journal = Journal::new(match &settings.journal {
+            Some(path) => JournalLocation::Fixed(path.clone()),
+            None => JournalLocation::Environment,
+        });
         Context {
+            confirmations: Confirmations::new(settings.require_elicitation),
+            journal,
+            undo_lock: tokio::sync::Mutex::new(()),
+            plans: PlanStore::new(client, fresh_for),
             settings,
-            plans: PlanStore::new(client),
         }
     }
 }

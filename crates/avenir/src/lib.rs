@@ -3,11 +3,15 @@
 
 pub mod args;
 pub mod config;
+pub mod confirm;
 pub mod context;
 pub mod logic;
 pub mod money;
+pub mod months;
 pub mod plans;
 pub mod server;
+pub mod store;
+pub mod sync;
 pub mod text;
 pub mod tools;
 

@@ -1,15 +1,19 @@
-//! Plan data for the tools: each read asks YNAB for the plan with one request and resolves
-//! `last-used`/`default` to a real plan id once per process (decision D17).
+//! Plan data for the tools: a delta-synced cache of whole plans (`server.md` §5.6). The first
+//! read of a plan loads it with one request; every later read asks YNAB for one delta.
 //!
-//! Today every read fetches the full plan export (`GET /plans/{id}`, one request); the delta-synced
-//! cache that turns later reads into one small delta request replaces the body of [`PlanStore::read`].
+//! `last-used` and `default` are resolved to a real plan id the first time the process meets
+//! them and kept (D17). With `AVENIR_MCP_FRESH_SECONDS` > 0, reads within that many seconds of the
+//! last sync are served with no request; the confirmation re-check never is (D18). Plan data stays
+//! in memory: nothing here writes to disk (D6).
 
+use crate::sync::merge_plan;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use ynab::Client;
-use ynab::models::PlanDetail;
+use std::time::{Duration, Instant};
+use ynab::models::{Category, PlanDetail, ScheduledTransactionSummary};
+use ynab::{Client, TransactionFilter};
 
-/// A plan as read from YNAB, with the knowledge counter of that read.
+/// A plan as last synced, with the knowledge counter of that sync.
 #[derive(Debug, Clone)]
 pub struct PlanSnapshot {
     pub plan: PlanDetail,
@@ -23,18 +27,44 @@ impl PlanSnapshot {
     }
 }
 
-/// Reads plans through the YNAB client and remembers what `last-used` and `default` named.
+/// How recent the data of a read must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Freshness {
+    /// Within `AVENIR_MCP_FRESH_SECONDS` of the last sync, the cache answers alone.
+    AllowCached,
+    /// Always ask YNAB for the delta (the re-check after a person's answer, D18).
+    AskYnab,
+}
+
+#[derive(Debug)]
+struct Cached {
+    snapshot: Arc<PlanSnapshot>,
+    synced: Instant,
+}
+
+type Slot = Arc<tokio::sync::Mutex<Option<Cached>>>;
+
+/// Reads plans through the YNAB client, keeping each one in memory and syncing it by deltas.
 #[derive(Debug)]
 pub struct PlanStore {
     client: Arc<Client>,
+    fresh_for: Duration,
     aliases: Mutex<HashMap<String, String>>,
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+fn is_alias(plan_id: &str) -> bool {
+    plan_id == "last-used" || plan_id == "default"
 }
 
 impl PlanStore {
-    pub fn new(client: Arc<Client>) -> Self {
+    /// `fresh_for`: how long after a sync reads may skip the delta (0: never).
+    pub fn new(client: Arc<Client>, fresh_for: Duration) -> Self {
         PlanStore {
             client,
+            fresh_for,
             aliases: Mutex::new(HashMap::new()),
+            slots: Mutex::new(HashMap::new()),
         }
     }
 
@@ -42,7 +72,7 @@ impl PlanStore {
         &self.client
     }
 
-    /// The real id `plan_id` stands for, when already known (an alias met before, or an id).
+    /// The real id `plan_id` stands for, when known (an alias met before, or an id).
     pub fn resolved(&self, plan_id: &str) -> String {
         self.aliases
             .lock()
@@ -52,21 +82,216 @@ impl PlanStore {
             .unwrap_or_else(|| plan_id.to_string())
     }
 
-    /// The whole plan, read now. `plan_id` is checked as one path segment before anything is sent.
+    fn slot(&self, id: &str) -> Slot {
+        self.slots
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(id.to_string())
+            .or_default()
+            .clone()
+    }
+
+    /// The `server_knowledge` of the cached copy of a plan (resolved id), if loaded.
+    pub async fn cached_knowledge(&self, plan_id: &str) -> Option<i64> {
+        let slot = self.slot(&self.resolved(plan_id));
+        let cached = slot.lock().await;
+        cached.as_ref().map(|c| c.snapshot.server_knowledge)
+    }
+
+    /// The whole plan, as recent as [`Freshness::AllowCached`] allows.
     pub async fn read(&self, plan_id: &str) -> Result<Arc<PlanSnapshot>, ynab::Error> {
+        self.read_with(plan_id, Freshness::AllowCached).await
+    }
+
+    /// The whole plan, synced with YNAB now (one delta request once loaded).
+    pub async fn read_fresh(&self, plan_id: &str) -> Result<Arc<PlanSnapshot>, ynab::Error> {
+        self.read_with(plan_id, Freshness::AskYnab).await
+    }
+
+    /// The whole plan. `plan_id` is checked as one path segment before anything is sent.
+    pub async fn read_with(
+        &self,
+        plan_id: &str,
+        freshness: Freshness,
+    ) -> Result<Arc<PlanSnapshot>, ynab::Error> {
         ynab::check_segment(plan_id)?;
         let id = self.resolved(plan_id);
-        let (plan, server_knowledge) = self.client.plan(&id, None).await?;
-        if plan_id == "last-used" || plan_id == "default" {
+        if is_alias(&id) {
+            // First meeting with the alias: load under it, then remember the real id.
+            let snapshot = Arc::new(self.load(&id).await?);
+            let real = snapshot.id().to_string();
             self.aliases
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
-                .entry(plan_id.to_string())
-                .or_insert_with(|| plan.id.clone());
+                .entry(id.clone())
+                .or_insert_with(|| real.clone());
+            let slot = self.slot(&real);
+            let mut cached = slot.lock().await;
+            *cached = Some(Cached {
+                snapshot: snapshot.clone(),
+                synced: Instant::now(),
+            });
+            return Ok(snapshot);
         }
-        Ok(Arc::new(PlanSnapshot {
+        let slot = self.slot(&id);
+        let mut cached = slot.lock().await;
+        match cached.as_mut() {
+            Some(entry) => {
+                let fresh = freshness == Freshness::AllowCached
+                    && !self.fresh_for.is_zero()
+                    && entry.synced.elapsed() < self.fresh_for;
+                if !fresh {
+                    let knowledge = entry.snapshot.server_knowledge;
+                    tracing::info!("Delta sync of plan {id} since knowledge={knowledge}");
+                    let (delta, server_knowledge) = self.client.plan(&id, Some(knowledge)).await?;
+                    let snapshot = Arc::make_mut(&mut entry.snapshot);
+                    merge_plan(&mut snapshot.plan, delta);
+                    snapshot.server_knowledge = server_knowledge;
+                    entry.synced = Instant::now();
+                }
+                Ok(entry.snapshot.clone())
+            }
+            None => {
+                let snapshot = Arc::new(self.load(&id).await?);
+                *cached = Some(Cached {
+                    snapshot: snapshot.clone(),
+                    synced: Instant::now(),
+                });
+                Ok(snapshot)
+            }
+        }
+    }
+
+    /// The first load: the full export in one request; when YNAB gives up on it (a 5xx or a
+    /// timeout, as it does for very large plans), the per-kind lists instead.
+    async fn load(&self, plan_id: &str) -> Result<PlanSnapshot, ynab::Error> {
+        tracing::info!("Loading plan {plan_id}");
+        match self.client.plan(plan_id, None).await {
+            Ok((plan, server_knowledge)) => Ok(PlanSnapshot {
+                plan,
+                server_knowledge,
+            }),
+            Err(error) if gave_up(&error) => {
+                tracing::warn!("the full export of plan {plan_id} failed ({error}); loading it by kind");
+                self.load_by_kind(plan_id).await
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The plan assembled from the per-kind endpoints (accounts, categories, payees, months,
+    /// transactions, scheduled transactions, and the current month's detail).
+    async fn load_by_kind(&self, plan_id: &str) -> Result<PlanSnapshot, ynab::Error> {
+        let c = &self.client;
+        let settings = c.plan_settings(plan_id).await?;
+        let plans = c.plans().await?;
+        let accounts = c.accounts(plan_id).await?;
+        let groups = c.categories(plan_id).await?;
+        let payees = c.payees(plan_id).await?;
+        let (transactions, knowledge) = c
+            .transactions(plan_id, &TransactionFilter::default())
+            .await?;
+        let scheduled = c.scheduled_transactions(plan_id).await?;
+        let mut months = c.months(plan_id).await?;
+        let current = c.month(plan_id, "current").await?;
+        if let Some(month) = months.iter_mut().find(|m| m.month == current.month) {
+            *month = current;
+        }
+        let summary = if is_alias(plan_id) {
+            // The lists do not say which plan an alias named: only a token with one plan tells.
+            match plans.as_slice() {
+                [only] => only.clone(),
+                _ => return Err(ynab::Error::AliasUnresolved(plan_id.to_string())),
+            }
+        } else {
+            plans
+                .into_iter()
+                .find(|p| p.id == plan_id)
+                .ok_or_else(|| ynab::Error::Status {
+                    status: 404,
+                    detail: "Resource not found".to_string(),
+                })?
+        };
+        let mut plan = PlanDetail {
+            id: summary.id,
+            name: summary.name,
+            last_modified_on: summary.last_modified_on,
+            first_month: summary.first_month,
+            last_month: summary.last_month,
+            date_format: settings.date_format,
+            currency_format: settings.currency_format,
+            accounts,
+            payees,
+            payee_locations: Vec::new(),
+            category_groups: Vec::new(),
+            categories: Vec::new(),
+            months,
+            transactions: Vec::new(),
+            subtransactions: Vec::new(),
+            scheduled_transactions: Vec::new(),
+            scheduled_subtransactions: Vec::new(),
+        };
+        for group in groups {
+            let categories: Vec<Category> = group.categories;
+            plan.category_groups.push(group.group);
+            plan.categories.extend(categories);
+        }
+        for t in transactions {
+            plan.subtransactions.extend(t.subtransactions.iter().cloned());
+            plan.transactions.push(ynab::models::TransactionSummary {
+                id: t.id,
+                date: t.date,
+                amount: t.amount,
+                memo: t.memo,
+                cleared: t.cleared,
+                approved: t.approved,
+                flag_color: t.flag_color,
+                flag_name: t.flag_name,
+                account_id: t.account_id,
+                payee_id: t.payee_id,
+                category_id: t.category_id,
+                transfer_account_id: t.transfer_account_id,
+                transfer_transaction_id: t.transfer_transaction_id,
+                matched_transaction_id: t.matched_transaction_id,
+                import_id: t.import_id,
+                import_payee_name: t.import_payee_name,
+                import_payee_name_original: t.import_payee_name_original,
+                debt_transaction_type: t.debt_transaction_type,
+                deleted: t.deleted,
+            });
+        }
+        for s in scheduled {
+            plan.scheduled_subtransactions
+                .extend(s.subtransactions.iter().cloned());
+            plan.scheduled_transactions.push(ScheduledTransactionSummary {
+                id: s.id,
+                date_first: s.date_first,
+                date_next: s.date_next,
+                frequency: s.frequency,
+                amount: s.amount,
+                memo: s.memo,
+                flag_color: s.flag_color,
+                flag_name: s.flag_name,
+                account_id: s.account_id,
+                payee_id: s.payee_id,
+                category_id: s.category_id,
+                transfer_account_id: s.transfer_account_id,
+                deleted: s.deleted,
+            });
+        }
+        Ok(PlanSnapshot {
             plan,
-            server_knowledge,
-        }))
+            server_knowledge: knowledge,
+        })
+    }
+}
+
+/// A failure after which the per-kind endpoints are worth trying: YNAB answered 5xx, or no
+/// answer came.
+fn gave_up(error: &ynab::Error) -> bool {
+    match error {
+        ynab::Error::Status { status, .. } => *status >= 500,
+        ynab::Error::Unreachable { .. } => true,
+        _ => false,
     }
 }

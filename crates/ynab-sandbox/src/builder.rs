@@ -10,7 +10,8 @@
 //! name), ties kept in the order they were added, and numbered `{series}-000`, `{series}-001`, …
 //! (numbers taken by explicit ids are skipped). A transfer is two rows, one per account, linked by
 //! `transfer_account_id`/`transfer_transaction_id`, each with the other account's transfer payee.
-//! A sub-transaction's readable id is `<transaction readable id>/<index>` (D26).
+//! A sub-transaction's readable id is `<transaction readable id>/<index>` (D26). A builder made with
+//! [`PlanBuilder::with_id_prefix`] puts its prefix before every readable id when making UUIDs.
 //!
 //! Derived figures (balances, month amounts, target figures, `*_name` fields) are stored as 0 or
 //! `None`: `crate::compute` recomputes them. The builder is meant for constant fixture data: it
@@ -320,6 +321,8 @@ pub struct PlanBuilder {
     payees_by_name: BTreeMap<String, String>,
     payee_readables: BTreeSet<String>,
     rows: Vec<Row>,
+    /// Put before every readable id when making its UUID (`heavy/<seed>/` for the heavy plan, D26).
+    id_prefix: String,
 }
 
 impl PlanBuilder {
@@ -348,6 +351,8 @@ impl PlanBuilder {
                 assigned: BTreeMap::new(),
                 today,
                 server_knowledge: 1,
+                stamps: Default::default(),
+                serial: 0,
             },
             accounts: BTreeMap::new(),
             groups: BTreeMap::new(),
@@ -355,6 +360,25 @@ impl PlanBuilder {
             payees_by_name: BTreeMap::new(),
             payee_readables: BTreeSet::new(),
             rows: Vec::new(),
+            id_prefix: String::new(),
+        }
+    }
+
+    /// As [`PlanBuilder::new`], but every UUID, the plan's included, is that of `id_prefix` +
+    /// the readable id (the heavy plan's `heavy/<seed>/tx-00000`, D26).
+    pub fn with_id_prefix(id_prefix: &str, readable_id: &str, name: &str, today: NaiveDate) -> Self {
+        let mut b = PlanBuilder::new(readable_id, name, today);
+        b.id_prefix = id_prefix.into();
+        b.plan.id = b.uuid(readable_id);
+        b
+    }
+
+    /// The UUID served for a readable id of this plan.
+    fn uuid(&self, readable: &str) -> String {
+        if self.id_prefix.is_empty() {
+            ids::id(readable)
+        } else {
+            ids::id(&format!("{}{readable}", self.id_prefix))
         }
     }
 
@@ -389,7 +413,7 @@ impl PlanBuilder {
         kind: &str,
         on_budget: bool,
     ) -> &mut Account {
-        let id = ids::id(readable_id);
+        let id = self.uuid(readable_id);
         let transfer_name = format!("Transfer : {name}");
         let payee_id = self.new_payee(&transfer_name, Some(id.clone()));
         self.accounts
@@ -442,7 +466,7 @@ impl PlanBuilder {
         self.groups
             .insert(readable_id.into(), self.plan.groups.len());
         self.plan.groups.push(CategoryGroup {
-            id: ids::id(readable_id),
+            id: self.uuid(readable_id),
             name: name.into(),
             hidden: false,
             internal: false,
@@ -466,7 +490,7 @@ impl PlanBuilder {
         self.categories
             .insert(readable_id.into(), self.plan.categories.len());
         self.plan.categories.push(Category {
-            id: ids::id(readable_id),
+            id: self.uuid(readable_id),
             category_group_id: group_id,
             category_group_name: Some(group_name),
             name: name.into(),
@@ -676,7 +700,7 @@ impl PlanBuilder {
             .as_deref()
             .map(|c| self.plan.categories[self.category_index(c)].id.clone());
         self.plan.scheduled.push(ScheduledTransaction {
-            id: ids::id(&s.readable_id),
+            id: self.uuid(&s.readable_id),
             date_first: s.first.format("%Y-%m-%d").to_string(),
             date_next: s.next.format("%Y-%m-%d").to_string(),
             frequency: s.frequency,
@@ -700,7 +724,7 @@ impl PlanBuilder {
     /// The plan, transactions numbered (see the module doc) and stored in readable-id order.
     pub fn build(mut self) -> PlanState {
         let readable = self.number_rows();
-        let ids: Vec<String> = readable.iter().map(|r| ids::id(r)).collect();
+        let ids: Vec<String> = readable.iter().map(|r| self.uuid(r)).collect();
         let mut order: Vec<usize> = (0..self.rows.len()).collect();
         order.sort_by(|&a, &b| natural_key(&readable[a]).cmp(&natural_key(&readable[b])));
         let mut rows: Vec<Option<Row>> = self.rows.into_iter().map(Some).collect();
@@ -715,7 +739,7 @@ impl PlanBuilder {
                     .iter()
                     .enumerate()
                     .map(|(k, line)| SubTransaction {
-                        id: ids::id(&format!("{}/{k}", readable[i])),
+                        id: ids::id(&format!("{}{}/{k}", self.id_prefix, readable[i])),
                         transaction_id: ids[i].clone(),
                         amount: line.amount,
                         memo: line.memo.clone(),
@@ -797,7 +821,7 @@ impl PlanBuilder {
             readable = format!("{base}-{n}");
             n += 1;
         }
-        let id = ids::id(&readable);
+        let id = self.uuid(&readable);
         self.payee_readables.insert(readable);
         self.payees_by_name.insert(name.into(), id.clone());
         self.plan.payees.push(Payee {

@@ -36,7 +36,19 @@
 //!
 //! **Month totals.** `income` = the month's activity of `Inflow: Ready to Assign`; `budgeted` = the
 //! sum assigned that month; `activity` = the sum of every other category's activity, uncategorized
-//! included; `age_of_money` is `None` for now (a later issue computes it).
+//! included.
+//!
+//! **Age of Money** (`age_of_money`, in days) follows the reference's stand-in (`server.md` §8.2),
+//! since YNAB does not publish its own rule. Inflows to budget accounts join a queue; each payment
+//! out of a budget account spends the oldest money first, and its age is the amount-weighted mean
+//! of (payment date − inflow date) over the money it took. Transfers between budget accounts are
+//! ignored (a transfer to a tracking account is a payment); a transaction counts whole (net of its
+//! lines); same-day inflows queue before payments. A payment finding the queue empty is not aged,
+//! and the part of a payment the queue cannot cover is dropped, never carried as a debt to later
+//! inflows. A month's figure is the mean age of the last 10 aged payments dated up to the month's
+//! last day (up to today for the current month), rounded to the nearest day, halves up; `None`
+//! before 10 payments have been aged and for months that start after today. The demo plan gets
+//! June `None`, July 17, August 48, September 47 — §8.1's figures; `age`'s module doc explains why.
 //!
 //! **Targets.** Figures are computed for the month asked; a target created after that month
 //! (`goal_creation_month` later than it) gets no figures (all five `None`), and so does a kind not
@@ -60,6 +72,8 @@
 //! With the demo plan in September 2026 this gives Transport (250.00 by 2026-10-01, nothing carried,
 //! 90.00 assigned, 2 months) 125.00 − 90.00 = 35.00 and Tennis (480.00 by 2026-12-01, 80.00
 //! assigned, 4 months) 120.00 − 80.00 = 40.00.
+
+mod age;
 
 use crate::state::PlanState;
 use chrono::{Datelike, Months, NaiveDate};
@@ -359,7 +373,7 @@ pub fn month(plan: &PlanState, month: &str) -> Month {
         budgeted: folded.assigned.values().sum(),
         activity,
         to_be_budgeted: folded.to_be_budgeted,
-        age_of_money: None,
+        age_of_money: age::for_month(&age::aged_payments(plan), m, plan.today),
         deleted: false,
         categories: Some(categories_of(plan, m, &folded)),
     }
@@ -598,12 +612,28 @@ pub fn transactions(plan: &PlanState) -> Vec<Transaction> {
         .collect()
 }
 
+/// Every transaction, deleted ones included (delta answers serve them), named, in stored order.
+pub fn all_transactions(plan: &PlanState) -> Vec<Transaction> {
+    let names = Names::of(plan);
+    plan.transactions
+        .iter()
+        .map(|t| name_with(&names, t))
+        .collect()
+}
+
 /// The non-deleted scheduled transactions with their account, payee and category names.
 pub fn scheduled(plan: &PlanState) -> Vec<ScheduledTransaction> {
+    all_scheduled(plan)
+        .into_iter()
+        .filter(|s| !s.deleted)
+        .collect()
+}
+
+/// Every scheduled transaction, deleted ones included, with its names, in stored order.
+pub fn all_scheduled(plan: &PlanState) -> Vec<ScheduledTransaction> {
     let names = Names::of(plan);
     plan.scheduled
         .iter()
-        .filter(|s| !s.deleted)
         .map(|s| {
             let mut out = s.clone();
             out.account_name = names.account(&s.account_id);

@@ -1,6 +1,8 @@
 //! The plan the sandbox holds in memory: its stored facts only (no derived figure is stored).
 //! Balances, month figures and target figures are computed from these facts by `compute`.
 
+use crate::ids;
+use crate::knowledge::Stamps;
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
 use ynab::models::{
@@ -39,4 +41,36 @@ pub struct PlanState {
     pub today: NaiveDate,
     /// The plan's `server_knowledge`: grows with every change.
     pub server_knowledge: i64,
+    /// The knowledge of each entity's last change (see `crate::knowledge`); empty when loaded.
+    pub stamps: Stamps,
+    /// How many ids the API has made for new entities: the next one is the UUID of
+    /// `sandbox/<kind>/<serial>` (D26's scheme, deterministic for a given sequence of requests).
+    pub serial: u64,
+}
+
+impl PlanState {
+    /// A fresh id for a new entity of `kind` (`transaction`, `payee`, …): the UUID v5 of
+    /// `sandbox/<kind>/<n>`, skipping any the plan already uses.
+    pub fn new_id(&mut self, kind: &str) -> String {
+        loop {
+            let id = ids::id(&format!("sandbox/{kind}/{}", self.serial));
+            self.serial += 1;
+            if !self.uses_id(&id) {
+                return id;
+            }
+        }
+    }
+
+    fn uses_id(&self, id: &str) -> bool {
+        self.accounts.iter().any(|a| a.id == id)
+            || self.groups.iter().any(|g| g.id == id)
+            || self.categories.iter().any(|c| c.id == id)
+            || self.payees.iter().any(|p| p.id == id)
+            || self.transactions.iter().any(|t| {
+                t.id == id || t.subtransactions.iter().any(|s| s.id == id)
+            })
+            || self.scheduled.iter().any(|s| {
+                s.id == id || s.subtransactions.iter().any(|l| l.id == id)
+            })
+    }
 }

@@ -4,13 +4,15 @@
 use crate::config::{BaseUrl, TokenSource};
 use crate::error::Error;
 use crate::models::*;
+use crate::pacing::Pacer;
+use crate::writes::*;
 use reqwest::Method;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::hash::{BuildHasher, Hasher};
-use std::sync::Mutex;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Tries in all for one request, the first included (`server.md` §5.5).
 const TRIES: u32 = 3;
@@ -23,13 +25,29 @@ pub struct Client {
     http: reqwest::Client,
     base: BaseUrl,
     token: TokenSource,
-    /// After a 429: nothing leaves before this instant.
-    paused_until: Mutex<Option<Instant>>,
+    pacer: Pacer,
     sent: AtomicU64,
 }
 
+tokio::task_local! {
+    /// Requests sent by the task running inside [`count_requests`].
+    static CALL_REQUESTS: Cell<u32>;
+}
+
+/// Run `future` and count the YNAB requests it sends (every try that leaves).
+pub async fn count_requests<F: std::future::Future>(future: F) -> (F::Output, u32) {
+    CALL_REQUESTS
+        .scope(Cell::new(0), async move {
+            let output = future.await;
+            let sent = CALL_REQUESTS.try_with(Cell::get).unwrap_or(0);
+            (output, sent)
+        })
+        .await
+}
+
 impl Client {
-    /// A client for `base` that takes its token from `token`.
+    /// A client for `base` that takes its token from `token`, paced in memory at the default
+    /// budget (use [`Client::with_pacer`] to share a ledger with other processes).
     pub fn new(base: BaseUrl, token: TokenSource) -> Self {
         let mut builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
@@ -46,14 +64,33 @@ impl Client {
             http,
             base,
             token,
-            paused_until: Mutex::new(None),
+            pacer: Pacer::memory(crate::pacing::DEFAULT_BUDGET),
             sent: AtomicU64::new(0),
         }
     }
 
-    /// The client of a person's own setup: `AVENIR_MCP_YNAB_URL` and `YNAB_API_KEY`/`_FILE`.
-    pub fn from_env() -> Self {
-        Client::new(BaseUrl::from_env(), TokenSource::Environment)
+    /// The same client, paced by `pacer`.
+    pub fn with_pacer(mut self, pacer: Pacer) -> Self {
+        self.pacer = pacer;
+        self
+    }
+
+    /// The client of a person's own setup: `AVENIR_MCP_YNAB_URL`, `YNAB_API_KEY`/`_FILE`,
+    /// `AVENIR_MCP_RATE_LIMIT`, and the ledger in the state directory. A bad
+    /// `AVENIR_MCP_RATE_LIMIT` is refused with a sentence naming it.
+    pub fn from_env() -> Result<Self, String> {
+        let budget = crate::pacing::budget_from_env()?;
+        let pacer = match crate::pacing::default_state_dir() {
+            Some(dir) => Pacer::ledger(dir.join("ledger"), budget),
+            None => Pacer::memory(budget),
+        };
+        Ok(Client::new(BaseUrl::from_env(), TokenSource::Environment).with_pacer(pacer))
+    }
+
+    /// Requests the hourly budget still allows, when the token is known.
+    pub fn requests_left(&self) -> Option<u32> {
+        let token = self.token.token().ok()?;
+        self.pacer.remaining(&token)
     }
 
     /// The base URL requests go to.
@@ -177,6 +214,16 @@ impl Client {
         Ok(data.scheduled_transactions)
     }
 
+    /// `GET /plans/{plan_id}/months`: every month's totals (no categories).
+    pub async fn months(&self, plan_id: &str) -> Result<Vec<Month>, Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            months: Vec<Month>,
+        }
+        let data: Data = self.get(&["plans", plan_id, "months"], &[]).await?;
+        Ok(data.months)
+    }
+
     /// `GET /plans/{plan_id}/months/{month}`: one month with its categories.
     pub async fn month(&self, plan_id: &str, month: &str) -> Result<Month, Error> {
         #[derive(Deserialize)]
@@ -185,6 +232,126 @@ impl Client {
         }
         let data: Data = self.get(&["plans", plan_id, "months", month], &[]).await?;
         Ok(data.month)
+    }
+
+    // ---- writes -------------------------------------------------------------------------------
+
+    /// `PATCH /plans/{plan_id}/months/{month}/categories/{category_id}`: set the assigned amount.
+    pub async fn set_assigned(
+        &self,
+        plan_id: &str,
+        month: &str,
+        category_id: &str,
+        budgeted: Milliunits,
+    ) -> Result<SavedCategory, Error> {
+        let body = serde_json::json!({"category": {"budgeted": budgeted}});
+        self.request(
+            Method::PATCH,
+            &["plans", plan_id, "months", month, "categories", category_id],
+            &[],
+            Some(&body),
+        )
+        .await
+    }
+
+    /// `POST /plans/{plan_id}/categories`: create a category.
+    pub async fn create_category(
+        &self,
+        plan_id: &str,
+        category: &CategoryChange,
+    ) -> Result<SavedCategory, Error> {
+        let body = serde_json::json!({ "category": category });
+        self.request(Method::POST, &["plans", plan_id, "categories"], &[], Some(&body))
+            .await
+    }
+
+    /// `PATCH /plans/{plan_id}/categories/{category_id}`: rename, move, note, target.
+    pub async fn update_category(
+        &self,
+        plan_id: &str,
+        category_id: &str,
+        change: &CategoryChange,
+    ) -> Result<SavedCategory, Error> {
+        let body = serde_json::json!({ "category": change });
+        self.request(
+            Method::PATCH,
+            &["plans", plan_id, "categories", category_id],
+            &[],
+            Some(&body),
+        )
+        .await
+    }
+
+    /// `POST /plans/{plan_id}/transactions`: create transactions in one request.
+    pub async fn create_transactions(
+        &self,
+        plan_id: &str,
+        transactions: &[NewTransaction],
+    ) -> Result<SavedTransactions, Error> {
+        let body = serde_json::json!({ "transactions": transactions });
+        self.request(Method::POST, &["plans", plan_id, "transactions"], &[], Some(&body))
+            .await
+    }
+
+    /// `PATCH /plans/{plan_id}/transactions`: update any number of transactions in one request.
+    pub async fn update_transactions(
+        &self,
+        plan_id: &str,
+        updates: &[TransactionUpdate],
+    ) -> Result<SavedTransactions, Error> {
+        let body = serde_json::json!({ "transactions": updates });
+        self.request(Method::PATCH, &["plans", plan_id, "transactions"], &[], Some(&body))
+            .await
+    }
+
+    /// `DELETE /plans/{plan_id}/transactions/{transaction_id}`.
+    pub async fn delete_transaction(
+        &self,
+        plan_id: &str,
+        transaction_id: &str,
+    ) -> Result<SavedTransactions, Error> {
+        self.request(
+            Method::DELETE,
+            &["plans", plan_id, "transactions", transaction_id],
+            &[],
+            None,
+        )
+        .await
+    }
+
+    /// `POST /plans/{plan_id}/transactions/import`: ask YNAB to import from linked banks.
+    pub async fn import_transactions(&self, plan_id: &str) -> Result<Vec<String>, Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            #[serde(default)]
+            transaction_ids: Vec<String>,
+        }
+        let data: Data = self
+            .request(
+                Method::POST,
+                &["plans", plan_id, "transactions", "import"],
+                &[],
+                None,
+            )
+            .await?;
+        Ok(data.transaction_ids)
+    }
+
+    /// `PATCH /plans/{plan_id}/payees/{payee_id}`: rename a payee.
+    pub async fn rename_payee(
+        &self,
+        plan_id: &str,
+        payee_id: &str,
+        name: &str,
+    ) -> Result<SavedPayee, Error> {
+        let body = serde_json::json!({"payee": {"name": name}});
+        self.request(
+            Method::PATCH,
+            &["plans", plan_id, "payees", payee_id],
+            &[],
+            Some(&body),
+        )
+        .await
     }
 
     // ---- the request path -------------------------------------------------------------------
@@ -217,7 +384,7 @@ impl Client {
 
         let mut tries = 0;
         loop {
-            self.check_pause()?;
+            self.pacer.admit(&token)?;
             tries += 1;
             let mut request = self
                 .http
@@ -228,6 +395,7 @@ impl Client {
                 request = request.json(body);
             }
             self.sent.fetch_add(1, Ordering::Relaxed);
+            let _ = CALL_REQUESTS.try_with(|n| n.set(n.get() + 1));
             match request.send().await {
                 Ok(response) => {
                     let status = response.status().as_u16();
@@ -249,7 +417,7 @@ impl Client {
                         }
                         Err(error) => return Err(self.transport_failure(&error, is_read, tries)),
                     };
-                    return self.answer(status, &text, retry_after.as_deref());
+                    return self.answer(status, &text, retry_after.as_deref(), &token);
                 }
                 Err(error) => {
                     let never_left = error.is_connect();
@@ -281,6 +449,7 @@ impl Client {
         status: u16,
         text: &str,
         retry_after: Option<&str>,
+        token: &crate::config::Token,
     ) -> Result<T, Error> {
         match status {
             200..=299 => {
@@ -300,7 +469,7 @@ impl Client {
             401 => Err(Error::Unauthorized),
             429 => {
                 let seconds = pause_seconds(retry_after);
-                self.pause_for(seconds);
+                self.pacer.pause(token, seconds);
                 Err(Error::TooManyRequests(seconds))
             }
             _ => {
@@ -316,28 +485,6 @@ impl Client {
                 Err(Error::Status { status, detail })
             }
         }
-    }
-
-    fn check_pause(&self) -> Result<(), Error> {
-        let guard = self
-            .paused_until
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(until) = *guard {
-            let now = Instant::now();
-            if until > now {
-                return Err(Error::Paused((until - now).as_secs().max(1)));
-            }
-        }
-        Ok(())
-    }
-
-    fn pause_for(&self, seconds: u64) {
-        let mut guard = self
-            .paused_until
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        *guard = Some(Instant::now() + Duration::from_secs(seconds));
     }
 }
 

@@ -38,6 +38,20 @@ pub enum Error {
         minutes(*.0)
     )]
     Paused(u64),
+    #[error(
+        "avenir-mcp sent {sent} requests to YNAB in the last hour, close to YNAB's limit of 200 per hour. Nothing was sent: the next request can leave in {}. Tell the user; do not retry before then.",
+        minutes(*.seconds)
+    )]
+    BudgetSpent { sent: u32, seconds: u64 },
+    #[error(
+        "The request ledger {0} could not be used: nothing was sent to YNAB. Check that avenir-mcp's state directory is writable."
+    )]
+    Ledger(String),
+    #[error(
+        "YNAB could not send the whole plan {} at once, and this token reads several plans: pass the plan id from list_plans instead.",
+        quoted(.0)
+    )]
+    AliasUnresolved(String),
     /// Any other status ≥ 400: `YNAB {status}: {detail}`.
     #[error("YNAB {status}: {detail}")]
     Status { status: u16, detail: String },

@@ -5,10 +5,13 @@ pub mod client;
 pub mod config;
 pub mod error;
 pub mod models;
+pub mod pacing;
 pub mod quote;
 pub mod text_class;
+pub mod writes;
 
-pub use client::{Client, TransactionFilter, check_segment};
+pub use client::{Client, TransactionFilter, check_segment, count_requests};
+pub use pacing::Pacer;
 pub use config::{BaseUrl, Token, TokenSource};
 pub use error::Error;
 

@@ -2,9 +2,11 @@
 //! gate, the call dispatch that turns outcomes into results, and the resources.
 
 pub mod guide;
+pub mod prompts;
 pub mod resources;
 
 use crate::context::Context;
+use crate::confirm::{AskContext, Finished};
 use crate::tools::{self, Outcome, ToolSpec};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -22,6 +24,10 @@ pub const SERVER_NAME: &str = "avenir-mcp";
 
 /// Key of `_meta` naming the plan a result was read from (decision D17).
 pub const META_PLAN_ID: &str = "avenir-mcp/plan_id";
+/// Key of `_meta` counting the YNAB requests the call made (every try that left).
+pub const META_REQUESTS: &str = "avenir-mcp/ynab_requests";
+/// Key of `_meta` giving the requests the hourly budget still allows (absent without a token).
+pub const META_REQUESTS_LEFT: &str = "avenir-mcp/ynab_requests_left";
 
 /// One avenir-mcp server. Cloning is cheap: every clone shares the same state.
 #[derive(Clone)]
@@ -83,6 +89,22 @@ fn as_object(value: Value) -> Map<String, Value> {
     }
 }
 
+/// The request speaks MCP 2026-07-28 or later (capabilities come with each request).
+fn is_modern(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v >= rmcp::model::ProtocolVersion::V_2026_07_28)
+}
+
+/// The client can show a form: elicitation declared on this request (2026-07-28) or at
+/// initialisation (older protocols); `{}` means form.
+fn can_ask(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .and_then(|c| c.elicitation)
+        .is_some_and(|e| e.form.is_some() || e.url.is_none())
+}
+
 fn unknown_tool(name: &str) -> McpError {
     McpError::invalid_params(format!("Unknown tool: {name}"), Some(json!({"name": name})))
 }
@@ -92,6 +114,7 @@ impl ServerHandler for AvenirServer {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
+            .enable_prompts()
             .build();
         let mut implementation = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
         implementation.title = Some("avenir-mcp: YNAB for agents, safely".into());
@@ -116,7 +139,7 @@ impl ServerHandler for AvenirServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
         let Some(spec) = self.spec(name) else {
@@ -124,23 +147,49 @@ impl ServerHandler for AvenirServer {
         };
         let arguments = request.arguments.unwrap_or_default();
         tracing::info!("tool {}", spec.name);
-        let outcome = tools::call(&self.context, spec.name, arguments).await;
-        Ok(match outcome {
-            Outcome::Answer { value, plan_id } => {
-                let mut result = CallToolResult::structured(value);
-                if let Some(plan_id) = plan_id {
-                    let mut meta = Map::new();
-                    meta.insert(META_PLAN_ID.into(), Value::String(plan_id));
-                    result.meta = Some(rmcp::model::MetaObject(meta));
+        let work = async {
+            if spec.read_only {
+                match tools::call(&self.context, spec.name, arguments).await {
+                    Outcome::Answer { value, plan_id } => Finished::Result { value, plan_id },
+                    Outcome::Error(message) => Finished::Error(message),
                 }
-                result
+            } else {
+                let ask = AskContext {
+                    arguments: Map::new(),
+                    confirmation: None,
+                    request_state: request.request_state.clone(),
+                    input_responses: request.input_responses.clone(),
+                    modern: is_modern(&context),
+                    can_ask: can_ask(&context),
+                    peer: Some(context.peer.clone()),
+                };
+                tools::writing::call(&self.context, spec.name, arguments, ask).await
             }
-            Outcome::Error(message) => {
+        };
+        let (finished, requests) = ynab::count_requests(work).await;
+        let mut meta = Map::new();
+        meta.insert(META_REQUESTS.into(), Value::from(requests));
+        if let Some(left) = self.context.plans.client().requests_left() {
+            meta.insert(META_REQUESTS_LEFT.into(), Value::from(left));
+        }
+        let mut result = match finished {
+            Finished::Result { value, plan_id } => {
+                if let Some(plan_id) = plan_id {
+                    meta.insert(META_PLAN_ID.into(), Value::String(plan_id));
+                }
+                CallToolResult::structured(value)
+            }
+            Finished::Error(message) => {
                 tracing::info!("tool {} answered an error", spec.name);
                 CallToolResult::error(vec![ContentBlock::text(message)])
             }
-        }
-        .into())
+            Finished::InputRequired(mut input) => {
+                input.meta = Some(rmcp::model::MetaObject(meta));
+                return Ok(input.into());
+            }
+        };
+        result.meta = Some(rmcp::model::MetaObject(meta));
+        Ok(result.into())
     }
 
     async fn list_resources(
@@ -169,5 +218,29 @@ impl ServerHandler for AvenirServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         resources::read(self, &request.uri).await.map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, McpError> {
+        Ok(rmcp::model::ListPromptsResult::with_all_items(
+            prompts::list(),
+        ))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, McpError> {
+        prompts::get(
+            &guide::ToolsInBuild::new(&self.tools),
+            self.context.settings.today(),
+            &request.name,
+            request.arguments.as_ref(),
+        )
+        .map(Into::into)
     }
 }

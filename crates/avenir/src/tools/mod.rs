@@ -2,9 +2,19 @@
 //! Tools never compute; this module holds the registry every tool is listed in and the dispatch.
 
 pub mod accounts;
+pub mod approve;
+pub mod budget;
+pub mod budget_month;
+pub mod categorize;
 pub mod categories;
 pub mod payees;
 pub mod plans;
+pub mod scheduled;
+pub mod suggestions;
+pub mod transactions;
+pub mod trends;
+pub mod undo;
+pub mod writing;
 
 use crate::args::{ArgError, Args};
 use crate::context::Context;
@@ -60,7 +70,17 @@ pub fn registry() -> Vec<ToolSpec> {
         accounts::spec(),
         categories::spec(),
         payees::spec(),
+        scheduled::spec(),
+        transactions::spec(),
+        budget_month::summary_spec(),
+        budget_month::balances_spec(),
+        budget_month::budget_vs_actual_spec(),
+        trends::spec(),
+        suggestions::spec(),
     ]
+    .into_iter()
+    .chain(writing::specs())
+    .collect()
 }
 
 /// Run the tool `name` with `arguments` (already known to be a JSON object).
@@ -71,6 +91,13 @@ pub async fn call(context: &Context, name: &str, arguments: Map<String, Value>) 
         "list_accounts" => accounts::run(context, args).await,
         "list_category_groups" => categories::run(context, args).await,
         "list_payees" => payees::run(context, args).await,
+        "list_scheduled_transactions" => scheduled::run(context, args).await,
+        "find_transactions" => transactions::run(context, args).await,
+        "suggest_categories" => suggestions::run(context, args).await,
+        "get_monthly_summary" => budget_month::run_summary(context, args).await,
+        "get_category_balances" => budget_month::run_balances(context, args).await,
+        "get_budget_vs_actual" => budget_month::run_budget_vs_actual(context, args).await,
+        "get_spending_trends" => trends::run(context, args).await,
         other => Outcome::Error(format!("Unknown tool {other}.")),
     }
 }

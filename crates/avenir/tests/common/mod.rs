@@ -23,16 +23,121 @@ pub enum Era {
     Legacy,
 }
 
-/// A client with no elicitation capability.
+/// How the test client's user answers a question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// Accepts the form with the box ticked.
+    Yes,
+    /// Accepts the form with the box left unticked.
+    Untick,
+    /// Declines.
+    Decline,
+    /// Dismisses the question.
+    Cancel,
+}
+
+/// A change another app makes while the user reads the question.
+pub type Meddling =
+    Arc<dyn Fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> + Send + Sync>;
+
+/// The questions the client was asked, and how its user answers them.
+#[derive(Clone)]
+pub struct Asker {
+    pub reply: Arc<std::sync::Mutex<Reply>>,
+    pub asked: Arc<std::sync::Mutex<Vec<String>>>,
+    pub meddle: Arc<std::sync::Mutex<Option<Meddling>>>,
+}
+
+impl std::fmt::Debug for Asker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Asker").field("reply", &self.reply).finish()
+    }
+}
+
+impl Asker {
+    pub fn new(reply: Reply) -> Self {
+        Asker {
+            reply: Arc::new(std::sync::Mutex::new(reply)),
+            asked: Arc::new(std::sync::Mutex::new(Vec::new())),
+            meddle: Arc::new(std::sync::Mutex::new(None)),
+        }
+    }
+
+    /// While the next questions are shown, run `change` (another app edits the plan).
+    pub fn meddle_with(&self, change: Meddling) {
+        *self.meddle.lock().unwrap_or_else(|p| p.into_inner()) = Some(change);
+    }
+
+    pub fn set(&self, reply: Reply) {
+        *self.reply.lock().unwrap_or_else(|p| p.into_inner()) = reply;
+    }
+
+    /// The questions asked so far.
+    pub fn questions(&self) -> Vec<String> {
+        self.asked.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// A test client: with an [`Asker`] it declares elicitation and answers forms.
 #[derive(Debug, Clone)]
 pub struct TestClient {
     pub era: Era,
+    pub asker: Option<Asker>,
 }
 
 impl ClientHandler for TestClient {
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
+        let Some(asker) = &self.asker else {
+            return Ok(ElicitResult::new(ElicitationAction::Cancel));
+        };
+        if let ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } = &request
+        {
+            let schema = serde_json::to_value(requested_schema).unwrap_or_default();
+            assert_eq!(schema["required"], serde_json::json!(["value"]), "D12 form");
+            assert_eq!(schema["properties"]["value"]["type"], "boolean", "D12 form");
+            asker
+                .asked
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(message.clone());
+        }
+        let meddling = asker
+            .meddle
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        if let Some(change) = meddling {
+            change().await;
+        }
+        let reply = *asker.reply.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(match reply {
+            Reply::Yes => ElicitResult::new(ElicitationAction::Accept)
+                .with_content(serde_json::json!({"value": true})),
+            Reply::Untick => ElicitResult::new(ElicitationAction::Accept)
+                .with_content(serde_json::json!({"value": false})),
+            Reply::Decline => ElicitResult::new(ElicitationAction::Decline),
+            Reply::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+        })
+    }
+
     fn get_info(&self) -> ClientConfig {
         let mut config = ClientConfig::default();
         config.capabilities = ClientCapabilities::default();
+        if self.asker.is_some() {
+            config.capabilities.elicitation = Some(
+                rmcp::model::ElicitationCapability::new()
+                    .with_form(rmcp::model::FormElicitationCapability::default()),
+            );
+        }
         config.client_info = Implementation::new("avenir-tests", "0");
         if self.era == Era::Legacy {
             config.protocol_version = ProtocolVersion::V_2025_11_25;
@@ -44,6 +149,68 @@ impl ClientHandler for TestClient {
 pub struct Harness {
     pub sandbox: Sandbox,
     pub client: RunningService<RoleClient, TestClient>,
+    /// The journal this server writes (in a directory of the test's own).
+    pub journal: std::path::PathBuf,
+    _state: TempDir,
+}
+
+/// A directory removed when the test ends.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    pub fn new() -> Self {
+        let bytes: [u8; 6] = rand_bytes();
+        let name: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let path = std::env::temp_dir().join(format!("avenir-test-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&path).expect("temp dir");
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn rand_bytes() -> [u8; 6] {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    let v = h.finish().to_le_bytes();
+    [v[0], v[1], v[2], v[3], v[4], v[5]]
+}
+
+/// Everything a test can choose about the server it starts.
+pub struct Options {
+    pub era: Era,
+    pub settings: Settings,
+    pub pacer: ynab::Pacer,
+    pub asker: Option<Asker>,
+    pub clock: Option<avenir::confirm::codes::ManualClock>,
+    pub plan: Option<ynab_sandbox::PlanState>,
+}
+
+impl Options {
+    pub fn new(era: Era) -> Self {
+        Options {
+            era,
+            settings: Settings {
+                writes_enabled: true,
+                today: Some(today()),
+                ..Settings::default()
+            },
+            pacer: ynab::Pacer::memory(180),
+            asker: None,
+            clock: None,
+            plan: None,
+        }
+    }
 }
 
 pub fn today() -> chrono::NaiveDate {
@@ -52,38 +219,73 @@ pub fn today() -> chrono::NaiveDate {
 
 /// Start the sandbox on the demo plan and a server on it; connect a client of `era`.
 pub async fn start(era: Era, writes_enabled: bool) -> Harness {
-    let sandbox = Sandbox::start(
-        ynab_sandbox::demo::demo_plan(today()),
-        SandboxOptions::default(),
-    )
-    .await
-    .expect("sandbox starts");
-    let client = Arc::new(ynab::Client::new(
-        ynab::BaseUrl::new(sandbox.base_url()),
-        ynab::TokenSource::Fixed(ynab::Token::new("test-token")),
-    ));
     let settings = Settings {
         writes_enabled,
         today: Some(today()),
+        ..Settings::default()
     };
-    let server = AvenirServer::new(Arc::new(Context::new(settings, client)));
+    start_with(era, settings, ynab::Pacer::memory(180)).await
+}
+
+/// [`start`] with the settings and the request pacer given.
+pub async fn start_with(era: Era, settings: Settings, pacer: ynab::Pacer) -> Harness {
+    let mut options = Options::new(era);
+    options.settings = settings;
+    options.pacer = pacer;
+    start_options(options).await
+}
+
+/// Start a server as `options` say.
+pub async fn start_options(options: Options) -> Harness {
+    let plan = options
+        .plan
+        .unwrap_or_else(|| ynab_sandbox::demo::demo_plan(today()));
+    let sandbox = Sandbox::start(plan, SandboxOptions::default())
+        .await
+        .expect("sandbox starts");
+    let client = Arc::new(
+        ynab::Client::new(
+            ynab::BaseUrl::new(sandbox.base_url()),
+            ynab::TokenSource::Fixed(ynab::Token::new("test-token")),
+        )
+        .with_pacer(options.pacer),
+    );
+    let state = TempDir::new();
+    let journal = state.0.join("journal.jsonl");
+    let mut settings = options.settings;
+    settings.journal = Some(journal.clone());
+    let mut context = Context::new(settings.clone(), client);
+    if let Some(clock) = options.clock {
+        context.confirmations =
+            avenir::confirm::Confirmations::with_clock(settings.require_elicitation, clock);
+    }
+    let server = AvenirServer::new(Arc::new(context));
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
             let _ = running.waiting().await;
         }
     });
+    let era = options.era;
     let lifecycle = match era {
         Era::Modern => ClientLifecycleMode::Discover {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         },
         Era::Legacy => ClientLifecycleMode::Initialize,
     };
-    let client = TestClient { era }
-        .serve_with_lifecycle(client_io, lifecycle)
-        .await
-        .expect("client connects");
-    Harness { sandbox, client }
+    let client = TestClient {
+        era,
+        asker: options.asker,
+    }
+    .serve_with_lifecycle(client_io, lifecycle)
+    .await
+    .expect("client connects");
+    Harness {
+        sandbox,
+        client,
+        journal,
+        _state: state,
+    }
 }
 
 impl Harness {
@@ -143,4 +345,30 @@ pub fn object(value: Value) -> Map<String, Value> {
 /// The id the sandbox serves for a readable demo id (D26).
 pub fn id(readable: &str) -> String {
     ynab_sandbox::ids::id(readable)
+}
+
+impl Harness {
+    /// A YNAB client of another app using the same sandbox (to change the plan behind the
+    /// server's back), paced on its own.
+    pub fn other_app(&self) -> ynab::Client {
+        ynab::Client::new(
+            ynab::BaseUrl::new(self.sandbox.base_url()),
+            ynab::TokenSource::Fixed(ynab::Token::new("another-app")),
+        )
+        .with_pacer(ynab::Pacer::memory(1000))
+    }
+
+    /// YNAB requests the sandbox has served so far.
+    pub fn served(&self) -> u64 {
+        self.sandbox.stats().total
+    }
+}
+
+/// The `_meta` of a result as JSON.
+pub fn meta_of(result: &CallToolResult) -> Value {
+    result
+        .meta
+        .as_ref()
+        .map(|m| Value::Object(m.0.clone()))
+        .unwrap_or(Value::Null)
 }

@@ -1,0 +1,74 @@
+//! Subjects and their fingerprints (`tools-write.md` §4.2, D2, D15): the exact change as JSON,
+//! hashed with the resolved plan id so that an answer confirms that change and no other.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// Canonical JSON: keys sorted by code point, no whitespace, minimal escapes, raw UTF-8.
+///
+/// `serde_json`'s maps are sorted (no `preserve_order`), and its writer escapes exactly `"`,
+/// `\` and the controls (short forms, else `\u00xx` lower-case), as canon asks.
+pub fn canon(value: &Value) -> String {
+    value.to_string()
+}
+
+/// An order-free list in canonical order: each element canonicalised, sorted by that text.
+pub fn order_free(items: Vec<Value>) -> Value {
+    let mut keyed: Vec<(String, Value)> = items.into_iter().map(|v| (canon(&v), v)).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    Value::Array(keyed.into_iter().map(|(_, v)| v).collect())
+}
+
+/// Lower-case hex SHA-256 of `canon([plan_id, subject])`. `subject`'s order-free lists must
+/// already be in canonical order ([`order_free`]).
+pub fn fingerprint(plan_id: &str, subject: &Value) -> String {
+    let payload = Value::Array(vec![Value::String(plan_id.to_string()), subject.clone()]);
+    let digest = Sha256::digest(canon(&payload).as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canon_sorts_keys_and_escapes_minimally() {
+        assert_eq!(
+            canon(&json!({"b": 1, "a": "é\n\u{1}", "c": [true, null]})),
+            "{\"a\":\"é\\n\\u0001\",\"b\":1,\"c\":[true,null]}"
+        );
+    }
+
+    /// The seed's minimal subjects of `tools-write.md` §14, whose digests are printed there:
+    /// the same canonical JSON gives the same SHA-256.
+    #[test]
+    fn printed_vectors_of_the_minimal_subjects() {
+        assert_eq!(
+            fingerprint(
+                "demo-plan",
+                &json!({"amount": 150000, "category": "cat-restaurants", "month": "2026-09-01"})
+            ),
+            "12bee3b8161bc0209ecd5ed0c15d281a26e8c25d7000a32ea216f2829bf40d3b"
+        );
+        assert_eq!(
+            fingerprint(
+                "demo-plan",
+                &json!({"amount": 30000, "from": "cat-tennis", "month": "2026-09-01", "to": "cat-restaurants"})
+            ),
+            "8d5b47992afa8bd73d2f8b8900d16d13c7b75683375074c0e6328406b75ab5fc"
+        );
+        assert_eq!(
+            fingerprint("demo-plan", &json!({"undo": "5f2c9a1e7b30"})),
+            "dae3339158e8b1e57bf3a984d1a4a43b6e8aece98b47d46b0d8d806e5a3564cb"
+        );
+    }
+
+    #[test]
+    fn order_free_lists_ignore_order() {
+        let a = order_free(vec![json!({"t": "2"}), json!({"t": "1"})]);
+        let b = order_free(vec![json!({"t": "1"}), json!({"t": "2"})]);
+        assert_eq!(fingerprint("p", &a), fingerprint("p", &b));
+        assert_ne!(fingerprint("p", &a), fingerprint("q", &a));
+    }
+}

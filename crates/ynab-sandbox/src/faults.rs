@@ -1,0 +1,219 @@
+//! Fault injection for tests: the next N requests (optionally only those of one route) are
+//! answered with an error status, delayed, or applied and then cut off before any answer.
+//!
+//! Faults are set through the control API (`POST /__sandbox/faults`) or [`crate::Sandbox`]'s
+//! methods, and consumed in order: each request takes the first rule that matches it.
+
+use axum::body::Body;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// What a fault does to a request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum FaultKind {
+    /// Answer this status (401, 429, 500, 503…) with YNAB's error body; `retry_after` sets the
+    /// `Retry-After` header (seconds or an HTTP-date), as YNAB might on a 429.
+    Status {
+        status: u16,
+        #[serde(default)]
+        retry_after: Option<String>,
+    },
+    /// Answer normally, after waiting this long.
+    Delay { ms: u64 },
+    /// Apply the request (a write lands), then drop the connection without an answer.
+    ApplyThenDrop,
+}
+
+/// One rule: for the next `count` requests that match `route`, do `kind`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    /// How many matching requests it applies to.
+    pub count: u32,
+    /// `METHOD` and/or a route pattern as the router knows it, e.g. `GET /plans/{plan_id}`,
+    /// `PATCH`, or `/plans/{plan_id}/transactions`; absent: every request.
+    #[serde(default)]
+    pub route: Option<String>,
+    #[serde(flatten)]
+    pub kind: FaultKind,
+}
+
+impl Fault {
+    fn matches(&self, method: &str, route: &str) -> bool {
+        let Some(pattern) = self.route.as_deref().map(str::trim) else {
+            return true;
+        };
+        let (want_method, want_route) = match pattern.split_once(' ') {
+            Some((m, r)) => (Some(m), Some(r.trim())),
+            None if pattern.starts_with('/') => (None, Some(pattern)),
+            None => (Some(pattern), None),
+        };
+        want_method.is_none_or(|m| m.eq_ignore_ascii_case(method))
+            && want_route.is_none_or(|r| route == r || route == format!("/v1{r}"))
+    }
+}
+
+/// The faults still to apply.
+#[derive(Debug, Default)]
+pub struct Faults {
+    rules: Mutex<Vec<Fault>>,
+}
+
+impl Faults {
+    pub fn add(&self, fault: Fault) {
+        if fault.count > 0 {
+            self.lock().push(fault);
+        }
+    }
+
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
+    pub fn pending(&self) -> Vec<Fault> {
+        self.lock().clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Fault>> {
+        self.rules.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The fault this request takes, if any (its count goes down by one).
+    pub fn take(&self, method: &str, route: &str) -> Option<FaultKind> {
+        let mut rules = self.lock();
+        let index = rules.iter().position(|f| f.matches(method, route))?;
+        let kind = rules[index].kind.clone();
+        rules[index].count -= 1;
+        if rules[index].count == 0 {
+            rules.remove(index);
+        }
+        Some(kind)
+    }
+}
+
+/// The answer of a [`FaultKind::Status`] fault, in YNAB's error shape.
+pub fn status_response(status: u16, retry_after: Option<&str>) -> Response {
+    let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let (id, name, detail) = match status {
+        401 => ("401", "unauthorized", "Unauthorized"),
+        429 => (
+            "429",
+            "too_many_requests",
+            "Too many requests have been made. Please try again later.",
+        ),
+        503 => (
+            "503",
+            "service_unavailable",
+            "We are currently unavailable. Please try again later.",
+        ),
+        _ => (
+            "500",
+            "internal_server_error",
+            "An unexpected error occurred",
+        ),
+    };
+    let mut response = (
+        code,
+        axum::Json(serde_json::json!({"error": {"id": id, "name": name, "detail": detail}})),
+    )
+        .into_response();
+    if let Some(value) = retry_after.and_then(|v| HeaderValue::from_str(v).ok()) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
+}
+
+/// A response whose body fails at once: the connection is cut before an answer arrives.
+pub fn dropped_response() -> Response {
+    let stream = failing_body();
+    let mut response = Response::new(Body::from_stream(stream));
+    *response.status_mut() = StatusCode::OK;
+    response
+}
+
+/// A stream that yields one I/O error.
+fn failing_body()
+-> impl futures_core::Stream<Item = Result<axum::body::Bytes, std::io::Error>> + Send {
+    ErrorStream(false)
+}
+
+struct ErrorStream(bool);
+
+impl futures_core::Stream for ErrorStream {
+    type Item = Result<axum::body::Bytes, std::io::Error>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        if self.0 {
+            std::task::Poll::Ready(None)
+        } else {
+            self.0 = true;
+            std::task::Poll::Ready(Some(Err(std::io::Error::new(
+                std::io::ErrorKind::ConnectionAborted,
+                "connection dropped by fault injection",
+            ))))
+        }
+    }
+}
+
+/// Wait for a [`FaultKind::Delay`].
+pub async fn delay(ms: u64) {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fault(count: u32, route: Option<&str>) -> Fault {
+        Fault {
+            count,
+            route: route.map(str::to_string),
+            kind: FaultKind::Status {
+                status: 500,
+                retry_after: None,
+            },
+        }
+    }
+
+    #[test]
+    fn rules_match_by_method_and_route_and_run_out() {
+        let faults = Faults::default();
+        faults.add(fault(2, Some("PATCH /plans/{plan_id}/transactions")));
+        assert_eq!(faults.take("GET", "/v1/plans/{plan_id}/transactions"), None);
+        assert!(faults.take("PATCH", "/v1/plans/{plan_id}/transactions").is_some());
+        assert!(faults.take("patch", "/v1/plans/{plan_id}/transactions").is_some());
+        assert_eq!(faults.take("PATCH", "/v1/plans/{plan_id}/transactions"), None);
+        faults.add(fault(1, Some("GET")));
+        assert!(faults.take("GET", "/v1/plans").is_some());
+        faults.add(fault(1, None));
+        assert!(faults.take("DELETE", "/v1/anything").is_some());
+        assert!(faults.pending().is_empty());
+    }
+
+    #[test]
+    fn the_control_api_shape() {
+        let parsed: Fault = serde_json::from_value(serde_json::json!({
+            "count": 1, "route": "GET /plans/{plan_id}", "kind": "status", "status": 429,
+            "retry_after": "120"
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            parsed.kind,
+            FaultKind::Status {
+                status: 429,
+                retry_after: Some("120".into())
+            }
+        );
+        let parsed: Fault = serde_json::from_value(
+            serde_json::json!({"count": 3, "kind": "apply_then_drop"}),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(parsed.kind, FaultKind::ApplyThenDrop);
+    }
+}

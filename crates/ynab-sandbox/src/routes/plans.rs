@@ -1,0 +1,216 @@
+//! Plans: the user, the plan list (`include_accounts`), the full plan export `GET /plans/{id}`
+//! with its delta form, and the plan's settings.
+//!
+//! The export uses YNAB's flat `*Base` shapes. In a delta (`last_knowledge_of_server=k`) every
+//! list holds the entities changed after `k`, deleted ones included; a month appears when its
+//! totals or any of its category rows changed, carrying only the changed rows; split lines come
+//! with their changed transaction. Without `k`, deleted entities are left out.
+
+use super::{Naming, Params, ok, read, to_json};
+use crate::compute;
+use crate::error::ApiResult;
+use crate::knowledge::{Kind, Since, month_category};
+use crate::server::AppState;
+use crate::state::PlanState;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde_json::{Value, json};
+use ynab::models::{
+    PlanDetail, PlanSummary, ScheduledTransactionSummary, SubTransaction, TransactionSummary,
+};
+
+pub(crate) async fn user() -> Response {
+    ok(json!({"user": {"id": crate::ids::id("sandbox-user")}}))
+}
+
+/// `GET /plans` (`/budgets`): the one plan, with its accounts when `include_accounts=true`.
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    params: Params,
+    naming: Naming,
+) -> ApiResult<Response> {
+    let include_accounts = params.flag("include_accounts")?;
+    let shared = crate::server::lock(&state);
+    let plan = &shared.plan;
+    let mut entry = to_json(&summary(plan));
+    if include_accounts && let Value::Object(map) = &mut entry {
+        let accounts: Vec<_> = compute::accounts(plan)
+            .into_iter()
+            .filter(|a| !a.deleted)
+            .collect();
+        map.insert("accounts".into(), to_json(&accounts));
+    }
+    Ok(ok(match naming {
+        Naming::Plans => json!({"plans": [entry], "default_plan": null}),
+        Naming::Budgets => json!({"budgets": [entry], "default_budget": null}),
+    }))
+}
+
+/// `GET /plans/{plan_id}` (`/budgets/{budget_id}`): the full export, or its delta.
+pub(crate) async fn export_route(
+    State(state): State<AppState>,
+    Path(plan_id): Path<String>,
+    params: Params,
+    naming: Naming,
+) -> ApiResult<Response> {
+    let since = params.since()?;
+    read(&state, &plan_id, |plan| {
+        let detail = to_json(&export_since(plan, since));
+        let k = plan.server_knowledge;
+        Ok(ok(match naming {
+            Naming::Plans => json!({"plan": detail, "server_knowledge": k}),
+            Naming::Budgets => json!({"budget": detail, "server_knowledge": k}),
+        }))
+    })
+}
+
+pub(crate) async fn settings(
+    State(state): State<AppState>,
+    Path(plan_id): Path<String>,
+) -> ApiResult<Response> {
+    read(&state, &plan_id, |plan| {
+        Ok(ok(json!({"settings": {
+            "date_format": plan.date_format,
+            "currency_format": plan.currency_format,
+        }})))
+    })
+}
+
+/// The plan as `GET /plans` lists it.
+pub fn summary(plan: &PlanState) -> PlanSummary {
+    PlanSummary {
+        id: plan.id.clone(),
+        name: plan.name.clone(),
+        last_modified_on: Some(plan.last_modified_on.clone()),
+        first_month: Some(plan.first_month.format("%Y-%m-01").to_string()),
+        last_month: Some(plan.last_month.format("%Y-%m-01").to_string()),
+        date_format: Some(plan.date_format.clone()),
+        currency_format: Some(plan.currency_format.clone()),
+    }
+}
+
+/// The whole plan in the flat shape of YNAB's `PlanDetail` (deleted entities left out).
+pub fn export(plan: &PlanState) -> PlanDetail {
+    export_since(plan, Since(None))
+}
+
+/// The export, or with `since` its delta (see the module doc).
+pub fn export_since(plan: &PlanState, since: Since) -> PlanDetail {
+    let current = compute::current_month(plan);
+    let mut subtransactions: Vec<SubTransaction> = Vec::new();
+    let transactions: Vec<TransactionSummary> = compute::all_transactions(plan)
+        .into_iter()
+        .filter(|t| since.keeps(plan, Kind::Transaction, &t.id, t.deleted))
+        .map(|t| {
+            subtransactions.extend(
+                t.subtransactions
+                    .iter()
+                    .filter(|s| since.is_delta() || !s.deleted)
+                    .cloned(),
+            );
+            summary_of(t)
+        })
+        .collect();
+    let mut scheduled_subtransactions = Vec::new();
+    let scheduled: Vec<ScheduledTransactionSummary> = compute::all_scheduled(plan)
+        .into_iter()
+        .filter(|s| since.keeps(plan, Kind::Scheduled, &s.id, s.deleted))
+        .map(|s| {
+            scheduled_subtransactions.extend(
+                s.subtransactions
+                    .iter()
+                    .filter(|l| since.is_delta() || !l.deleted)
+                    .cloned(),
+            );
+            ScheduledTransactionSummary {
+                id: s.id,
+                date_first: s.date_first,
+                date_next: s.date_next,
+                frequency: s.frequency,
+                amount: s.amount,
+                memo: s.memo,
+                flag_color: s.flag_color,
+                flag_name: s.flag_name,
+                account_id: s.account_id,
+                payee_id: s.payee_id,
+                category_id: s.category_id,
+                transfer_account_id: s.transfer_account_id,
+                deleted: s.deleted,
+            }
+        })
+        .collect();
+    let months = compute::served_months(plan)
+        .iter()
+        .filter(|m| since.0.is_none_or(|k| plan.stamps.of(Kind::Month, m) > k))
+        .map(|m| {
+            let mut month = compute::month(plan, m);
+            if let Some(categories) = month.categories.as_mut() {
+                categories.retain(|c| {
+                    since.keeps(plan, Kind::MonthCategory, &month_category(m, &c.id), c.deleted)
+                });
+            }
+            month
+        })
+        .collect();
+    let summary = summary(plan);
+    PlanDetail {
+        id: summary.id,
+        name: summary.name,
+        last_modified_on: summary.last_modified_on,
+        first_month: summary.first_month,
+        last_month: summary.last_month,
+        date_format: summary.date_format,
+        currency_format: summary.currency_format,
+        accounts: compute::accounts(plan)
+            .into_iter()
+            .filter(|a| since.keeps(plan, Kind::Account, &a.id, a.deleted))
+            .collect(),
+        payees: plan
+            .payees
+            .iter()
+            .filter(|p| since.keeps(plan, Kind::Payee, &p.id, p.deleted))
+            .cloned()
+            .collect(),
+        payee_locations: Vec::new(),
+        category_groups: plan
+            .groups
+            .iter()
+            .filter(|g| since.keeps(plan, Kind::Group, &g.id, g.deleted))
+            .cloned()
+            .collect(),
+        categories: compute::month_categories(plan, &current)
+            .into_iter()
+            .filter(|c| since.keeps(plan, Kind::Category, &c.id, c.deleted))
+            .collect(),
+        months,
+        transactions,
+        subtransactions,
+        scheduled_transactions: scheduled,
+        scheduled_subtransactions,
+    }
+}
+
+/// A transaction in the export's flat `TransactionSummaryBase` shape.
+pub fn summary_of(t: ynab::models::Transaction) -> TransactionSummary {
+    TransactionSummary {
+        id: t.id,
+        date: t.date,
+        amount: t.amount,
+        memo: t.memo,
+        cleared: t.cleared,
+        approved: t.approved,
+        flag_color: t.flag_color,
+        flag_name: t.flag_name,
+        account_id: t.account_id,
+        payee_id: t.payee_id,
+        category_id: t.category_id,
+        transfer_account_id: t.transfer_account_id,
+        transfer_transaction_id: t.transfer_transaction_id,
+        matched_transaction_id: t.matched_transaction_id,
+        import_id: t.import_id,
+        import_payee_name: t.import_payee_name,
+        import_payee_name_original: t.import_payee_name_original,
+        debt_transaction_type: t.debt_transaction_type,
+        deleted: t.deleted,
+    }
+}
