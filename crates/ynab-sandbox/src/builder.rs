@@ -366,7 +366,12 @@ impl PlanBuilder {
 
     /// As [`PlanBuilder::new`], but every UUID, the plan's included, is that of `id_prefix` +
     /// the readable id (the heavy plan's `heavy/<seed>/tx-00000`, D26).
-    pub fn with_id_prefix(id_prefix: &str, readable_id: &str, name: &str, today: NaiveDate) -> Self {
+    pub fn with_id_prefix(
+        id_prefix: &str,
+        readable_id: &str,
+        name: &str,
+        today: NaiveDate,
+    ) -> Self {
         let mut b = PlanBuilder::new(readable_id, name, today);
         b.id_prefix = id_prefix.into();
         b.plan.id = b.uuid(readable_id);

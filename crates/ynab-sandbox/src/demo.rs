@@ -838,7 +838,11 @@ mod tests {
         // 3 × 3,200.00 − (1,800.17 + 1,806.17 + 1,833.77 + 1,967.67), nothing overspent before.
         assert_eq!(september.to_be_budgeted, 2_192_220);
         assert_eq!(september.activity, -1_483_410);
-        assert_eq!(september.age_of_money, Some(47), "see age_of_money_of_section_8_1");
+        assert_eq!(
+            september.age_of_money,
+            Some(47),
+            "see age_of_money_of_section_8_1"
+        );
         assert_eq!(compute::current_month(&p), "2026-09-01");
         // October loses September's overspending: Restaurants 22.50 and 276.73 uncategorised.
         assert_eq!(
@@ -862,7 +866,10 @@ mod tests {
         // Pinned to 2026-09-10, the current month counts payments up to today only: August 15
         // to September 10 (48, 51, 53, 55, 57, 49.5 for the rent, 39, 40, 42, 44) → 47.8 → 48.
         let earlier = demo_plan(day(2026, 9, 10));
-        assert_eq!(compute::month(&earlier, "2026-09-01").age_of_money, Some(48));
+        assert_eq!(
+            compute::month(&earlier, "2026-09-01").age_of_money,
+            Some(48)
+        );
     }
 
     #[test]

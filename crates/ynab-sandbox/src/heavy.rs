@@ -420,12 +420,7 @@ mod tests {
 
     #[test]
     fn default_volume_and_shape() {
-        let p = heavy_plan(
-            DEFAULT_SEED,
-            DEFAULT_MONTHS,
-            DEFAULT_PER_MONTH,
-            HEAVY_TODAY,
-        );
+        let p = heavy_plan(DEFAULT_SEED, DEFAULT_MONTHS, DEFAULT_PER_MONTH, HEAVY_TODAY);
         assert_eq!(p.transactions.len(), 9_000);
         assert_eq!(p.transactions[8_999].id, heavy_id(DEFAULT_SEED, "tx-08999"));
         assert_eq!(p.first_month.to_string(), "2021-10-01");
@@ -456,12 +451,16 @@ mod tests {
                 .filter(|t| t.category_id.is_none())
                 .all(|t| !t.approved)
         );
-        let cleared = p.transactions.iter().filter(|t| t.cleared == "cleared").count();
-        assert!((7_900..=8_300).contains(&cleared), "~90 % cleared: {cleared}");
+        let cleared = p
+            .transactions
+            .iter()
+            .filter(|t| t.cleared == "cleared")
+            .count();
         assert!(
-            out.iter()
-                .all(|t| (2_400..=216_000).contains(&-t.amount))
+            (7_900..=8_300).contains(&cleared),
+            "~90 % cleared: {cleared}"
         );
+        assert!(out.iter().all(|t| (2_400..=216_000).contains(&-t.amount)));
 
         let names = compute::transactions(&p);
         let label = names[2].payee_name.clone().unwrap_or_default();
@@ -470,16 +469,33 @@ mod tests {
         let merchants: std::collections::BTreeSet<String> = names
             .iter()
             .filter(|t| t.amount < 0)
-            .filter_map(|t| t.payee_name.as_deref()?.split(" FACT ").next().map(str::to_owned))
-            .map(|head| head.rsplit_once("MERCHANT ").map_or(head.clone(), |(_, n)| n.to_owned()))
+            .filter_map(|t| {
+                t.payee_name
+                    .as_deref()?
+                    .split(" FACT ")
+                    .next()
+                    .map(str::to_owned)
+            })
+            .map(|head| {
+                head.rsplit_once("MERCHANT ")
+                    .map_or(head.clone(), |(_, n)| n.to_owned())
+            })
             .collect();
         assert_eq!(merchants.len(), 60);
 
         assert_eq!(p.scheduled.len(), 20);
-        let yearly = p.scheduled.iter().filter(|s| s.frequency == "yearly").count();
+        let yearly = p
+            .scheduled
+            .iter()
+            .filter(|s| s.frequency == "yearly")
+            .count();
         assert_eq!(yearly, 5);
         for s in &p.scheduled {
-            assert!(("2026-09-26".."2026-10-24").contains(&s.date_next.as_str()), "{}", s.date_next);
+            assert!(
+                ("2026-09-26".."2026-10-24").contains(&s.date_next.as_str()),
+                "{}",
+                s.date_next
+            );
             assert!((10_000..=900_000).contains(&-s.amount));
         }
     }

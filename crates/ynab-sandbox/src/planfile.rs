@@ -175,10 +175,9 @@ impl Reader<'_> {
                 let mut out = Vec::new();
                 for (i, item) in items.iter().enumerate() {
                     if !item.is_object() {
-                        return Err(self.invalid(format!(
-                            "entry {} of `{key}` is not an object",
-                            i + 1
-                        )));
+                        return Err(
+                            self.invalid(format!("entry {} of `{key}` is not an object", i + 1))
+                        );
                     }
                     if !is_deleted(item) {
                         out.push((i, item));
@@ -219,7 +218,11 @@ impl Reader<'_> {
         Ok(out)
     }
 
-    fn plan(&self, plan: &Map<String, Value>, today: NaiveDate) -> Result<PlanState, PlanFileError> {
+    fn plan(
+        &self,
+        plan: &Map<String, Value>,
+        today: NaiveDate,
+    ) -> Result<PlanState, PlanFileError> {
         let text = |key: &str| -> Result<String, PlanFileError> {
             plan.get(key)
                 .and_then(Value::as_str)
@@ -247,7 +250,8 @@ impl Reader<'_> {
             ("cleared_balance", zero.clone()),
             ("uncleared_balance", zero.clone()),
         ];
-        state.accounts = self.entities::<Account>(plan, "accounts", "account", &deleted, &account_figures)?;
+        state.accounts =
+            self.entities::<Account>(plan, "accounts", "account", &deleted, &account_figures)?;
         state.groups = self.entities::<CategoryGroup>(
             plan,
             "category_groups",
@@ -419,7 +423,11 @@ impl Reader<'_> {
         flat.into_iter()
             .map(|s| {
                 if !accounts.contains(&s.account_id) {
-                    return Err(self.unknown_account("scheduled transaction", &s.id, &s.account_id));
+                    return Err(self.unknown_account(
+                        "scheduled transaction",
+                        &s.id,
+                        &s.account_id,
+                    ));
                 }
                 let subtransactions = by_parent.remove(&s.id).unwrap_or_default();
                 Ok(ScheduledTransaction {
@@ -489,7 +497,11 @@ impl Reader<'_> {
                     return Err(self.invalid(format!("month {label}'s `categories` is not a list")));
                 }
             };
-            for (k, c) in categories.iter().enumerate().filter(|(_, c)| !is_deleted(c)) {
+            for (k, c) in categories
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !is_deleted(c))
+            {
                 let place = || format!("category {} of month {label}{}", k + 1, id_of(c));
                 let id = c.get("id").and_then(Value::as_str).ok_or_else(|| {
                     self.invalid(format!("{} lacks the required field `id`", place()))

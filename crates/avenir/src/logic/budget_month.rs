@@ -4,12 +4,10 @@
 //! Everything is read from the month YNAB sent (its `categories` carry that month's assigned,
 //! activity and available); amounts stay integer milliunits and percentages integer tenths.
 
+use super::assignable::INTERNAL_GROUP;
 use crate::months::CalendarMonth;
 use std::collections::HashMap;
 use ynab::models::{Category, CategoryGroup, Milliunits, Month};
-
-/// The group YNAB keeps its own categories in (Inflow: Ready to Assign, Uncategorized).
-pub const INTERNAL_GROUP: &str = "Internal Master Category";
 
 /// Group names by group id, for categories that arrive without `category_group_name`.
 #[derive(Debug, Clone, Default)]

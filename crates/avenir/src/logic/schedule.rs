@@ -604,10 +604,12 @@ mod tests {
             prop_assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
             prop_assert!(list.iter().all(|x| *x >= since_day && *x <= until && *x >= next));
             if step == Step::TwiceAMonth {
-                for pair in list.windows(3) {
+                // after the next date (which the person may have moved), two days a month at most
+                let after: Vec<NaiveDate> = list.iter().copied().filter(|x| *x > next).collect();
+                for pair in after.windows(3) {
                     prop_assert!(
                         pair[0].month() != pair[2].month() || pair[0].year() != pair[2].year(),
-                        "three dates in one month: {list:?}"
+                        "three dates in one month: {after:?}"
                     );
                 }
             }

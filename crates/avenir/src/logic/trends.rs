@@ -55,7 +55,8 @@ pub fn spending_trends<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::budget_month::{INTERNAL_GROUP, is_usable};
+    use crate::logic::assignable::INTERNAL_GROUP;
+    use crate::logic::budget_month::is_usable;
     use proptest::prelude::*;
     use ynab::models::Category;
 

@@ -183,7 +183,10 @@ mod tests {
 
     #[test]
     fn dates_are_read_strictly() {
-        assert_eq!(parse_date("2026-02-28"), NaiveDate::from_ymd_opt(2026, 2, 28));
+        assert_eq!(
+            parse_date("2026-02-28"),
+            NaiveDate::from_ymd_opt(2026, 2, 28)
+        );
         for bad in ["2026-02-30", "2026-2-28", "2026-02-2x", "26-02-28", ""] {
             assert_eq!(parse_date(bad), None, "{bad}");
         }

@@ -67,7 +67,10 @@ fn the_demo_plan_survives_the_export_shape() {
         (loaded.id.as_str(), loaded.name.as_str()),
         (demo.id.as_str(), "Demo household")
     );
-    assert_eq!((loaded.first_month, loaded.last_month), (demo.first_month, demo.last_month));
+    assert_eq!(
+        (loaded.first_month, loaded.last_month),
+        (demo.first_month, demo.last_month)
+    );
     assert_eq!(loaded.date_format, demo.date_format);
     assert_eq!(loaded.currency_format, demo.currency_format);
     assert_eq!(loaded.last_modified_on, demo.last_modified_on);
@@ -83,7 +86,11 @@ fn the_bare_plan_and_the_data_object_are_accepted() {
     for (name, value) in [("bare", plan.clone()), ("data-only", json!({"plan": plan}))] {
         let file = TempFile::json(name, &value);
         let loaded = plan_from_file(&file.0, DEMO_TODAY).expect("loads");
-        assert_eq!(compute::accounts(&loaded), compute::accounts(&demo), "{name}");
+        assert_eq!(
+            compute::accounts(&loaded),
+            compute::accounts(&demo),
+            "{name}"
+        );
     }
 }
 
@@ -154,7 +161,11 @@ fn a_hand_written_plan_loads_with_defaults() {
     let file = TempFile::json("hand", &hand_written());
     let p = plan_from_file(&file.0, DEMO_TODAY).expect("loads");
     assert_eq!(p.accounts.len(), 1, "the deleted account is left out");
-    assert_eq!(p.transactions.len(), 2, "the deleted transaction is left out");
+    assert_eq!(
+        p.transactions.len(),
+        2,
+        "the deleted transaction is left out"
+    );
     assert_eq!(
         p.assigned,
         BTreeMap::from([(("2026-08-01".to_owned(), "c-food".to_owned()), 100_000)])
@@ -181,7 +192,10 @@ fn files_that_cannot_be_read_or_hold_no_plan_say_so() {
     let text = e.to_string();
     assert!(text.starts_with("Cannot read the plan file "), "{text}");
     assert!(text.contains("does-not-exist.json"), "{text}");
-    assert!(text.ends_with("Check the path and that you may read it."), "{text}");
+    assert!(
+        text.ends_with("Check the path and that you may read it."),
+        "{text}"
+    );
 
     let file = TempFile::with("not-json", "{\"data\": ");
     let text = plan_from_file(&file.0, DEMO_TODAY)
@@ -196,7 +210,10 @@ fn files_that_cannot_be_read_or_hold_no_plan_say_so() {
         ("other", json!({"user": {"id": "u"}})),
     ] {
         let text = error_of(name, &value);
-        assert!(text.contains("holds no plan: expected YNAB's answer"), "{name}: {text}");
+        assert!(
+            text.contains("holds no plan: expected YNAB's answer"),
+            "{name}: {text}"
+        );
     }
 }
 
@@ -211,7 +228,10 @@ fn an_entity_missing_a_field_is_named() {
         text.contains("transaction 2 (id \"t-2\") lacks the required field `cleared`"),
         "{text}"
     );
-    assert!(text.ends_with("Fix that entry, or export the plan again."), "{text}");
+    assert!(
+        text.ends_with("Fix that entry, or export the plan again."),
+        "{text}"
+    );
 
     let mut v = hand_written();
     v["data"]["plan"]["accounts"][0]["on_budget"] = json!("yes");
@@ -226,7 +246,10 @@ fn an_entity_missing_a_field_is_named() {
         plan.remove("name");
     }
     let text = error_of("no-name", &v);
-    assert!(text.contains("the plan lacks the required field `name`"), "{text}");
+    assert!(
+        text.contains("the plan lacks the required field `name`"),
+        "{text}"
+    );
 
     let mut v = hand_written();
     v["data"]["plan"]["transactions"][0]["account_id"] = json!("a-9");
@@ -242,7 +265,9 @@ fn an_entity_missing_a_field_is_named() {
         .map(|c| c.remove("budgeted"));
     let text = error_of("no-budgeted", &v);
     assert!(
-        text.contains("category 1 of month 2026-08-01 (id \"c-food\") lacks the required field `budgeted`"),
+        text.contains(
+            "category 1 of month 2026-08-01 (id \"c-food\") lacks the required field `budgeted`"
+        ),
         "{text}"
     );
 

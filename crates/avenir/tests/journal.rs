@@ -1,0 +1,252 @@
+//! The journal and its intents through the protocol (D5, D14, D25, D31–D33): approvals journaled
+//! and undone, unfinished operations listed and reverted, a journal that cannot be written, a
+//! damaged one, operations that cannot be undone, and two undos racing for one operation.
+
+mod common;
+
+use common::{Era, Harness, Options, id, start_options};
+use serde_json::{Value, json};
+
+fn plan() -> String {
+    id("demo-budget")
+}
+
+async fn harness() -> Harness {
+    start_options(Options::new(Era::Legacy)).await
+}
+
+fn budget(amount: f64) -> Value {
+    json!({"plan_id": "last-used", "month": "2026-09-01", "category_id": id("cat-restaurants"), "amount": amount})
+}
+
+fn with_code(mut args: Value, code: &Value) -> Value {
+    args["confirmation"] = code.clone();
+    args
+}
+
+/// Preview, then apply with the code.
+async fn confirmed(h: &Harness, tool: &'static str, args: Value) -> Value {
+    let preview = h.ok(tool, args.clone()).await;
+    assert_eq!(preview["status"], "confirmation_required", "{preview}");
+    h.ok(tool, with_code(args, &preview["confirmation"])).await
+}
+
+async fn restaurants(h: &Harness) -> i64 {
+    h.other_app()
+        .month(&plan(), "2026-09-01")
+        .await
+        .expect("month")
+        .categories
+        .unwrap_or_default()
+        .into_iter()
+        .find(|c| c.id == id("cat-restaurants"))
+        .map(|c| c.budgeted)
+        .expect("Restaurants")
+}
+
+fn intents_path(h: &Harness) -> std::path::PathBuf {
+    let mut name = h.journal.as_os_str().to_os_string();
+    name.push(".intents");
+    name.into()
+}
+
+fn append(path: &std::path::Path, line: &Value) {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .expect("open");
+    writeln!(file, "{line}").expect("write");
+}
+
+#[tokio::test]
+async fn approvals_are_journaled_and_undone() {
+    let h = harness().await;
+    let pending = id("tx-055");
+    // make one transaction unapproved, as a bank import leaves it
+    h.other_app()
+        .update_transactions(
+            &plan(),
+            &[ynab::writes::TransactionUpdate {
+                id: pending.clone(),
+                approved: Some(false),
+                ..Default::default()
+            }],
+        )
+        .await
+        .expect("unapprove");
+    let approved = h
+        .ok("approve_transactions", json!({"plan_id": "last-used", "tx_ids": [pending, id("tx-012")]}))
+        .await;
+    assert_eq!(approved["approved"], 2);
+    let op = approved["operation_id"].as_str().expect("D33: an operation id").to_string();
+    let journal: Vec<Value> = std::fs::read_to_string(&h.journal)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(journal[0]["kind"], "approve");
+    assert_eq!(
+        journal[0]["details"],
+        json!({"transaction_ids": [id("tx-055")]}),
+        "only the one it turned from unapproved to approved (D25)"
+    );
+    let undone = confirmed(&h, "undo_operation", json!({"plan_id": "last-used", "operation_id": op})).await;
+    assert_eq!(undone["message"], "Approval undone.");
+    let (list, _) = h
+        .other_app()
+        .transactions(&plan(), &ynab::TransactionFilter::default())
+        .await
+        .expect("transactions");
+    let approved_now = |tx: &str| list.iter().find(|t| t.id == id(tx)).map(|t| t.approved);
+    assert_eq!(approved_now("tx-055"), Some(false));
+    assert_eq!(approved_now("tx-012"), Some(true), "not approved by this call: left alone");
+    // nothing to approve: no request at all
+    let before = h.served();
+    let none = h.ok("approve_transactions", json!({"plan_id": "last-used", "tx_ids": []})).await;
+    assert_eq!(none["approved"], 0);
+    assert_eq!(h.served(), before);
+}
+
+#[tokio::test]
+async fn an_unfinished_operation_is_listed_and_can_be_reverted() {
+    let h = harness().await;
+    // A crash after YNAB applied the change, before the journal line: the intent is all there is.
+    h.ok("list_accounts", json!({"plan_id": "last-used"})).await;
+    std::fs::create_dir_all(h.journal.parent().expect("dir")).expect("dir");
+    append(
+        &intents_path(&h),
+        &json!({"intent": {"id": "0123456789ab", "kind": "budget", "plan_id": plan(),
+                "details": {"month": "2026-09-01", "category_id": id("cat-restaurants"), "from": 120000, "to": 150000}}}),
+    );
+    h.other_app()
+        .set_assigned(&plan(), "2026-09-01", &id("cat-restaurants"), 150_000)
+        .await
+        .expect("the write had landed");
+    let listing = h
+        .ok("undo_operation", json!({"plan_id": "last-used", "operation_id": "0123456789ab"}))
+        .await;
+    assert_eq!(listing["status"], "confirmation_required");
+    assert_eq!(
+        listing["unfinished"],
+        json!([{"operation_id": "0123456789ab", "kind": "budget"}])
+    );
+    let undone = h
+        .ok(
+            "undo_operation",
+            json!({"plan_id": "last-used", "operation_id": "0123456789ab", "confirmation": listing["confirmation"]}),
+        )
+        .await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    assert_eq!(restaurants(&h).await, 120_000);
+    let intents = std::fs::read_to_string(intents_path(&h)).unwrap_or_default();
+    assert!(intents.contains("\"settled\":\"0123456789ab\""), "{intents}");
+}
+
+#[tokio::test]
+async fn a_journal_that_cannot_be_written_still_reports_the_write() {
+    let h = harness().await;
+    // the journal's path is a folder: the intent can be written, the operation line cannot
+    std::fs::create_dir_all(&h.journal).expect("a folder where the journal should be");
+    let applied = confirmed(&h, "set_category_budget", budget(150.0)).await;
+    assert_eq!(applied["status"], "applied", "F4: never an error after YNAB applied it");
+    let op = applied["operation_id"].as_str().expect("D32: the intent's id").to_string();
+    let message = applied["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with("Applied in YNAB, but the journal could not record it ("),
+        "{message}"
+    );
+    assert!(message.ends_with(&format!(
+        "undo_operation lists it as unfinished and can still revert it with operation_id {op}."
+    )));
+    assert_eq!(restaurants(&h).await, 150_000);
+}
+
+#[tokio::test]
+async fn no_intent_no_write() {
+    let h = harness().await;
+    std::fs::create_dir_all(intents_path(&h)).expect("a folder where the intents file should be");
+    let preview = h.ok("set_category_budget", budget(150.0)).await;
+    let error = h
+        .error("set_category_budget", with_code(budget(150.0), &preview["confirmation"]))
+        .await;
+    assert!(
+        error.starts_with("The journal could not record what is about to change"),
+        "{error}"
+    );
+    assert!(error.contains("nothing was sent to YNAB"));
+    assert_eq!(restaurants(&h).await, 120_000);
+}
+
+#[tokio::test]
+async fn a_damaged_journal_names_its_line() {
+    let h = harness().await;
+    confirmed(&h, "set_category_budget", budget(150.0)).await;
+    append(&h.journal, &json!("not an operation"));
+    let error = h.error("undo_operation", json!({"plan_id": "last-used"})).await;
+    assert_eq!(
+        error,
+        format!(
+            "{}, line 2, is not a journal entry: fix or remove that line, or move the file aside to start a new journal.",
+            h.journal.display()
+        )
+    );
+    assert_eq!(restaurants(&h).await, 150_000);
+}
+
+#[tokio::test]
+async fn the_latest_change_that_cannot_be_undone_is_named() {
+    let h = harness().await;
+    let applied = confirmed(&h, "set_category_budget", budget(150.0)).await;
+    let op = applied["operation_id"].as_str().expect("op").to_string();
+    append(
+        &h.journal,
+        &json!({"operation_id": "c0ffee000001", "plan_id": plan(), "kind": "category_create",
+                "applied_at": "2026-09-25T10:00:00+00:00", "moves": [], "details": {"category_id": "x"},
+                "undoable": false, "reason": "YNAB's API cannot delete or hide a category"}),
+    );
+    let error = h.error("undo_operation", json!({"plan_id": "last-used"})).await;
+    assert_eq!(
+        error,
+        format!(
+            "The latest change (category_create, c0ffee000001) cannot be undone here: YNAB's API cannot delete or hide a category. The latest one that can is {op} (Undo: set Restaurants for 2026-09-01 back to 120.00?); call undo_operation with that operation_id."
+        )
+    );
+    assert_eq!(restaurants(&h).await, 150_000, "nothing written");
+}
+
+#[tokio::test]
+async fn nothing_to_undo() {
+    let h = harness().await;
+    assert_eq!(
+        h.error("undo_operation", json!({"plan_id": "last-used"})).await,
+        "Nothing to undo: no operation of this plan is still in effect."
+    );
+    assert_eq!(
+        h.error("undo_operation", json!({"plan_id": "last-used", "operation_id": "abcdef012345"})).await,
+        "Nothing to undo: no operation of this plan is still in effect with id abcdef012345."
+    );
+}
+
+#[tokio::test]
+async fn two_undos_of_one_operation_never_both_run() {
+    let h = harness().await;
+    let applied = confirmed(&h, "set_category_budget", budget(150.0)).await;
+    let op = applied["operation_id"].clone();
+    let args = json!({"plan_id": "last-used", "operation_id": op});
+    let first = h.ok("undo_operation", args.clone()).await;
+    let second = h.ok("undo_operation", args.clone()).await;
+    let (a, b) = tokio::join!(
+        h.call("undo_operation", with_code(args.clone(), &first["confirmation"])),
+        h.call("undo_operation", with_code(args.clone(), &second["confirmation"])),
+    );
+    let outcomes: Vec<bool> = [&a, &b].iter().map(|r| r.is_error != Some(true)).collect();
+    assert_eq!(outcomes.iter().filter(|ok| **ok).count(), 1, "exactly one undo ran: {a:?} {b:?}");
+    let markers = std::fs::read_to_string(&h.journal)
+        .unwrap_or_default()
+        .matches("\"undone\"")
+        .count();
+    assert_eq!(markers, 1);
+    assert_eq!(restaurants(&h).await, 120_000);
+}
