@@ -253,3 +253,31 @@ fn a_plan_file_excludes_the_heavy_plan_options() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("add --plan heavy"));
 }
+
+#[test]
+fn unfinished_operations_are_reported_at_start() {
+    let dir = std::env::temp_dir().join(format!("avenir-bin-unfinished-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let journal = dir.join("journal.jsonl");
+    let intents = dir.join("journal.jsonl.intents");
+    std::fs::write(
+        &intents,
+        "{\"intent\":{\"id\":\"0123456789ab\",\"kind\":\"move\",\"plan_id\":\"p1\",\"details\":{}}}\n\
+         {\"intent\":{\"id\":\"ba9876543210\",\"kind\":\"budget\",\"plan_id\":\"p1\",\"details\":{}}}\n\
+         {\"settled\":\"ba9876543210\",\"outcome\":\"applied\"}\n",
+    )
+    .expect("intents");
+    // a crash left one intent unsettled; the next start names it on stderr (ids and kinds only)
+    let output = Command::new(BIN)
+        .env("AVENIR_MCP_JOURNAL", &journal)
+        .env_remove("AVENIR_MCP_LOG_LEVEL")
+        .env("YNAB_API_KEY", "unused")
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unfinished operation 0123456789ab (move)"), "{stderr}");
+    assert!(!stderr.contains("ba9876543210"), "settled ones are not reported: {stderr}");
+    assert!(output.stdout.is_empty(), "stdout carries only the protocol");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -429,3 +429,32 @@ async fn write_tools_are_hidden_without_the_gate() {
     assert!(h.client.call_tool(params).await.is_err(), "answered as an unknown tool");
     assert_eq!(restaurants(&h).await, 120_000);
 }
+
+#[tokio::test]
+async fn with_the_gate_open_write_tools_carry_their_annotations() {
+    let h = harness(Era::Modern, None, false).await;
+    let tools = h.client.list_all_tools().await.expect("tools");
+    let expected = [
+        ("apply_categories", "Assign categories to transactions", true, true),
+        ("set_category_budget", "Set a category's budgeted amount", true, true),
+        ("move_money", "Move money between categories", true, false),
+        ("approve_transactions", "Approve transactions", false, true),
+        ("undo_operation", "Undo an operation", true, false),
+    ];
+    for (name, title, destructive, idempotent) in expected {
+        let tool = tools.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("{name} listed"));
+        let a = tool.annotations.as_ref().expect("annotations");
+        assert_eq!(a.title.as_deref(), Some(title), "{name}");
+        assert_eq!(a.read_only_hint, Some(false), "{name}");
+        assert_eq!(a.destructive_hint, Some(destructive), "{name}");
+        assert_eq!(a.idempotent_hint, Some(idempotent), "{name}");
+        assert_eq!(a.open_world_hint, Some(true), "{name}");
+        assert!(tool.output_schema.is_some(), "{name}");
+    }
+    // readOnlyHint is false exactly for the write tools
+    for tool in &tools {
+        let write = expected.iter().any(|(n, ..)| *n == tool.name);
+        let read_only = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
+        assert_eq!(read_only, Some(!write), "{}", tool.name);
+    }
+}

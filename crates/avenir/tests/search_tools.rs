@@ -603,3 +603,21 @@ async fn suggest_categories_pages_without_skipping_or_repeating() {
         "Argument limit: must be an integer from 1 to 200, got 0."
     );
 }
+
+#[tokio::test]
+async fn with_writes_on_suggest_categories_points_to_apply_categories_only_when_listed() {
+    let h = start(Era::Modern, true).await;
+    let tools = h.client.list_all_tools().await.expect("tools/list");
+    let listed = tools.iter().any(|t| t.name == "apply_categories");
+    let description = tools
+        .iter()
+        .find(|t| t.name == "suggest_categories")
+        .and_then(|t| t.description.clone())
+        .unwrap_or_default();
+    let sentence = if listed {
+        "Nothing is changed here: apply_categories assigns a category, or replaces one."
+    } else {
+        "Nothing is changed here: give the user the suggestions to apply in YNAB."
+    };
+    assert!(description.ends_with(sentence), "{description}");
+}

@@ -96,11 +96,11 @@ impl std::error::Error for PlanFileError {}
 
 /// Loads the plan in `path` (see the module doc), with "today" `today`.
 pub fn plan_from_file(path: &Path, today: NaiveDate) -> Result<PlanState, PlanFileError> {
-    let text = std::fs::read_to_string(path).map_err(|e| PlanFileError::Unreadable {
+    let bytes = std::fs::read(path).map_err(|e| PlanFileError::Unreadable {
         path: path.to_owned(),
         reason: e.to_string(),
     })?;
-    let root: Value = serde_json::from_str(&text).map_err(|e| PlanFileError::NotJson {
+    let root: Value = serde_json::from_slice(&bytes).map_err(|e| PlanFileError::NotJson {
         path: path.to_owned(),
         reason: e.to_string(),
     })?;

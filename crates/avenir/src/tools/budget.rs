@@ -16,6 +16,30 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use ynab::models::{Category, Milliunits};
 
+/// The fields every write result has: status, message, confirmation, operation_id.
+pub fn write_result_schema(extra: Value, required: &[&str]) -> Value {
+    let mut properties = json!({
+        "status": {"type": "string", "enum": ["applied", "confirmation_required", "declined", "nothing_to_do"],
+                   "description": "applied: done in YNAB; confirmation_required: show the user the preview, call again with the code only if they agree; declined: the user said no; nothing_to_do: nothing would change."},
+        "message": {"type": "string", "description": "What happened, or what to do next."},
+        "confirmation": {"type": ["string", "null"], "description": "The code to pass back once the user agreed (confirmation_required only)."},
+        "operation_id": {"type": ["string", "null"], "description": "The journal's id of the applied change, for undo_operation."}
+    });
+    if let (Some(map), Value::Object(more)) = (properties.as_object_mut(), extra) {
+        map.extend(more);
+    }
+    let mut all = vec!["status", "message", "confirmation", "operation_id"];
+    all.extend_from_slice(required);
+    json!({"type": "object", "properties": properties, "required": all})
+}
+
+fn side_schema() -> Value {
+    json!({"type": "object", "properties": {
+        "category_id": {"type": "string"}, "name": {"type": "string"},
+        "from_amount": {"type": "number"}, "to_amount": {"type": "number"},
+        "available_before": {"type": "number"}, "available_after": {"type": "number"}}})
+}
+
 /// The `confirmation` property every confirmed write takes.
 pub fn confirmation_property() -> Value {
     json!({"type": ["string", "null"], "description": "Code from a previous \"confirmation_required\" result."})
@@ -120,7 +144,15 @@ Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
                 "confirmation": confirmation_property()
             }, "required": ["plan_id", "month", "category_id", "amount"], "additionalProperties": false})
         },
-        output_schema: || json!({"type": "object"}),
+        output_schema: || {
+            write_result_schema(
+                json!({"category_id": {"type": "string"}, "category": {"type": "string"},
+                       "month": {"type": "string", "description": "YYYY-MM-01"},
+                       "from_amount": {"type": "number"}, "to_amount": {"type": "number"},
+                       "available_before": {"type": "number"}, "available_after": {"type": "number"}}),
+                &["category_id", "month", "from_amount", "to_amount"],
+            )
+        },
         read_only: false,
         idempotent: true,
         destructive: Some(true),
@@ -322,7 +354,14 @@ two to apply."
             }, "required": ["plan_id", "month", "from_category_id", "to_category_id", "amount"],
                "additionalProperties": false})
         },
-        output_schema: || json!({"type": "object"}),
+        output_schema: || {
+            write_result_schema(
+                json!({"month": {"type": "string", "description": "YYYY-MM-01"},
+                       "amount": {"type": "number", "description": "What moves, in currency units."},
+                       "from_category": side_schema(), "to_category": side_schema()}),
+                &["month", "amount", "from_category", "to_category"],
+            )
+        },
         read_only: false,
         idempotent: false,
         destructive: Some(true),

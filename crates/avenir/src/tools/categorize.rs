@@ -98,7 +98,19 @@ preview once the plan is loaded, plus one to apply."
                 "confirmation": confirmation_property()
             }, "required": ["plan_id", "assignments"], "additionalProperties": false})
         },
-        output_schema: || json!({"type": "object"}),
+        output_schema: || {
+            super::budget::write_result_schema(
+                json!({"changes": {"type": "array", "items": {"type": "object", "properties": {
+                           "transaction_id": {"type": "string"}, "date": {"type": "string"},
+                           "amount": {"type": "number"}, "payee": {"type": "string"},
+                           "from_category_id": {"type": ["string", "null"]}, "from_category": {"type": ["string", "null"]},
+                           "to_category_id": {"type": ["string", "null"]}, "to_category": {"type": ["string", "null"]}}}},
+                       "unchanged_count": {"type": "integer"},
+                       "conflicts": {"type": "array", "items": {"type": "string"},
+                                     "description": "Ids changed since, left alone."}}),
+                &["changes", "unchanged_count", "conflicts"],
+            )
+        },
         read_only: false,
         idempotent: true,
         destructive: Some(true),

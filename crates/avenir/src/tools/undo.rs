@@ -86,7 +86,22 @@ revert needs."
                 "confirmation": confirmation_property()
             }, "required": ["plan_id"], "additionalProperties": false})
         },
-        output_schema: || json!({"type": "object"}),
+        output_schema: || {
+            super::budget::write_result_schema(
+                json!({"changes": {"type": "array", "items": {"type": "object", "properties": {
+                           "transaction_id": {"type": "string"}, "date": {"type": "string"},
+                           "amount": {"type": "number"}, "payee": {"type": "string"},
+                           "from_category_id": {"type": ["string", "null"]}, "from_category": {"type": ["string", "null"]},
+                           "to_category_id": {"type": ["string", "null"]}, "to_category": {"type": ["string", "null"]}}}},
+                       "unchanged_count": {"type": "integer"},
+                       "conflicts": {"type": "array", "items": {"type": "string"},
+                                     "description": "Ids changed since, left alone."},
+                       "undone_operation_id": {"type": "string"},
+                       "unfinished": {"type": "array", "items": {"type": "object"},
+                                      "description": "Operations interrupted before the journal recorded them."}}),
+                &["changes", "unchanged_count", "conflicts"],
+            )
+        },
         read_only: false,
         idempotent: false,
         destructive: Some(true),
