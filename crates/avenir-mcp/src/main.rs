@@ -33,6 +33,9 @@ struct Cli {
 enum Command {
     /// Run the YNAB sandbox alone: a local server speaking YNAB's API v1. Its base URL is the
     /// first line printed; point AVENIR_MCP_YNAB_URL at it.
+    ///
+    /// "Today" is AVENIR_MCP_TODAY when set, else 2026-09-25 for the demo and heavy plans and the
+    /// UTC date for a plan file.
     Sandbox(SandboxArgs),
 }
 
@@ -193,10 +196,8 @@ impl DemoState {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
             .unwrap_or(0);
-        let path = std::env::temp_dir().join(format!(
-            "avenir-mcp-demo-{}-{nanos}",
-            std::process::id()
-        ));
+        let path =
+            std::env::temp_dir().join(format!("avenir-mcp-demo-{}-{nanos}", std::process::id()));
         std::fs::DirBuilder::new().mode(0o700).create(&path)?;
         Ok(DemoState(path))
     }

@@ -276,8 +276,14 @@ fn unfinished_operations_are_reported_at_start() {
         .output()
         .expect("runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("unfinished operation 0123456789ab (move)"), "{stderr}");
-    assert!(!stderr.contains("ba9876543210"), "settled ones are not reported: {stderr}");
+    assert!(
+        stderr.contains("unfinished operation 0123456789ab (move)"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("ba9876543210"),
+        "settled ones are not reported: {stderr}"
+    );
     assert!(output.stdout.is_empty(), "stdout carries only the protocol");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -172,7 +172,9 @@ impl PlanStore {
                 server_knowledge,
             }),
             Err(error) if gave_up(&error) => {
-                tracing::warn!("the full export of plan {plan_id} failed ({error}); loading it by kind");
+                tracing::warn!(
+                    "the full export of plan {plan_id} failed ({error}); loading it by kind"
+                );
                 self.load_by_kind(plan_id).await
             }
             Err(error) => Err(error),
@@ -237,7 +239,8 @@ impl PlanStore {
             plan.categories.extend(categories);
         }
         for t in transactions {
-            plan.subtransactions.extend(t.subtransactions.iter().cloned());
+            plan.subtransactions
+                .extend(t.subtransactions.iter().cloned());
             plan.transactions.push(ynab::models::TransactionSummary {
                 id: t.id,
                 date: t.date,
@@ -263,21 +266,22 @@ impl PlanStore {
         for s in scheduled {
             plan.scheduled_subtransactions
                 .extend(s.subtransactions.iter().cloned());
-            plan.scheduled_transactions.push(ScheduledTransactionSummary {
-                id: s.id,
-                date_first: s.date_first,
-                date_next: s.date_next,
-                frequency: s.frequency,
-                amount: s.amount,
-                memo: s.memo,
-                flag_color: s.flag_color,
-                flag_name: s.flag_name,
-                account_id: s.account_id,
-                payee_id: s.payee_id,
-                category_id: s.category_id,
-                transfer_account_id: s.transfer_account_id,
-                deleted: s.deleted,
-            });
+            plan.scheduled_transactions
+                .push(ScheduledTransactionSummary {
+                    id: s.id,
+                    date_first: s.date_first,
+                    date_next: s.date_next,
+                    frequency: s.frequency,
+                    amount: s.amount,
+                    memo: s.memo,
+                    flag_color: s.flag_color,
+                    flag_name: s.flag_name,
+                    account_id: s.account_id,
+                    payee_id: s.payee_id,
+                    category_id: s.category_id,
+                    transfer_account_id: s.transfer_account_id,
+                    deleted: s.deleted,
+                });
         }
         Ok(PlanSnapshot {
             plan,

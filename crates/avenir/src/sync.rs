@@ -48,7 +48,9 @@ impl Keyed for serde_json::Value {
         self.get("id").and_then(|v| v.as_str()).unwrap_or("")
     }
     fn is_deleted(&self) -> bool {
-        self.get("deleted").and_then(|v| v.as_bool()).unwrap_or(false)
+        self.get("deleted")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
     }
 }
 
@@ -102,7 +104,10 @@ pub fn merge_plan(base: &mut PlanDetail, delta: PlanDetail) {
     merge_months(&mut base.months, delta.months);
     merge_list(&mut base.transactions, delta.transactions);
     merge_list(&mut base.subtransactions, delta.subtransactions);
-    merge_list(&mut base.scheduled_transactions, delta.scheduled_transactions);
+    merge_list(
+        &mut base.scheduled_transactions,
+        delta.scheduled_transactions,
+    );
     merge_list(
         &mut base.scheduled_subtransactions,
         delta.scheduled_subtransactions,
@@ -172,14 +177,26 @@ mod tests {
 
     #[test]
     fn replace_append_delete_keep_order() {
-        let mut base = vec![item("a", 1, false), item("b", 2, false), item("c", 3, false)];
+        let mut base = vec![
+            item("a", 1, false),
+            item("b", 2, false),
+            item("c", 3, false),
+        ];
         merge_list(
             &mut base,
-            vec![item("b", 20, false), item("d", 4, false), item("a", 0, true)],
+            vec![
+                item("b", 20, false),
+                item("d", 4, false),
+                item("a", 0, true),
+            ],
         );
         assert_eq!(
             base,
-            vec![item("b", 20, false), item("c", 3, false), item("d", 4, false)]
+            vec![
+                item("b", 20, false),
+                item("c", 3, false),
+                item("d", 4, false)
+            ]
         );
     }
 

@@ -54,7 +54,12 @@ async fn restaurants(h: &Harness) -> i64 {
 
 async fn set_restaurants_elsewhere(h: &Harness, amount: i64) {
     h.other_app()
-        .set_assigned(&id("demo-budget"), "2026-09-01", &id("cat-restaurants"), amount)
+        .set_assigned(
+            &id("demo-budget"),
+            "2026-09-01",
+            &id("cat-restaurants"),
+            amount,
+        )
         .await
         .expect("another app changes the budget");
 }
@@ -74,7 +79,10 @@ fn structured(result: &CallToolResult) -> Value {
 
 fn assert_applied(value: &Value) -> String {
     assert_eq!(value["status"], "applied", "{value}");
-    let op = value["operation_id"].as_str().expect("operation id").to_string();
+    let op = value["operation_id"]
+        .as_str()
+        .expect("operation id")
+        .to_string();
     assert_eq!(op.len(), 12);
     assert_eq!(
         value["message"],
@@ -92,7 +100,11 @@ async fn accepted_and_ticked_applies_on_both_paths() {
         let h = harness(era, Some(asker.clone()), false).await;
         let value = structured(&h.call("set_category_budget", budget_args(150.0)).await);
         let op = assert_applied(&value);
-        assert_eq!(asker.questions(), [QUESTION], "{era:?}: one question, the seed's");
+        assert_eq!(
+            asker.questions(),
+            [QUESTION],
+            "{era:?}: one question, the seed's"
+        );
         assert_eq!(restaurants(&h).await, 150_000, "{era:?}");
         assert_eq!(value["from_amount"], json!(120.0));
         assert_eq!(value["to_amount"], json!(150.0));
@@ -101,15 +113,22 @@ async fn accepted_and_ticked_applies_on_both_paths() {
         let lines = journal_lines(&h);
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0]["operation_id"], op);
-        assert_eq!(lines[0]["plan_id"], id("demo-budget"), "resolved, never last-used");
+        assert_eq!(
+            lines[0]["plan_id"],
+            id("demo-budget"),
+            "resolved, never last-used"
+        );
         assert_eq!(lines[0]["kind"], "budget");
         assert_eq!(
             lines[0]["details"],
             json!({"month": "2026-09-01", "category_id": id("cat-restaurants"), "from": 120000, "to": 150000})
         );
-        let intents = std::fs::read_to_string(h.journal.with_extension("jsonl.intents"))
-            .unwrap_or_default();
-        assert!(intents.contains(&format!("{{\"outcome\":\"applied\",\"settled\":\"{op}\"}}")), "{intents}");
+        let intents =
+            std::fs::read_to_string(h.journal.with_extension("jsonl.intents")).unwrap_or_default();
+        assert!(
+            intents.contains(&format!("{{\"outcome\":\"applied\",\"settled\":\"{op}\"}}")),
+            "{intents}"
+        );
     }
 }
 
@@ -140,19 +159,27 @@ async fn a_dismissal_falls_back_to_a_code_that_works_once() {
         let code = value["confirmation"].as_str().expect("a code").to_string();
         assert_eq!(
             value["message"],
-            format!("Nothing changed yet. {ONLY_THE_USER} {QUESTION} If they agree, call again with this code.")
+            format!(
+                "Nothing changed yet. {ONLY_THE_USER} {QUESTION} If they agree, call again with this code."
+            )
         );
         assert_eq!(restaurants(&h).await, 120_000, "nothing written yet");
         let applied = structured(
-            &h.call("set_category_budget", with(budget_args(150.0), "confirmation", json!(code)))
-                .await,
+            &h.call(
+                "set_category_budget",
+                with(budget_args(150.0), "confirmation", json!(code)),
+            )
+            .await,
         );
         assert_applied(&applied);
         assert_eq!(restaurants(&h).await, 150_000);
         // spent: the same code again is refused, even for the same change
         set_restaurants_elsewhere(&h, 120_000).await;
         let again = h
-            .error("set_category_budget", with(budget_args(150.0), "confirmation", json!(code)))
+            .error(
+                "set_category_budget",
+                with(budget_args(150.0), "confirmation", json!(code)),
+            )
             .await;
         assert_eq!(again, E_C1);
         assert_eq!(restaurants(&h).await, 120_000);
@@ -169,8 +196,15 @@ async fn without_elicitation_a_code_is_issued_on_both_eras() {
         assert_eq!(value["status"], "confirmation_required", "{era:?}");
         let code = value["confirmation"].as_str().expect("code");
         assert_eq!(code.len(), 11);
-        assert!(code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
-        assert_eq!(value["from_amount"], json!(120.0), "the preview fields are filled");
+        assert!(
+            code.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        );
+        assert_eq!(
+            value["from_amount"],
+            json!(120.0),
+            "the preview fields are filled"
+        );
         assert_eq!(restaurants(&h).await, 120_000);
     }
 }
@@ -181,16 +215,28 @@ async fn a_code_for_other_changes_is_refused_and_spent() {
     let value = structured(&h.call("set_category_budget", budget_args(150.0)).await);
     let code = value["confirmation"].as_str().expect("code").to_string();
     let other = h
-        .error("set_category_budget", with(budget_args(160.0), "confirmation", json!(code)))
+        .error(
+            "set_category_budget",
+            with(budget_args(160.0), "confirmation", json!(code)),
+        )
         .await;
     assert_eq!(other, E_C1);
     let spent = h
-        .error("set_category_budget", with(budget_args(150.0), "confirmation", json!(code)))
+        .error(
+            "set_category_budget",
+            with(budget_args(150.0), "confirmation", json!(code)),
+        )
         .await;
-    assert_eq!(spent, E_C1, "spent on first use even though it did not match");
+    assert_eq!(
+        spent, E_C1,
+        "spent on first use even though it did not match"
+    );
     assert_eq!(restaurants(&h).await, 120_000);
     let unknown = h
-        .error("set_category_budget", with(budget_args(150.0), "confirmation", json!("AAAAAAAAAAA")))
+        .error(
+            "set_category_budget",
+            with(budget_args(150.0), "confirmation", json!("AAAAAAAAAAA")),
+        )
         .await;
     assert_eq!(unknown, E_C1);
 }
@@ -205,7 +251,10 @@ async fn a_code_expires_after_600_seconds() {
     let code = value["confirmation"].as_str().expect("code").to_string();
     clock.advance(Duration::from_secs(601));
     let expired = h
-        .error("set_category_budget", with(budget_args(150.0), "confirmation", json!(code)))
+        .error(
+            "set_category_budget",
+            with(budget_args(150.0), "confirmation", json!(code)),
+        )
         .await;
     assert_eq!(expired, E_C1);
     assert_eq!(restaurants(&h).await, 120_000);
@@ -214,8 +263,11 @@ async fn a_code_expires_after_600_seconds() {
     let code = value["confirmation"].as_str().expect("code").to_string();
     clock.advance(Duration::from_secs(600));
     assert_applied(&structured(
-        &h.call("set_category_budget", with(budget_args(150.0), "confirmation", json!(code)))
-            .await,
+        &h.call(
+            "set_category_budget",
+            with(budget_args(150.0), "confirmation", json!(code)),
+        )
+        .await,
     ));
 }
 
@@ -239,7 +291,10 @@ async fn a_code_after_the_plan_changed_is_the_stale_answer() {
     let code = value["confirmation"].as_str().expect("code").to_string();
     set_restaurants_elsewhere(&h, 130_000).await;
     let stale = h
-        .error("set_category_budget", with(budget_args(150.0), "confirmation", json!(code)))
+        .error(
+            "set_category_budget",
+            with(budget_args(150.0), "confirmation", json!(code)),
+        )
         .await;
     assert_eq!(stale, E_C4);
     assert_eq!(restaurants(&h).await, 130_000, "nothing written");
@@ -253,7 +308,9 @@ async fn requiring_elicitation_table() {
     for era in [Era::Modern, Era::Legacy] {
         // client can ask, the user says yes → applied
         let h = harness(era, Some(Asker::new(Reply::Yes)), true).await;
-        assert_applied(&structured(&h.call("set_category_budget", budget_args(150.0)).await));
+        assert_applied(&structured(
+            &h.call("set_category_budget", budget_args(150.0)).await,
+        ));
         // question dismissed → declined
         let h = harness(era, Some(Asker::new(Reply::Cancel)), true).await;
         let value = structured(&h.call("set_category_budget", budget_args(150.0)).await);
@@ -262,11 +319,17 @@ async fn requiring_elicitation_table() {
         assert_eq!(restaurants(&h).await, 120_000);
         // client cannot ask → an isError result, nothing changed (D10)
         let h = harness(era, None, true).await;
-        assert_eq!(h.error("set_category_budget", budget_args(150.0)).await, E_C3);
+        assert_eq!(
+            h.error("set_category_budget", budget_args(150.0)).await,
+            E_C3
+        );
         // a code passed → codes are disabled
         assert_eq!(
-            h.error("set_category_budget", with(budget_args(150.0), "confirmation", json!("AAAAAAAAAAA")))
-                .await,
+            h.error(
+                "set_category_budget",
+                with(budget_args(150.0), "confirmation", json!("AAAAAAAAAAA"))
+            )
+            .await,
             E_C2
         );
         assert_eq!(restaurants(&h).await, 120_000);
@@ -277,7 +340,8 @@ async fn requiring_elicitation_table() {
 
 /// The first round of a modern call: the input request and its state.
 async fn first_round(h: &Harness, args: Value) -> (rmcp::model::InputRequiredResult, String) {
-    let params = CallToolRequestParams::new("set_category_budget").with_arguments(common::object(args));
+    let params =
+        CallToolRequestParams::new("set_category_budget").with_arguments(common::object(args));
     match h.client.call_tool_once(params).await.expect("tools/call") {
         CallToolResponse::InputRequired(input) => {
             let state = input.request_state.clone().expect("a request state");
@@ -288,7 +352,8 @@ async fn first_round(h: &Harness, args: Value) -> (rmcp::model::InputRequiredRes
 }
 
 async fn retry(h: &Harness, args: Value, state: &str, answer: Option<Value>) -> CallToolResponse {
-    let mut params = CallToolRequestParams::new("set_category_budget").with_arguments(common::object(args));
+    let mut params =
+        CallToolRequestParams::new("set_category_budget").with_arguments(common::object(args));
     params.request_state = Some(state.to_string());
     if let Some(answer) = answer {
         let mut responses = rmcp::model::InputResponses::new();
@@ -318,7 +383,10 @@ async fn the_input_request_is_the_seed_s_form() {
     let request = &wire["inputRequests"]["confirm"];
     assert_eq!(request["method"], "elicitation/create");
     assert_eq!(request["params"]["message"], QUESTION);
-    assert_eq!(request["params"]["requestedSchema"]["required"], json!(["value"]));
+    assert_eq!(
+        request["params"]["requestedSchema"]["required"],
+        json!(["value"])
+    );
     assert_eq!(restaurants(&h).await, 120_000, "asking writes nothing");
 }
 
@@ -398,12 +466,24 @@ async fn the_budget_changed_between_question_and_answer_legacy() {
         let other = other.clone();
         Box::pin(async move {
             let _ = other
-                .set_assigned(&id("demo-budget"), "2026-09-01", &id("cat-restaurants"), 130_000)
+                .set_assigned(
+                    &id("demo-budget"),
+                    "2026-09-01",
+                    &id("cat-restaurants"),
+                    130_000,
+                )
                 .await;
         })
     }));
-    assert_eq!(h.error("set_category_budget", budget_args(150.0)).await, E_C4);
-    assert_eq!(restaurants(&h).await, 130_000, "D4: re-checked on the older path too");
+    assert_eq!(
+        h.error("set_category_budget", budget_args(150.0)).await,
+        E_C4
+    );
+    assert_eq!(
+        restaurants(&h).await,
+        130_000,
+        "D4: re-checked on the older path too"
+    );
     assert!(journal_lines(&h).is_empty());
 }
 
@@ -423,10 +503,17 @@ async fn write_tools_are_hidden_without_the_gate() {
     options.settings.writes_enabled = false;
     let h = start_options(options).await;
     let tools = h.client.list_all_tools().await.expect("tools");
-    assert!(tools.iter().all(|t| t.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true)));
+    assert!(
+        tools
+            .iter()
+            .all(|t| t.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true))
+    );
     let params = CallToolRequestParams::new("set_category_budget")
         .with_arguments(common::object(budget_args(150.0)));
-    assert!(h.client.call_tool(params).await.is_err(), "answered as an unknown tool");
+    assert!(
+        h.client.call_tool(params).await.is_err(),
+        "answered as an unknown tool"
+    );
     assert_eq!(restaurants(&h).await, 120_000);
 }
 
@@ -435,14 +522,27 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
     let h = harness(Era::Modern, None, false).await;
     let tools = h.client.list_all_tools().await.expect("tools");
     let expected = [
-        ("apply_categories", "Assign categories to transactions", true, true),
-        ("set_category_budget", "Set a category's budgeted amount", true, true),
+        (
+            "apply_categories",
+            "Assign categories to transactions",
+            true,
+            true,
+        ),
+        (
+            "set_category_budget",
+            "Set a category's budgeted amount",
+            true,
+            true,
+        ),
         ("move_money", "Move money between categories", true, false),
         ("approve_transactions", "Approve transactions", false, true),
         ("undo_operation", "Undo an operation", true, false),
     ];
     for (name, title, destructive, idempotent) in expected {
-        let tool = tools.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("{name} listed"));
+        let tool = tools
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("{name} listed"));
         let a = tool.annotations.as_ref().expect("annotations");
         assert_eq!(a.title.as_deref(), Some(title), "{name}");
         assert_eq!(a.read_only_hint, Some(false), "{name}");

@@ -77,10 +77,16 @@ async fn approvals_are_journaled_and_undone() {
         .await
         .expect("unapprove");
     let approved = h
-        .ok("approve_transactions", json!({"plan_id": "last-used", "tx_ids": [pending, id("tx-012")]}))
+        .ok(
+            "approve_transactions",
+            json!({"plan_id": "last-used", "tx_ids": [pending, id("tx-012")]}),
+        )
         .await;
     assert_eq!(approved["approved"], 2);
-    let op = approved["operation_id"].as_str().expect("D33: an operation id").to_string();
+    let op = approved["operation_id"]
+        .as_str()
+        .expect("D33: an operation id")
+        .to_string();
     let journal: Vec<Value> = std::fs::read_to_string(&h.journal)
         .unwrap_or_default()
         .lines()
@@ -92,7 +98,12 @@ async fn approvals_are_journaled_and_undone() {
         json!({"transaction_ids": [id("tx-055")]}),
         "only the one it turned from unapproved to approved (D25)"
     );
-    let undone = confirmed(&h, "undo_operation", json!({"plan_id": "last-used", "operation_id": op})).await;
+    let undone = confirmed(
+        &h,
+        "undo_operation",
+        json!({"plan_id": "last-used", "operation_id": op}),
+    )
+    .await;
     assert_eq!(undone["message"], "Approval undone.");
     let (list, _) = h
         .other_app()
@@ -101,10 +112,19 @@ async fn approvals_are_journaled_and_undone() {
         .expect("transactions");
     let approved_now = |tx: &str| list.iter().find(|t| t.id == id(tx)).map(|t| t.approved);
     assert_eq!(approved_now("tx-055"), Some(false));
-    assert_eq!(approved_now("tx-012"), Some(true), "not approved by this call: left alone");
+    assert_eq!(
+        approved_now("tx-012"),
+        Some(true),
+        "not approved by this call: left alone"
+    );
     // nothing to approve: no request at all
     let before = h.served();
-    let none = h.ok("approve_transactions", json!({"plan_id": "last-used", "tx_ids": []})).await;
+    let none = h
+        .ok(
+            "approve_transactions",
+            json!({"plan_id": "last-used", "tx_ids": []}),
+        )
+        .await;
     assert_eq!(none["approved"], 0);
     assert_eq!(h.served(), before);
 }
@@ -125,7 +145,10 @@ async fn an_unfinished_operation_is_listed_and_can_be_reverted() {
         .await
         .expect("the write had landed");
     let listing = h
-        .ok("undo_operation", json!({"plan_id": "last-used", "operation_id": "0123456789ab"}))
+        .ok(
+            "undo_operation",
+            json!({"plan_id": "last-used", "operation_id": "0123456789ab"}),
+        )
         .await;
     assert_eq!(listing["status"], "confirmation_required");
     assert_eq!(
@@ -141,7 +164,10 @@ async fn an_unfinished_operation_is_listed_and_can_be_reverted() {
     assert_eq!(undone["status"], "applied", "{undone}");
     assert_eq!(restaurants(&h).await, 120_000);
     let intents = std::fs::read_to_string(intents_path(&h)).unwrap_or_default();
-    assert!(intents.contains("\"settled\":\"0123456789ab\""), "{intents}");
+    assert!(
+        intents.contains("\"settled\":\"0123456789ab\""),
+        "{intents}"
+    );
 }
 
 #[tokio::test]
@@ -150,8 +176,14 @@ async fn a_journal_that_cannot_be_written_still_reports_the_write() {
     // the journal's path is a folder: the intent can be written, the operation line cannot
     std::fs::create_dir_all(&h.journal).expect("a folder where the journal should be");
     let applied = confirmed(&h, "set_category_budget", budget(150.0)).await;
-    assert_eq!(applied["status"], "applied", "F4: never an error after YNAB applied it");
-    let op = applied["operation_id"].as_str().expect("D32: the intent's id").to_string();
+    assert_eq!(
+        applied["status"], "applied",
+        "F4: never an error after YNAB applied it"
+    );
+    let op = applied["operation_id"]
+        .as_str()
+        .expect("D32: the intent's id")
+        .to_string();
     let message = applied["message"].as_str().unwrap_or("");
     assert!(
         message.starts_with("Applied in YNAB, but the journal could not record it ("),
@@ -169,7 +201,10 @@ async fn no_intent_no_write() {
     std::fs::create_dir_all(intents_path(&h)).expect("a folder where the intents file should be");
     let preview = h.ok("set_category_budget", budget(150.0)).await;
     let error = h
-        .error("set_category_budget", with_code(budget(150.0), &preview["confirmation"]))
+        .error(
+            "set_category_budget",
+            with_code(budget(150.0), &preview["confirmation"]),
+        )
         .await;
     assert!(
         error.starts_with("The journal could not record what is about to change"),
@@ -184,7 +219,9 @@ async fn a_damaged_journal_names_its_line() {
     let h = harness().await;
     confirmed(&h, "set_category_budget", budget(150.0)).await;
     append(&h.journal, &json!("not an operation"));
-    let error = h.error("undo_operation", json!({"plan_id": "last-used"})).await;
+    let error = h
+        .error("undo_operation", json!({"plan_id": "last-used"}))
+        .await;
     assert_eq!(
         error,
         format!(
@@ -206,7 +243,9 @@ async fn the_latest_change_that_cannot_be_undone_is_named() {
                 "applied_at": "2026-09-25T10:00:00+00:00", "moves": [], "details": {"category_id": "x"},
                 "undoable": false, "reason": "YNAB's API cannot delete or hide a category"}),
     );
-    let error = h.error("undo_operation", json!({"plan_id": "last-used"})).await;
+    let error = h
+        .error("undo_operation", json!({"plan_id": "last-used"}))
+        .await;
     assert_eq!(
         error,
         format!(
@@ -220,11 +259,16 @@ async fn the_latest_change_that_cannot_be_undone_is_named() {
 async fn nothing_to_undo() {
     let h = harness().await;
     assert_eq!(
-        h.error("undo_operation", json!({"plan_id": "last-used"})).await,
+        h.error("undo_operation", json!({"plan_id": "last-used"}))
+            .await,
         "Nothing to undo: no operation of this plan is still in effect."
     );
     assert_eq!(
-        h.error("undo_operation", json!({"plan_id": "last-used", "operation_id": "abcdef012345"})).await,
+        h.error(
+            "undo_operation",
+            json!({"plan_id": "last-used", "operation_id": "abcdef012345"})
+        )
+        .await,
         "Nothing to undo: no operation of this plan is still in effect with id abcdef012345."
     );
 }
@@ -238,11 +282,21 @@ async fn two_undos_of_one_operation_never_both_run() {
     let first = h.ok("undo_operation", args.clone()).await;
     let second = h.ok("undo_operation", args.clone()).await;
     let (a, b) = tokio::join!(
-        h.call("undo_operation", with_code(args.clone(), &first["confirmation"])),
-        h.call("undo_operation", with_code(args.clone(), &second["confirmation"])),
+        h.call(
+            "undo_operation",
+            with_code(args.clone(), &first["confirmation"])
+        ),
+        h.call(
+            "undo_operation",
+            with_code(args.clone(), &second["confirmation"])
+        ),
     );
     let outcomes: Vec<bool> = [&a, &b].iter().map(|r| r.is_error != Some(true)).collect();
-    assert_eq!(outcomes.iter().filter(|ok| **ok).count(), 1, "exactly one undo ran: {a:?} {b:?}");
+    assert_eq!(
+        outcomes.iter().filter(|ok| **ok).count(),
+        1,
+        "exactly one undo ran: {a:?} {b:?}"
+    );
     let markers = std::fs::read_to_string(&h.journal)
         .unwrap_or_default()
         .matches("\"undone\"")

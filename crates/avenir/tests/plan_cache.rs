@@ -22,11 +22,19 @@ async fn a_loaded_plan_costs_one_delta_request_per_read() {
     let h = start(Era::Modern, false).await;
     let plan = json!({"plan_id": "last-used"});
     let first = h.call("list_accounts", plan.clone()).await;
-    assert_eq!(h.served(), 1, "the first read loads the plan with one request");
+    assert_eq!(
+        h.served(),
+        1,
+        "the first read loads the plan with one request"
+    );
     assert_eq!(meta_of(&first)["avenir-mcp/ynab_requests"], 1);
     assert_eq!(meta_of(&first)["avenir-mcp/ynab_requests_left"], 179);
     let routes = h.sandbox.stats().routes;
-    assert_eq!(routes.get("GET /v1/plans/{plan_id}"), Some(&1), "{routes:?}");
+    assert_eq!(
+        routes.get("GET /v1/plans/{plan_id}"),
+        Some(&1),
+        "{routes:?}"
+    );
 
     let second = h.call("list_payees", plan.clone()).await;
     assert_eq!(h.served(), 2, "a later read is one delta request");
@@ -34,7 +42,11 @@ async fn a_loaded_plan_costs_one_delta_request_per_read() {
     assert_eq!(meta_of(&second)["avenir-mcp/ynab_requests_left"], 178);
 
     // the alias stays resolved: the real id reads the same cache
-    h.call("list_category_groups", json!({"plan_id": id("demo-budget")})).await;
+    h.call(
+        "list_category_groups",
+        json!({"plan_id": id("demo-budget")}),
+    )
+    .await;
     assert_eq!(h.served(), 3);
 }
 
@@ -49,11 +61,20 @@ async fn a_change_made_elsewhere_arrives_with_the_next_delta() {
         .await
         .expect("the other app renames a payee");
     let before = h.served();
-    let payees = h.ok("list_payees", json!({"plan_id": "last-used", "search": "rail"})).await;
+    let payees = h
+        .ok(
+            "list_payees",
+            json!({"plan_id": "last-used", "search": "rail"}),
+        )
+        .await;
     assert_eq!(h.served(), before + 1, "one delta");
     let names: Vec<_> = payees["payees"]
         .as_array()
-        .map(|p| p.iter().map(|p| p["name"].as_str().unwrap_or("").to_string()).collect())
+        .map(|p| {
+            p.iter()
+                .map(|p| p["name"].as_str().unwrap_or("").to_string())
+                .collect()
+        })
         .unwrap_or_default();
     assert_eq!(names, ["RAIL COMPANY"]);
 }

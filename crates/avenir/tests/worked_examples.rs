@@ -67,7 +67,11 @@ fn fixture() -> PlanState {
 }
 
 async fn harness(asker: Option<Asker>) -> Harness {
-    let mut options = Options::new(if asker.is_some() { Era::Modern } else { Era::Legacy });
+    let mut options = Options::new(if asker.is_some() {
+        Era::Modern
+    } else {
+        Era::Legacy
+    });
     options.plan = Some(fixture());
     options.asker = asker;
     start_options(options).await
@@ -112,11 +116,17 @@ async fn category_of(h: &Harness, tx: &str) -> Option<String> {
         .transactions(&plan(), &ynab::TransactionFilter::default())
         .await
         .expect("transactions");
-    list.into_iter().find(|t| t.id == id(tx)).and_then(|t| t.category_id)
+    list.into_iter()
+        .find(|t| t.id == id(tx))
+        .and_then(|t| t.category_id)
 }
 
 async fn assigned(h: &Harness, cat: &str) -> i64 {
-    let month = h.other_app().month(&plan(), "2026-09-01").await.expect("month");
+    let month = h
+        .other_app()
+        .month(&plan(), "2026-09-01")
+        .await
+        .expect("month");
     month
         .categories
         .unwrap_or_default()
@@ -143,7 +153,9 @@ async fn example_14_1_apply_categories_and_its_undo() {
     let code = code_of(&first);
     assert_eq!(
         first["message"],
-        format!("Nothing changed yet. {ONLY_THE_USER} Once they agree, call again with the same arguments and this confirmation code (valid 10 minutes).")
+        format!(
+            "Nothing changed yet. {ONLY_THE_USER} Once they agree, call again with the same arguments and this confirmation code (valid 10 minutes)."
+        )
     );
     assert_eq!(first["unchanged_count"], 1);
     assert_eq!(first["conflicts"], json!([]));
@@ -197,17 +209,29 @@ async fn example_14_1_apply_categories_and_its_undo() {
     let undo = ok(&h, "undo_operation", json!({"plan_id": plan()})).await;
     let code = code_of(&undo);
     assert_eq!(undo["conflicts"], json!([id("tx-049")]));
-    let undone = ok(&h, "undo_operation", json!({"plan_id": plan(), "confirmation": code})).await;
+    let undone = ok(
+        &h,
+        "undo_operation",
+        json!({"plan_id": plan(), "confirmation": code}),
+    )
+    .await;
     assert_eq!(undone["status"], "applied");
     assert_eq!(undone["message"], "Previous categories restored.");
     assert_eq!(undone["operation_id"], Value::Null, "F1");
     assert_eq!(undone["conflicts"], json!([id("tx-049")]));
     assert_eq!(undone["changes"][0]["transaction_id"], id("tx-048"));
     assert_eq!(category_of(&h, "tx-048").await, None, "reverted");
-    assert_eq!(category_of(&h, "tx-049").await, Some(id("cat-restaurants")), "left alone");
+    assert_eq!(
+        category_of(&h, "tx-049").await,
+        Some(id("cat-restaurants")),
+        "left alone"
+    );
     let lines = journal(&h);
     assert_eq!(lines.len(), 4, "{lines:?}");
-    let reverse = lines[1]["operation_id"].as_str().expect("reverse op").to_string();
+    let reverse = lines[1]["operation_id"]
+        .as_str()
+        .expect("reverse op")
+        .to_string();
     assert_eq!(lines[1]["kind"], "categorize");
     assert_eq!(
         lines[1]["moves"],
@@ -217,7 +241,11 @@ async fn example_14_1_apply_categories_and_its_undo() {
     assert_eq!(lines[3], json!({"undone": reverse}));
     // an undo cannot be undone
     assert_eq!(
-        h.error("undo_operation", json!({"plan_id": plan(), "operation_id": reverse})).await,
+        h.error(
+            "undo_operation",
+            json!({"plan_id": plan(), "operation_id": reverse})
+        )
+        .await,
         format!("Nothing to undo: no operation of this plan is still in effect with id {reverse}.")
     );
 }
@@ -229,7 +257,9 @@ async fn example_14_1_question_and_subject() {
     ok(&h, "apply_categories", assignments()).await;
     assert_eq!(
         asker.questions(),
-        ["Recategorise 2 transaction(s)?\n- 2026-09-16 CB BOULANGERIE DU PORT FACT 160926 525130******1 -8.40: no category → Groceries\n- 2026-09-18 RAIL CO -45.00: no category → Transport"]
+        [
+            "Recategorise 2 transaction(s)?\n- 2026-09-16 CB BOULANGERIE DU PORT FACT 160926 525130******1 -8.40: no category → Groceries\n- 2026-09-18 RAIL CO -45.00: no category → Transport"
+        ]
     );
     // D15's subject, recomputed by hand: an order-free list, canonical JSON, SHA-256.
     let subject = avenir::tools::categorize::subject(&[
@@ -237,8 +267,16 @@ async fn example_14_1_question_and_subject() {
         change("tx-048", None, "cat-groceries"),
     ]);
     let mut entries = [
-        format!("{{\"category_after\":\"{}\",\"category_before\":null,\"transaction_id\":\"{}\"}}", id("cat-groceries"), id("tx-048")),
-        format!("{{\"category_after\":\"{}\",\"category_before\":null,\"transaction_id\":\"{}\"}}", id("cat-transport"), id("tx-049")),
+        format!(
+            "{{\"category_after\":\"{}\",\"category_before\":null,\"transaction_id\":\"{}\"}}",
+            id("cat-groceries"),
+            id("tx-048")
+        ),
+        format!(
+            "{{\"category_after\":\"{}\",\"category_before\":null,\"transaction_id\":\"{}\"}}",
+            id("cat-transport"),
+            id("tx-049")
+        ),
     ];
     entries.sort();
     let payload = format!("[\"{}\",[{}]]", plan(), entries.join(","));
@@ -274,7 +312,9 @@ async fn example_14_2_set_category_budget_and_its_undo() {
     let code = code_of(&first);
     assert_eq!(
         first["message"],
-        format!("Nothing changed yet. {ONLY_THE_USER} Budget Restaurants for 2026-09-01: 120.00 → 150.00 (available -22.50 → +7.50)? If they agree, call again with this code.")
+        format!(
+            "Nothing changed yet. {ONLY_THE_USER} Budget Restaurants for 2026-09-01: 120.00 → 150.00 (available -22.50 → +7.50)? If they agree, call again with this code."
+        )
     );
     assert_eq!(first["category"], "Restaurants");
     assert_eq!(first["month"], "2026-09-01");
@@ -285,7 +325,10 @@ async fn example_14_2_set_category_budget_and_its_undo() {
     assert_eq!(first["operation_id"], Value::Null);
     let applied = ok(&h, "set_category_budget", with_code(budget(150.0), &code)).await;
     let op = applied["operation_id"].as_str().expect("op").to_string();
-    assert_eq!(applied["message"], format!("Applied. undo_operation with operation_id {op} reverts it."));
+    assert_eq!(
+        applied["message"],
+        format!("Applied. undo_operation with operation_id {op} reverts it.")
+    );
     assert_eq!(assigned(&h, "cat-restaurants").await, 150_000);
     let lines = journal(&h);
     assert_eq!(
@@ -299,10 +342,18 @@ async fn example_14_2_set_category_budget_and_its_undo() {
     let undo = ok(&h, "undo_operation", json!({"plan_id": plan()})).await;
     let code = code_of(&undo);
     assert!(
-        undo["message"].as_str().unwrap_or("").contains("Undo: set Restaurants for 2026-09-01 back to 120.00?"),
+        undo["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Undo: set Restaurants for 2026-09-01 back to 120.00?"),
         "{undo}"
     );
-    let undone = ok(&h, "undo_operation", json!({"plan_id": plan(), "confirmation": code})).await;
+    let undone = ok(
+        &h,
+        "undo_operation",
+        json!({"plan_id": plan(), "confirmation": code}),
+    )
+    .await;
     assert_eq!(undone["message"], "Budgeted amount restored.");
     assert_eq!(assigned(&h, "cat-restaurants").await, 120_000);
     assert_eq!(journal(&h).last(), Some(&json!({"undone": op})));
@@ -330,12 +381,16 @@ fn example_14_2_and_14_3_subjects_hash_as_d15_says() {
     let subject = json!({"available_before": -22500, "category": "cat-restaurants", "from": 120000, "month": "2026-09-01", "to": 150000});
     assert_eq!(
         avenir::confirm::fingerprint::fingerprint("demo-plan", &subject),
-        sha256_hex("[\"demo-plan\",{\"available_before\":-22500,\"category\":\"cat-restaurants\",\"from\":120000,\"month\":\"2026-09-01\",\"to\":150000}]")
+        sha256_hex(
+            "[\"demo-plan\",{\"available_before\":-22500,\"category\":\"cat-restaurants\",\"from\":120000,\"month\":\"2026-09-01\",\"to\":150000}]"
+        )
     );
     let subject = json!({"amount": 30000, "from_available_before": 80000, "from_before": 80000, "from_category": "cat-tennis", "month": "2026-09-01", "to_available_before": -22500, "to_before": 120000, "to_category": "cat-restaurants"});
     assert_eq!(
         avenir::confirm::fingerprint::fingerprint("demo-plan", &subject),
-        sha256_hex("[\"demo-plan\",{\"amount\":30000,\"from_available_before\":80000,\"from_before\":80000,\"from_category\":\"cat-tennis\",\"month\":\"2026-09-01\",\"to_available_before\":-22500,\"to_before\":120000,\"to_category\":\"cat-restaurants\"}]")
+        sha256_hex(
+            "[\"demo-plan\",{\"amount\":30000,\"from_available_before\":80000,\"from_before\":80000,\"from_category\":\"cat-tennis\",\"month\":\"2026-09-01\",\"to_available_before\":-22500,\"to_before\":120000,\"to_category\":\"cat-restaurants\"}]"
+        )
     );
 }
 
@@ -353,7 +408,9 @@ async fn example_14_3_move_money_and_its_undo() {
     let code = code_of(&first);
     assert_eq!(
         first["message"],
-        format!("Nothing changed yet. {ONLY_THE_USER} Move 30.00 from Tennis to Restaurants for 2026-09-01?\n- Tennis: 80.00 → 50.00\n- Restaurants: 120.00 → 150.00 (available -22.50 → +7.50) If they agree, call again with this code.")
+        format!(
+            "Nothing changed yet. {ONLY_THE_USER} Move 30.00 from Tennis to Restaurants for 2026-09-01?\n- Tennis: 80.00 → 50.00\n- Restaurants: 120.00 → 150.00 (available -22.50 → +7.50) If they agree, call again with this code."
+        )
     );
     assert_eq!(first["amount"], json!(30.0));
     assert_eq!(
@@ -366,7 +423,10 @@ async fn example_14_3_move_money_and_its_undo() {
     );
     let applied = ok(&h, "move_money", with_code(move_args(), &code)).await;
     let op = applied["operation_id"].as_str().expect("op").to_string();
-    assert_eq!(applied["message"], format!("Moved. undo_operation with operation_id {op} moves it back."));
+    assert_eq!(
+        applied["message"],
+        format!("Moved. undo_operation with operation_id {op} moves it back.")
+    );
     assert_eq!(assigned(&h, "cat-tennis").await, 50_000);
     assert_eq!(assigned(&h, "cat-restaurants").await, 150_000);
     assert_eq!(
@@ -378,10 +438,18 @@ async fn example_14_3_move_money_and_its_undo() {
     let undo = ok(&h, "undo_operation", json!({"plan_id": plan()})).await;
     let code = code_of(&undo);
     assert!(
-        undo["message"].as_str().unwrap_or("").contains("Undo: move 30.00 back from Restaurants to Tennis for 2026-09-01?"),
+        undo["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Undo: move 30.00 back from Restaurants to Tennis for 2026-09-01?"),
         "{undo}"
     );
-    let undone = ok(&h, "undo_operation", json!({"plan_id": plan(), "confirmation": code})).await;
+    let undone = ok(
+        &h,
+        "undo_operation",
+        json!({"plan_id": plan(), "confirmation": code}),
+    )
+    .await;
     assert_eq!(undone["message"], "Both amounts restored.");
     assert_eq!(assigned(&h, "cat-tennis").await, 80_000);
     assert_eq!(assigned(&h, "cat-restaurants").await, 120_000);

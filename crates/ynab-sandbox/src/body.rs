@@ -62,7 +62,9 @@ impl<T> Patch<T> {
 /// The body as JSON.
 pub fn parse_json(bytes: &[u8]) -> ApiResult<Value> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ApiError::bad("The request body is empty: a JSON object is required"));
+        return Err(ApiError::bad(
+            "The request body is empty: a JSON object is required",
+        ));
     }
     serde_json::from_slice(bytes)
         .map_err(|e| ApiError::bad(format!("The request body is not valid JSON: {e}")))
@@ -155,7 +157,9 @@ impl<'a> Fields<'a> {
                 Some(value) => Patch::Set(value),
                 None => return Err(self.fail(field, "must be an integer number of milliunits")),
             },
-            Patch::Set(_) => return Err(self.fail(field, "must be an integer number of milliunits")),
+            Patch::Set(_) => {
+                return Err(self.fail(field, "must be an integer number of milliunits"));
+            }
             Patch::Null => Patch::Null,
             Patch::Absent => Patch::Absent,
         })
@@ -187,14 +191,10 @@ impl<'a> Fields<'a> {
     pub fn choice(&self, field: &str, allowed: &[&str]) -> ApiResult<Patch<String>> {
         let value = self.string(field, NO_LIMIT);
         match value {
-            Ok(Patch::Set(text)) if !allowed.contains(&text.as_str()) => Err(self.fail(
-                field,
-                &format!("must be one of: {}", quoted_list(allowed)),
-            )),
-            Err(_) => Err(self.fail(
-                field,
-                &format!("must be one of: {}", quoted_list(allowed)),
-            )),
+            Ok(Patch::Set(text)) if !allowed.contains(&text.as_str()) => {
+                Err(self.fail(field, &format!("must be one of: {}", quoted_list(allowed))))
+            }
+            Err(_) => Err(self.fail(field, &format!("must be one of: {}", quoted_list(allowed)))),
             other => other,
         }
     }
@@ -265,7 +265,10 @@ mod tests {
             "date must be a date formatted as YYYY-MM-DD"
         );
         assert_eq!(
-            message(f.required("account_id", Patch::<String>::Absent).unwrap_err()),
+            message(
+                f.required("account_id", Patch::<String>::Absent)
+                    .unwrap_err()
+            ),
             "account_id is required"
         );
     }

@@ -186,9 +186,20 @@ mod tests {
         let faults = Faults::default();
         faults.add(fault(2, Some("PATCH /plans/{plan_id}/transactions")));
         assert_eq!(faults.take("GET", "/v1/plans/{plan_id}/transactions"), None);
-        assert!(faults.take("PATCH", "/v1/plans/{plan_id}/transactions").is_some());
-        assert!(faults.take("patch", "/v1/plans/{plan_id}/transactions").is_some());
-        assert_eq!(faults.take("PATCH", "/v1/plans/{plan_id}/transactions"), None);
+        assert!(
+            faults
+                .take("PATCH", "/v1/plans/{plan_id}/transactions")
+                .is_some()
+        );
+        assert!(
+            faults
+                .take("patch", "/v1/plans/{plan_id}/transactions")
+                .is_some()
+        );
+        assert_eq!(
+            faults.take("PATCH", "/v1/plans/{plan_id}/transactions"),
+            None
+        );
         faults.add(fault(1, Some("GET")));
         assert!(faults.take("GET", "/v1/plans").is_some());
         faults.add(fault(1, None));
@@ -210,10 +221,9 @@ mod tests {
                 retry_after: Some("120".into())
             }
         );
-        let parsed: Fault = serde_json::from_value(
-            serde_json::json!({"count": 3, "kind": "apply_then_drop"}),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let parsed: Fault =
+            serde_json::from_value(serde_json::json!({"count": 3, "kind": "apply_then_drop"}))
+                .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(parsed.kind, FaultKind::ApplyThenDrop);
     }
 }

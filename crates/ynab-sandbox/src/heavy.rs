@@ -31,7 +31,7 @@
 //!   payments + 10 %, rounded up to 100.00. In the first month, slot 0 is Checking's `Starting
 //!   Balance` (the largest month's payments, rounded up to 1,000.00) and slot 1 Savings' (5,000.00).
 //!   That is the "enough income" of §8.5: Checking never goes below zero and grows slowly (about
-//!   1,400.00 a month; a test checks it for the default sizes), and Ready to Assign stays positive.
+//!   1,500.00 a month; a test checks it for the default sizes), and Ready to Assign stays positive.
 //!   The salary takes a slot only when a month has 2 slots or more, the starting balances only
 //!   when it has 4 or more.
 //! - **What stays odd, on purpose.** §8.5 fixes both the spending (~150 payments of 3.00–180.00,

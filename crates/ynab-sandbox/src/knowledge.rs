@@ -145,17 +145,17 @@ pub fn snapshot(plan: &PlanState) -> Snapshot {
     }
     let current = compute::current_month(plan);
     let mut current_seen = false;
-    for m in compute::served_months(plan) {
-        let month = compute::month(plan, &m);
+    let served = compute::served_months(plan);
+    for (m, month) in served.iter().zip(compute::months(plan, &served)) {
         for c in month.categories.iter().flatten() {
             let print = fingerprint(c);
-            put(Kind::MonthCategory, &month_category(&m, &c.id), print);
-            if m == current {
+            put(Kind::MonthCategory, &month_category(m, &c.id), print);
+            if *m == current {
                 put(Kind::Category, &c.id, print);
             }
         }
-        current_seen |= m == current;
-        put(Kind::Month, &m, fingerprint(&month));
+        current_seen |= *m == current;
+        put(Kind::Month, m, fingerprint(&month));
     }
     if !current_seen {
         for c in compute::month_categories(plan, &current) {
@@ -241,7 +241,11 @@ mod tests {
         assert_eq!(p.stamps.of(Kind::Category, &id("cat-food")), 2);
         assert_eq!(p.stamps.of(Kind::Category, &id("cat-in")), LOADED);
         assert_eq!(p.stamps.of(Kind::Month, "2026-09-01"), 2);
-        assert_eq!(p.stamps.of(Kind::Month, "2026-10-01"), 2, "Ready to Assign moves on");
+        assert_eq!(
+            p.stamps.of(Kind::Month, "2026-10-01"),
+            2,
+            "Ready to Assign moves on"
+        );
         assert_eq!(p.stamps.of(Kind::Month, "2026-08-01"), LOADED);
     }
 

@@ -368,10 +368,7 @@ pub fn update(plan: &mut PlanState, id: &str, save: &Save) -> ApiResult<()> {
     }
     if let Some(lines) = lines {
         if is_split {
-            return Err(save.fail(
-                "subtransactions",
-                "of an existing split cannot be changed",
-            ));
+            return Err(save.fail("subtransactions", "of an existing split cannot be changed"));
         }
         if !lines.is_empty() {
             split(plan, save, index, lines)?;
@@ -480,10 +477,7 @@ fn settle(plan: &mut PlanState, save: &Save, index: usize) -> ApiResult<()> {
     let own_on_budget = on_budget(plan, &t.account_id);
     let is_split = t.subtransactions.iter().any(|s| !s.deleted);
     if is_split && !own_on_budget {
-        return Err(save.fail(
-            "subtransactions",
-            "are not allowed on a tracking account",
-        ));
+        return Err(save.fail("subtransactions", "are not allowed on a tracking account"));
     }
     let target = t
         .payee_id
@@ -527,7 +521,10 @@ fn mirror(plan: &mut PlanState, save: &Save, index: usize, other: &str) -> ApiRe
     let t = plan.transactions[index].clone();
     let own_payee = live_account(plan, &t.account_id).and_then(|a| a.transfer_payee_id.clone());
     let mirror_takes_category = on_budget(plan, other) && !on_budget(plan, &t.account_id);
-    let existing = t.transfer_transaction_id.as_deref().and_then(|m| live(plan, m));
+    let existing = t
+        .transfer_transaction_id
+        .as_deref()
+        .and_then(|m| live(plan, m));
     match existing {
         Some(j) if plan.transactions[j].account_id == other => {
             let m = &mut plan.transactions[j];

@@ -66,11 +66,13 @@ impl PlanState {
             || self.groups.iter().any(|g| g.id == id)
             || self.categories.iter().any(|c| c.id == id)
             || self.payees.iter().any(|p| p.id == id)
-            || self.transactions.iter().any(|t| {
-                t.id == id || t.subtransactions.iter().any(|s| s.id == id)
-            })
-            || self.scheduled.iter().any(|s| {
-                s.id == id || s.subtransactions.iter().any(|l| l.id == id)
-            })
+            || self
+                .transactions
+                .iter()
+                .any(|t| t.id == id || t.subtransactions.iter().any(|s| s.id == id))
+            || self
+                .scheduled
+                .iter()
+                .any(|s| s.id == id || s.subtransactions.iter().any(|l| l.id == id))
     }
 }

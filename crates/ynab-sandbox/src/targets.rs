@@ -200,7 +200,10 @@ mod tests {
             .apply(&mut c, "2026-09-01")
             .expect("created");
         assert_eq!(c.goal_type.as_deref(), Some("NEED"));
-        assert_eq!((c.goal_cadence, c.goal_cadence_frequency), (Some(1), Some(1)));
+        assert_eq!(
+            (c.goal_cadence, c.goal_cadence_frequency),
+            (Some(1), Some(1))
+        );
         assert_eq!(c.goal_needs_whole_amount, Some(true));
         assert_eq!(c.goal_creation_month.as_deref(), Some("2026-09-01"));
         let dated = TargetSave {
@@ -211,7 +214,9 @@ mod tests {
         assert_eq!(c.goal_cadence, Some(0));
         assert_eq!(c.goal_target, Some(150_000));
         assert_eq!(c.goal_target_date.as_deref(), Some("2026-12-01"));
-        save(Patch::Null).apply(&mut c, "2026-09-01").expect("removed");
+        save(Patch::Null)
+            .apply(&mut c, "2026-09-01")
+            .expect("removed");
         assert_eq!(c.goal_type, None);
         assert_eq!(c.goal_target, None);
         assert_eq!(c.goal_cadence, None);

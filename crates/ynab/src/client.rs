@@ -9,8 +9,8 @@ use crate::writes::*;
 use reqwest::Method;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use std::hash::{BuildHasher, Hasher};
 use std::cell::Cell;
+use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -261,8 +261,13 @@ impl Client {
         category: &CategoryChange,
     ) -> Result<SavedCategory, Error> {
         let body = serde_json::json!({ "category": category });
-        self.request(Method::POST, &["plans", plan_id, "categories"], &[], Some(&body))
-            .await
+        self.request(
+            Method::POST,
+            &["plans", plan_id, "categories"],
+            &[],
+            Some(&body),
+        )
+        .await
     }
 
     /// `PATCH /plans/{plan_id}/categories/{category_id}`: rename, move, note, target.
@@ -289,8 +294,13 @@ impl Client {
         transactions: &[NewTransaction],
     ) -> Result<SavedTransactions, Error> {
         let body = serde_json::json!({ "transactions": transactions });
-        self.request(Method::POST, &["plans", plan_id, "transactions"], &[], Some(&body))
-            .await
+        self.request(
+            Method::POST,
+            &["plans", plan_id, "transactions"],
+            &[],
+            Some(&body),
+        )
+        .await
     }
 
     /// `PATCH /plans/{plan_id}/transactions`: update any number of transactions in one request.
@@ -300,8 +310,13 @@ impl Client {
         updates: &[TransactionUpdate],
     ) -> Result<SavedTransactions, Error> {
         let body = serde_json::json!({ "transactions": updates });
-        self.request(Method::PATCH, &["plans", plan_id, "transactions"], &[], Some(&body))
-            .await
+        self.request(
+            Method::PATCH,
+            &["plans", plan_id, "transactions"],
+            &[],
+            Some(&body),
+        )
+        .await
     }
 
     /// `DELETE /plans/{plan_id}/transactions/{transaction_id}`.

@@ -11,9 +11,9 @@ pub mod text_class;
 pub mod writes;
 
 pub use client::{Client, TransactionFilter, check_segment, count_requests};
-pub use pacing::Pacer;
 pub use config::{BaseUrl, Token, TokenSource};
 pub use error::Error;
+pub use pacing::Pacer;
 
 /// The version of YNAB's OpenAPI spec this build targets (`shared/ynab/open_api_spec.yaml`).
 pub const YNAB_API_VERSION: &str = "1.86.0";

@@ -25,7 +25,10 @@ pub enum Pacer {
     /// A ledger file per token in `dir`, shared with other processes.
     Ledger { dir: PathBuf, budget: u32 },
     /// In this process only (tests, tools that must not touch the disk).
-    Memory { budget: u32, state: Mutex<LedgerState> },
+    Memory {
+        budget: u32,
+        state: Mutex<LedgerState>,
+    },
 }
 
 /// What the ledger records.
@@ -104,11 +107,7 @@ pub fn now_ms() -> i64 {
 /// The ledger's file name for `token`: never the token itself.
 pub fn ledger_name(token: &Token) -> String {
     let digest = Sha256::digest(format!("avenir-mcp-ledger:{}", token.expose()).as_bytes());
-    digest
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 /// The state directory: `$XDG_STATE_HOME/avenir-mcp`, else `~/.local/state/avenir-mcp`.

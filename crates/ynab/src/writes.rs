@@ -94,6 +94,11 @@ pub struct CategoryChange {
     pub goal_target: Option<Option<Milliunits>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub goal_target_date: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal_needs_whole_amount: Option<Option<bool>>,
+    /// `monthly`, `weekly` or `yearly` (YNAB sets the cadence from it); `Some(None)` clears it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal_frequency: Option<Option<String>>,
 }
 
 /// The answer of a category save.

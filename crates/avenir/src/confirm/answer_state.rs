@@ -95,13 +95,22 @@ mod tests {
         let token = states.seal(b"tool|{\"a\":1}", "fp").unwrap_or_default();
         let opened = states.open(b"tool|{\"a\":1}", &token);
         assert_eq!(opened.as_ref().map(|s| s.fingerprint.as_str()), Some("fp"));
-        assert!(states.open(b"tool|{\"a\":2}", &token).is_none(), "other arguments");
+        assert!(
+            states.open(b"tool|{\"a\":2}", &token).is_none(),
+            "other arguments"
+        );
         let mut altered = token.clone();
         altered.pop();
         altered.push(if token.ends_with('A') { 'B' } else { 'A' });
-        assert!(states.open(b"tool|{\"a\":1}", &altered).is_none(), "altered");
+        assert!(
+            states.open(b"tool|{\"a\":1}", &altered).is_none(),
+            "altered"
+        );
         let other_process = AnswerStates::default();
-        assert!(other_process.open(b"tool|{\"a\":1}", &token).is_none(), "another key");
+        assert!(
+            other_process.open(b"tool|{\"a\":1}", &token).is_none(),
+            "another key"
+        );
     }
 
     #[test]

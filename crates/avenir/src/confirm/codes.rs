@@ -134,7 +134,10 @@ mod tests {
         let store = CodeStore::default();
         let code = store.issue("fp", "call");
         assert_eq!(code.len(), 11);
-        assert!(code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        assert!(
+            code.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        );
         assert_ne!(store.issue("fp", "call"), code);
     }
 
@@ -142,12 +145,27 @@ mod tests {
     fn a_code_is_spent_on_first_use_even_when_it_does_not_match() {
         let store = CodeStore::default();
         let code = store.issue("fp-a", "call-a");
-        assert_eq!(store.redeem(&code, "fp-b", "call-b"), Redeemed::Refused, "other changes");
-        assert_eq!(store.redeem(&code, "fp-a", "call-a"), Redeemed::Refused, "already spent");
+        assert_eq!(
+            store.redeem(&code, "fp-b", "call-b"),
+            Redeemed::Refused,
+            "other changes"
+        );
+        assert_eq!(
+            store.redeem(&code, "fp-a", "call-a"),
+            Redeemed::Refused,
+            "already spent"
+        );
         let code = store.issue("fp-a", "call-a");
         assert_eq!(store.redeem(&code, "fp-a", "call-a"), Redeemed::Valid);
-        assert_eq!(store.redeem(&code, "fp-a", "call-a"), Redeemed::Refused, "used once");
-        assert_eq!(store.redeem("unknown-cod", "fp-a", "call-a"), Redeemed::Refused);
+        assert_eq!(
+            store.redeem(&code, "fp-a", "call-a"),
+            Redeemed::Refused,
+            "used once"
+        );
+        assert_eq!(
+            store.redeem("unknown-cod", "fp-a", "call-a"),
+            Redeemed::Refused
+        );
         let code = store.issue("fp-a", "call-a");
         assert_eq!(
             store.redeem(&code, "fp-changed", "call-a"),
@@ -162,7 +180,11 @@ mod tests {
         let store = CodeStore::new(Box::new(clock.clone()));
         let code = store.issue("fp", "c");
         clock.advance(Duration::from_secs(600));
-        assert_eq!(store.redeem(&code, "fp", "c"), Redeemed::Valid, "valid at 600 s");
+        assert_eq!(
+            store.redeem(&code, "fp", "c"),
+            Redeemed::Valid,
+            "valid at 600 s"
+        );
         let code = store.issue("fp", "c");
         clock.advance(Duration::from_secs(601));
         assert_eq!(store.redeem(&code, "fp", "c"), Redeemed::Refused, "expired");

@@ -17,8 +17,8 @@ use crate::store::journal::{Intent, Move, Operation, applied_at_now};
 use answer_state::AnswerStates;
 use codes::CodeStore;
 use rmcp::model::{
-    ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest,
-    InputRequests, InputRequiredResult,
+    ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest, InputRequests,
+    InputRequiredResult,
 };
 use rmcp::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
@@ -219,7 +219,10 @@ pub trait ConfirmedWrite {
 #[derive(Debug)]
 pub enum Finished {
     /// A complete result (`structuredContent`), for the plan named.
-    Result { value: Value, plan_id: Option<String> },
+    Result {
+        value: Value,
+        plan_id: Option<String>,
+    },
     /// A tool error (an `isError` result).
     Error(String),
     /// Ask the client first (2026-07-28).
@@ -238,7 +241,11 @@ enum Decision {
 }
 
 /// Drive `write` through the whole confirmation path.
-pub async fn run<W: ConfirmedWrite + Sync>(context: &Context, ask: &AskContext, write: &W) -> Finished {
+pub async fn run<W: ConfirmedWrite + Sync>(
+    context: &Context,
+    ask: &AskContext,
+    write: &W,
+) -> Finished {
     let proposal = match write.prepare(context, ask.answers()).await {
         Ok(Prepared::NothingToDo(value)) => {
             return Finished::Result {
@@ -319,7 +326,13 @@ async fn apply<W: ConfirmedWrite + Sync>(
                 None => write.applied_message(&proposal.change, done.operation_id.as_deref()),
                 Some(error) => journal_failed(error, &done.intent_id),
             };
-            let value = write.result(&proposal.change, "applied", message, None, done.operation_id);
+            let value = write.result(
+                &proposal.change,
+                "applied",
+                message,
+                None,
+                done.operation_id,
+            );
             Finished::Result { value, plan_id }
         }
     }
@@ -389,14 +402,14 @@ pub async fn journaled(
             undoable: draft.undoable,
             reason: draft.reason.clone(),
         };
-        match serde_json::to_value(&operation) {
+        match crate::store::journal::operation_line(&operation) {
             Ok(line) => lines.push(line),
             Err(error) => tracing::warn!("operation line not serialisable: {error}"),
         }
     }
-    lines.extend(draft.after.iter().cloned());
+    lines.extend(draft.after.iter().map(Value::to_string));
     if draft.mark_self_undone {
-        lines.push(json!({"undone": operation_id}));
+        lines.push(crate::store::journal::undone_line(&operation_id));
     }
     let named = (!draft.markers_only && !draft.mark_self_undone).then(|| operation_id.clone());
     match context.journal.append_all(&lines) {
@@ -607,7 +620,10 @@ mod tests {
             assert!(matches!(read_answer(&no), Answer::No), "{no}");
         }
         for dismissed in [json!({"action": "cancel"}), json!("yes"), json!({"x": 1})] {
-            assert!(matches!(read_answer(&dismissed), Answer::Dismissed), "{dismissed}");
+            assert!(
+                matches!(read_answer(&dismissed), Answer::Dismissed),
+                "{dismissed}"
+            );
         }
     }
 

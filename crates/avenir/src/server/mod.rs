@@ -5,8 +5,8 @@ pub mod guide;
 pub mod prompts;
 pub mod resources;
 
-use crate::context::Context;
 use crate::confirm::{AskContext, Finished};
+use crate::context::Context;
 use crate::tools::{self, Outcome, ToolSpec};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,

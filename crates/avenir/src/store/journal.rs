@@ -159,7 +159,9 @@ impl Journal {
 
     /// Append and flush an intent before the first YNAB write.
     pub fn record_intent(&self, intent: &Intent) -> Result<(), JournalError> {
-        self.locked(|path| append_line(&Self::sibling(path, ".intents"), &json!({"intent": intent})))
+        self.locked(|path| {
+            append_line(&Self::sibling(path, ".intents"), &json!({"intent": intent}))
+        })
     }
 
     /// Settle an intent: `applied` or `failed`.
@@ -172,17 +174,17 @@ impl Journal {
         })
     }
 
-    /// Append an operation line.
+    /// Append an operation line (keys in the reference's order).
     pub fn append(&self, operation: &Operation) -> Result<(), JournalError> {
-        let value = serde_json::to_value(operation).map_err(|e| JournalError::Io(e.to_string()))?;
-        self.locked(|path| append_line(path, &value))
+        let line = operation_line(operation)?;
+        self.append_all(&[line])
     }
 
-    /// Append an operation line and undo markers in one locked step.
-    pub fn append_all(&self, lines: &[Value]) -> Result<(), JournalError> {
+    /// Append lines (compact JSON, one object each) in one locked step.
+    pub fn append_all(&self, lines: &[String]) -> Result<(), JournalError> {
         self.locked(|path| {
             for line in lines {
-                append_line(path, line)?;
+                append_text(path, line)?;
             }
             Ok(())
         })
@@ -253,9 +255,23 @@ fn open_private(path: &Path, append: bool) -> std::io::Result<File> {
     options.open(path)
 }
 
-/// Write one complete line in one `write` call, then flush it to the disk.
+/// An operation as its journal line: compact JSON, keys in the reference's order.
+pub fn operation_line(operation: &Operation) -> Result<String, JournalError> {
+    serde_json::to_string(operation).map_err(|e| JournalError::Io(e.to_string()))
+}
+
+/// An undo marker line.
+pub fn undone_line(operation_id: &str) -> String {
+    json!({ "undone": operation_id }).to_string()
+}
+
 fn append_line(path: &Path, value: &Value) -> Result<(), JournalError> {
-    let mut line = value.to_string();
+    append_text(path, &value.to_string())
+}
+
+/// Write one complete line in one `write` call, then flush it to the disk.
+fn append_text(path: &Path, text: &str) -> Result<(), JournalError> {
+    let mut line = text.to_string();
     line.push('\n');
     let mut file = open_private(path, true).map_err(|e| io(path, e))?;
     file.write_all(line.as_bytes()).map_err(|e| io(path, e))?;
@@ -358,7 +374,9 @@ mod tests {
     #[test]
     fn the_reference_line_format_and_privacy() {
         let (journal, dir) = temp_journal("format");
-        journal.append(&operation("a1b2c3d4e5f6", "p")).unwrap_or_else(|e| panic!("{e}"));
+        journal
+            .append(&operation("a1b2c3d4e5f6", "p"))
+            .unwrap_or_else(|e| panic!("{e}"));
         let path = journal.path().unwrap_or_default();
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         assert_eq!(
@@ -378,22 +396,32 @@ mod tests {
     fn find_takes_the_latest_in_effect_of_the_plan() {
         let (journal, dir) = temp_journal("find");
         for (id, plan) in [("o1", "p"), ("o2", "p"), ("o3", "q")] {
-            journal.append(&operation(id, plan)).unwrap_or_else(|e| panic!("{e}"));
+            journal
+                .append(&operation(id, plan))
+                .unwrap_or_else(|e| panic!("{e}"));
         }
         journal
-            .append_all(&[json!({"undone": "o2"})])
+            .append_all(&[undone_line("o2")])
             .unwrap_or_else(|e| panic!("{e}"));
         let view = journal.read().unwrap_or_default();
-        assert_eq!(view.find("p", None).map(|o| o.operation_id.as_str()), Some("o1"));
+        assert_eq!(
+            view.find("p", None).map(|o| o.operation_id.as_str()),
+            Some("o1")
+        );
         assert!(view.find("p", Some("o2")).is_none());
-        assert_eq!(view.find("q", None).map(|o| o.operation_id.as_str()), Some("o3"));
+        assert_eq!(
+            view.find("q", None).map(|o| o.operation_id.as_str()),
+            Some("o3")
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
     fn a_damaged_line_names_the_file_and_line() {
         let (journal, dir) = temp_journal("damaged");
-        journal.append(&operation("o1", "p")).unwrap_or_else(|e| panic!("{e}"));
+        journal
+            .append(&operation("o1", "p"))
+            .unwrap_or_else(|e| panic!("{e}"));
         let path = journal.path().unwrap_or_default();
         let mut text = std::fs::read_to_string(&path).unwrap_or_default();
         text.push_str("\nnot json\n");
@@ -422,7 +450,9 @@ mod tests {
                 })
                 .unwrap_or_else(|e| panic!("{e}"));
         }
-        journal.settle("i1", "applied").unwrap_or_else(|e| panic!("{e}"));
+        journal
+            .settle("i1", "applied")
+            .unwrap_or_else(|e| panic!("{e}"));
         let unfinished = journal.unfinished().unwrap_or_default();
         assert_eq!(unfinished.len(), 1);
         assert_eq!(unfinished[0].id, "i2");

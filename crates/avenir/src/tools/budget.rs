@@ -193,7 +193,11 @@ impl ConfirmedWrite for SetBudget {
     const TOOL: &'static str = "set_category_budget";
     const KIND: &'static str = "budget";
 
-    async fn prepare(&self, context: &Context, fresh: bool) -> Result<Prepared<BudgetChange>, String> {
+    async fn prepare(
+        &self,
+        context: &Context,
+        fresh: bool,
+    ) -> Result<Prepared<BudgetChange>, String> {
         let (snapshot, categories) =
             month_categories(context, &self.plan_id, self.month, fresh).await?;
         let category = categories
@@ -209,7 +213,12 @@ impl ConfirmedWrite for SetBudget {
             available_before: category.balance,
         };
         if change.from == change.to {
-            let mut value = Value::Object(status_fields("nothing_to_do", "Nothing to change.".into(), None, None));
+            let mut value = Value::Object(status_fields(
+                "nothing_to_do",
+                "Nothing to change.".into(),
+                None,
+                None,
+            ));
             fill_budget(&mut value, &change);
             return Ok(Prepared::NothingToDo(value));
         }
@@ -500,7 +509,9 @@ impl ConfirmedWrite for MoveMoney {
             .await
         {
             let refused = format!("YNAB refused to change {} ({error})", m.target.name);
-            return Err(put_back(context, plan, &month, &m.source, &refused, &m.fmt, "moved").await);
+            return Err(
+                put_back(context, plan, &month, &m.source, &refused, &m.fmt, "moved").await,
+            );
         }
         Ok(JournalDraft {
             details: self.intent_details(m),

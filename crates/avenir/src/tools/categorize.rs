@@ -171,7 +171,11 @@ impl ConfirmedWrite for ApplyCategories {
                     "Transaction {tx_id} is assigned twice: keep one assignment."
                 ));
             }
-            let Some(tx) = plan.transactions.iter().find(|t| &t.id == tx_id && !t.deleted) else {
+            let Some(tx) = plan
+                .transactions
+                .iter()
+                .find(|t| &t.id == tx_id && !t.deleted)
+            else {
                 return Err(format!(
                     "Transaction {tx_id} is not in this plan: use the transaction_id values returned by suggest_categories."
                 ));
@@ -233,7 +237,13 @@ impl ConfirmedWrite for ApplyCategories {
             conflicts: Vec::new(),
         };
         if change.changes.is_empty() {
-            let value = self.result(&change, "nothing_to_do", "Nothing to change.".into(), None, None);
+            let value = self.result(
+                &change,
+                "nothing_to_do",
+                "Nothing to change.".into(),
+                None,
+                None,
+            );
             return Ok(Prepared::NothingToDo(value));
         }
         let fmt = MoneyFormat::of(plan.currency_format.as_ref());

@@ -15,8 +15,8 @@ use crate::confirm::{
 use crate::context::Context;
 use crate::logic::assignable::CategoryIndex;
 use crate::logic::names::PlanNames;
-use crate::months::CalendarMonth;
 use crate::money::MoneyFormat;
+use crate::months::CalendarMonth;
 use crate::store::journal::{Intent, Operation};
 use crate::text::safe;
 use serde_json::{Value, json};
@@ -181,8 +181,11 @@ impl ConfirmedWrite for Undo {
         }
     }
 
-
-    async fn prepare(&self, context: &Context, fresh: bool) -> Result<Prepared<UndoChange>, String> {
+    async fn prepare(
+        &self,
+        context: &Context,
+        fresh: bool,
+    ) -> Result<Prepared<UndoChange>, String> {
         let snapshot = if fresh {
             context.plans.read_fresh(&self.plan_id).await
         } else {
@@ -249,9 +252,16 @@ impl ConfirmedWrite for Undo {
     fn intent_details(&self, change: &UndoChange) -> Value {
         let reverting = match &change.revert {
             Revert::Categorize(r) => json!({"moves": super::categorize::moves(&r.changes)}),
-            Revert::Budget { month, side } => json!({"month": month, "category_id": side.category_id,
-                                                     "from": side.from, "to": side.to}),
-            Revert::Move { month, source, target, .. } => json!({"month": month, "changes": [
+            Revert::Budget { month, side } => {
+                json!({"month": month, "category_id": side.category_id,
+                                                     "from": side.from, "to": side.to})
+            }
+            Revert::Move {
+                month,
+                source,
+                target,
+                ..
+            } => json!({"month": month, "changes": [
                 {"category_id": target.category_id, "from": target.from, "to": target.to},
                 {"category_id": source.category_id, "from": source.from, "to": source.to}]}),
             Revert::Approve { transaction_ids } => json!({"transaction_ids": transaction_ids}),
@@ -281,7 +291,11 @@ impl ConfirmedWrite for Undo {
         let marker = json!({"undone": change.operation_id});
         let mut draft = JournalDraft {
             markers_only: true,
-            after: if change.from_intent { vec![] } else { vec![marker.clone()] },
+            after: if change.from_intent {
+                vec![]
+            } else {
+                vec![marker.clone()]
+            },
             ..JournalDraft::default()
         };
         match &change.revert {
@@ -323,7 +337,9 @@ impl ConfirmedWrite for Undo {
                     .await
                 {
                     let refused = format!("YNAB refused to change {} ({error})", source.name);
-                    return Err(put_back(context, plan, month, target, &refused, fmt, "undone").await);
+                    return Err(
+                        put_back(context, plan, month, target, &refused, fmt, "undone").await,
+                    );
                 }
             }
             Revert::Approve { transaction_ids } => {
@@ -338,10 +354,13 @@ impl ConfirmedWrite for Undo {
                 client.update_transactions(plan, &updates).await?;
             }
         }
-        if change.from_intent {
-            if let Err(error) = context.journal.settle(&change.operation_id, "undone") {
-                tracing::warn!("intent {} could not be settled: {error}", change.operation_id);
-            }
+        if change.from_intent
+            && let Err(error) = context.journal.settle(&change.operation_id, "undone")
+        {
+            tracing::warn!(
+                "intent {} could not be settled: {error}",
+                change.operation_id
+            );
         }
         Ok(draft)
     }
@@ -456,10 +475,15 @@ async fn plan_undo(
             let month_text = d.get("month").and_then(Value::as_str).unwrap_or_default();
             let month = CalendarMonth::from_ynab(month_text)
                 .ok_or_else(|| format!("Operation {} names no month.", op.operation_id))?;
-            let category_id = d.get("category_id").and_then(Value::as_str).unwrap_or_default();
+            let category_id = d
+                .get("category_id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             let (from, to) = (milli(d, "from").unwrap_or(0), milli(d, "to").unwrap_or(0));
             let (_, categories) = month_categories(context, &plan_id, month, false).await?;
-            let current = categories.iter().find(|c| c.id == category_id && !c.deleted);
+            let current = categories
+                .iter()
+                .find(|c| c.id == category_id && !c.deleted);
             let side = match current {
                 Some(c) if c.budgeted == to => Side {
                     category_id: c.id.clone(),
@@ -512,8 +536,14 @@ async fn plan_undo(
             let (_, categories) = month_categories(context, &plan_id, month, false).await?;
             let mut sides = Vec::new();
             for change in changes.iter().take(2) {
-                let id = change.get("category_id").and_then(Value::as_str).unwrap_or_default();
-                let (from, to) = (milli(change, "from").unwrap_or(0), milli(change, "to").unwrap_or(0));
+                let id = change
+                    .get("category_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let (from, to) = (
+                    milli(change, "from").unwrap_or(0),
+                    milli(change, "to").unwrap_or(0),
+                );
                 let current = categories.iter().find(|c| c.id == id && !c.deleted);
                 if current.is_none_or(|c| c.budgeted != to) {
                     conflicts.push(id.to_string());
@@ -526,11 +556,12 @@ async fn plan_undo(
                     available_before: current.map(|c| c.balance).unwrap_or(0),
                 });
             }
-            if sides.len() != 2 {
-                return Err(format!("Operation {} does not hold its two sides.", op.operation_id));
-            }
-            let target = sides.pop().unwrap_or_else(|| unreachable_side());
-            let source = sides.pop().unwrap_or_else(|| unreachable_side());
+            let Ok([source, target]) = <[Side; 2]>::try_from(sides) else {
+                return Err(format!(
+                    "Operation {} does not hold its two sides.",
+                    op.operation_id
+                ));
+            };
             let reverts: Vec<Value> = [&target, &source]
                 .iter()
                 .map(|s| json!({"category": s.category_id, "month": month.label(), "from": s.from, "to": s.to}))
@@ -565,7 +596,11 @@ async fn plan_undo(
                 .unwrap_or_default();
             let mut still = Vec::new();
             for id in ids {
-                if plan.transactions.iter().any(|t| t.id == id && !t.deleted && t.approved) {
+                if plan
+                    .transactions
+                    .iter()
+                    .any(|t| t.id == id && !t.deleted && t.approved)
+                {
                     still.push(id);
                 } else {
                     conflicts.push(id);
@@ -575,11 +610,21 @@ async fn plan_undo(
                 .iter()
                 .map(|id| json!({"transaction_id": id, "approved_before": true, "approved_after": false}))
                 .collect();
-            let question = format!("Undo: mark {} transaction(s) unapproved again?", still.len());
+            let question = format!(
+                "Undo: mark {} transaction(s) unapproved again?",
+                still.len()
+            );
             let nothing = still
                 .is_empty()
                 .then(|| "Every transaction changed since: left alone.".to_string());
-            (Revert::Approve { transaction_ids: still }, reverts, question, nothing)
+            (
+                Revert::Approve {
+                    transaction_ids: still,
+                },
+                reverts,
+                question,
+                nothing,
+            )
         }
     };
     let change = UndoChange {
@@ -610,15 +655,5 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "budget" => "Budgeted amount restored.",
         "move" => "Both amounts restored.",
         _ => "Approval undone.",
-    }
-}
-
-fn unreachable_side() -> Side {
-    Side {
-        category_id: String::new(),
-        name: String::new(),
-        from: 0,
-        to: 0,
-        available_before: 0,
     }
 }

@@ -43,13 +43,26 @@ pub async fn call(
     let today = context.settings.today();
     match name {
         "apply_categories" => {
-            drive(context, &ask, args, name, super::categorize::ApplyCategories::parse).await
+            drive(
+                context,
+                &ask,
+                args,
+                name,
+                super::categorize::ApplyCategories::parse,
+            )
+            .await
         }
         "set_category_budget" => {
-            drive(context, &ask, args, name, |a| super::budget::SetBudget::parse(a, today)).await
+            drive(context, &ask, args, name, |a| {
+                super::budget::SetBudget::parse(a, today)
+            })
+            .await
         }
         "move_money" => {
-            drive(context, &ask, args, name, |a| super::budget::MoveMoney::parse(a, today)).await
+            drive(context, &ask, args, name, |a| {
+                super::budget::MoveMoney::parse(a, today)
+            })
+            .await
         }
         "undo_operation" => drive(context, &ask, args, name, super::undo::Undo::parse).await,
         other => Finished::Error(format!("Unknown tool {other}.")),

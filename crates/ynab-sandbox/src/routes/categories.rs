@@ -108,7 +108,10 @@ fn open_group(plan: &PlanState, f: &Fields<'_>, field: &str, id: &str) -> ApiRes
         .position(|g| g.id == id && !g.deleted)
         .ok_or_else(|| f.fail(field, &format!("'{id}' does not exist")))?;
     if plan.groups[index].internal {
-        return Err(f.fail(field, "names an internal category group, which cannot be used"));
+        return Err(f.fail(
+            field,
+            "names an internal category group, which cannot be used",
+        ));
     }
     Ok(index)
 }
@@ -140,7 +143,10 @@ pub(crate) async fn create(
     let value = body::parse_json(&bytes)?;
     let f = Fields::wrapped(&value, "category")?;
     let name = f.required("name", non_blank(&f, "name", f.string("name", NO_LIMIT)?)?)?;
-    let group_id = f.required("category_group_id", f.string("category_group_id", NO_LIMIT)?)?;
+    let group_id = f.required(
+        "category_group_id",
+        f.string("category_group_id", NO_LIMIT)?,
+    )?;
     let note = f.string("note", NO_LIMIT)?.set();
     let target = TargetSave::read(&f)?;
     write(
@@ -199,7 +205,10 @@ pub(crate) async fn update(
     let f = Fields::wrapped(&value, "category")?;
     let name = non_blank(&f, "name", f.string("name", NO_LIMIT)?)?;
     let note = f.string("note", NO_LIMIT)?;
-    let group_id = f.not_null("category_group_id", f.string("category_group_id", NO_LIMIT)?)?;
+    let group_id = f.not_null(
+        "category_group_id",
+        f.string("category_group_id", NO_LIMIT)?,
+    )?;
     let target = TargetSave::read(&f)?;
     write(
         &state,
@@ -344,6 +353,8 @@ pub(crate) async fn update_group(
             group.name = name;
             Ok((group.clone(), vec![(Kind::Group, group_id.clone())]))
         },
-        |plan, group| ok(json!({"category_group": group, "server_knowledge": plan.server_knowledge})),
+        |plan, group| {
+            ok(json!({"category_group": group, "server_knowledge": plan.server_knowledge}))
+        },
     )
 }

@@ -71,19 +71,17 @@ fn plan_routes(router: Router<AppState>, naming: Naming) -> Router<AppState> {
     router
         .route(
             &at(""),
-            get(
-                move |s: State<AppState>, id: Path<String>, p: Params| {
-                    plans::export_route(s, id, p, naming)
-                },
-            ),
+            get(move |s: State<AppState>, id: Path<String>, p: Params| {
+                plans::export_route(s, id, p, naming)
+            }),
         )
         .route(&at("/settings"), get(plans::settings))
-        .route(
-            &at("/accounts"),
-            get(accounts::list).post(accounts::create),
-        )
+        .route(&at("/accounts"), get(accounts::list).post(accounts::create))
         .route(&at("/accounts/{account_id}"), get(accounts::get_one))
-        .route(&at("/accounts/{account_id}/transactions"), get(tx::by_account))
+        .route(
+            &at("/accounts/{account_id}/transactions"),
+            get(tx::by_account),
+        )
         .route(
             &at("/categories"),
             get(categories::list).post(categories::create),
@@ -92,7 +90,10 @@ fn plan_routes(router: Router<AppState>, naming: Naming) -> Router<AppState> {
             &at("/categories/{category_id}"),
             get(categories::get_one).patch(categories::update),
         )
-        .route(&at("/categories/{category_id}/transactions"), get(tx::by_category))
+        .route(
+            &at("/categories/{category_id}/transactions"),
+            get(tx::by_category),
+        )
         .route(&at("/category_groups"), post(categories::create_group))
         .route(
             &at("/category_groups/{category_group_id}"),
@@ -222,9 +223,10 @@ impl Params {
     pub(crate) fn since(&self) -> ApiResult<Since> {
         match self.get("last_knowledge_of_server") {
             None => Ok(Since(None)),
-            Some(text) => text.parse::<i64>().map(|k| Since(Some(k))).map_err(|_| {
-                ApiError::bad("last_knowledge_of_server must be an integer")
-            }),
+            Some(text) => text
+                .parse::<i64>()
+                .map(|k| Since(Some(k)))
+                .map_err(|_| ApiError::bad("last_knowledge_of_server must be an integer")),
         }
     }
 

@@ -22,12 +22,15 @@ pub(crate) async fn list(
 ) -> ApiResult<Response> {
     let since = params.since()?;
     read(&state, &plan_id, |plan| {
-        let months: Vec<Month> = compute::served_months(plan)
-            .iter()
+        let changed: Vec<String> = compute::served_months(plan)
+            .into_iter()
             .filter(|m| since.keeps(plan, Kind::Month, m, false))
+            .collect();
+        let months: Vec<Month> = compute::months(plan, &changed)
+            .into_iter()
             .map(|m| Month {
                 categories: None,
-                ..compute::month(plan, m)
+                ..m
             })
             .collect();
         Ok(ok(

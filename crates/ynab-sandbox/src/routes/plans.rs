@@ -139,14 +139,22 @@ pub fn export_since(plan: &PlanState, since: Since) -> PlanDetail {
             }
         })
         .collect();
-    let months = compute::served_months(plan)
-        .iter()
+    let changed: Vec<String> = compute::served_months(plan)
+        .into_iter()
         .filter(|m| since.0.is_none_or(|k| plan.stamps.of(Kind::Month, m) > k))
-        .map(|m| {
-            let mut month = compute::month(plan, m);
+        .collect();
+    let months = compute::months(plan, &changed)
+        .into_iter()
+        .zip(&changed)
+        .map(|(mut month, m)| {
             if let Some(categories) = month.categories.as_mut() {
                 categories.retain(|c| {
-                    since.keeps(plan, Kind::MonthCategory, &month_category(m, &c.id), c.deleted)
+                    since.keeps(
+                        plan,
+                        Kind::MonthCategory,
+                        &month_category(m, &c.id),
+                        c.deleted,
+                    )
                 });
             }
             month

@@ -164,7 +164,9 @@ impl Save {
 
 /// The schedule `id` as served (named), deleted or not.
 fn named(plan: &PlanState, id: &str) -> Option<ScheduledTransaction> {
-    compute::all_scheduled(plan).into_iter().find(|s| s.id == id)
+    compute::all_scheduled(plan)
+        .into_iter()
+        .find(|s| s.id == id)
 }
 
 fn live(plan: &PlanState, id: &str) -> ApiResult<usize> {

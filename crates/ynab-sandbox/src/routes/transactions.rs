@@ -157,10 +157,8 @@ pub(crate) async fn by_month(
 
 /// One hybrid row: the transaction itself, or one of its lines.
 fn hybrid(t: &Transaction, line: Option<&SubTransaction>) -> Value {
-    let category_name = |name: &Option<String>| {
-        name.clone()
-            .unwrap_or_else(|| "Uncategorized".to_owned())
-    };
+    let category_name =
+        |name: &Option<String>| name.clone().unwrap_or_else(|| "Uncategorized".to_owned());
     match line {
         None => json!({
             "id": t.id,
