@@ -2,7 +2,7 @@
 //! assembled (YNAB API v1's routes from `crate::routes` under `/v1`, the bearer check and the
 //! request counter as layers), and the counter's `/__sandbox/stats` route.
 //!
-//! To extend the router (control routes, fault middleware), change [`router`] only: `/v1` is
+//! To extend the router (control routes, fault middleware), change `router` only: `/v1` is
 //! built and layered there once.
 
 use crate::error::error_response;

@@ -16,6 +16,7 @@
 //! - `goal_frequency` (`monthly`/`weekly`/`yearly`) replaces the target with a recurring `NEED`
 //!   target of `goal_target`: `goal_cadence` 1, 2 or 13, frequency 1, created this month. It
 //!   requires `goal_target` and cannot be combined with `goal_target_date` (400 otherwise).
+//!   `goal_frequency: null` counts as omitted (*chosen*: the spec types it as a plain string).
 //! - `goal_needs_whole_amount` applies to `NEED` targets only (400 for another kind or none).
 //! - Targets of kinds the API cannot create (`TB`, `TBD`, `MF`, `DEBT`, from a loaded plan): a date
 //!   turns `TB` into `TBD` and its removal `TBD` into `TB`; a date on `MF` or `DEBT` is a 400.
@@ -46,13 +47,7 @@ impl TargetSave {
                 .iter()
                 .find(|(n, _)| *n == name)
                 .map(|(_, cadence)| *cadence),
-            Patch::Null => {
-                return Err(f.fail(
-                    "goal_frequency",
-                    "must be one of: 'monthly', 'weekly', 'yearly' (omit it to keep the cadence)",
-                ));
-            }
-            Patch::Absent => None,
+            Patch::Null | Patch::Absent => None,
         };
         Ok(TargetSave {
             goal_target: f.int("goal_target")?,

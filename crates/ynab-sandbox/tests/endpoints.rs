@@ -817,3 +817,65 @@ async fn the_socket_server_serves_the_same_routes_and_counts_them() {
     assert_eq!(knowledge, 1);
     assert_eq!(sandbox.with_plan(|p| p.server_knowledge), 2);
 }
+
+#[tokio::test]
+async fn category_and_split_rules_for_tracking_accounts_and_one_line_splits() {
+    let api = Api::demo();
+    let post = |t: Value| {
+        let api = &api;
+        async move {
+            api.call(
+                "POST",
+                &plan("/transactions"),
+                Some(json!({ "transaction": t })),
+            )
+            .await
+            .data()["transaction"]
+                .clone()
+        }
+    };
+    // Budget → tracking: the budget side keeps its category, the tracking side takes none.
+    let out = post(json!({"account_id": id("acc-checking"), "date": "2026-09-22", "amount": -80_000, "payee_id": id("pay-transfer-joint-savings"), "category_id": id("cat-holidays")})).await;
+    assert_eq!(out["category_id"], id("cat-holidays"));
+    let other = api
+        .get(&plan(&format!(
+            "/transactions/{}",
+            out["transfer_transaction_id"].as_str().expect("mirror")
+        )))
+        .await;
+    assert_eq!(other["transaction"]["category_id"], Value::Null);
+    assert_eq!(other["transaction"]["amount"], 80_000);
+    let holidays = api
+        .get(&plan(&format!("/categories/{}", id("cat-holidays"))))
+        .await;
+    assert_eq!(holidays["category"]["activity"], -80_000);
+    // A tracking account's own transaction takes no category.
+    let tracked = post(json!({"account_id": id("acc-joint-savings"), "date": "2026-09-22", "amount": 5_000, "payee_name": "BANK", "category_id": id("cat-inflow")})).await;
+    assert_eq!(tracked["category_id"], Value::Null);
+    // A one-line split is an ordinary transaction with that line's category.
+    let one = post(json!({"account_id": id("acc-checking"), "date": "2026-09-22", "amount": -2_000, "subtransactions": [{"amount": -2_000, "category_id": id("cat-groceries"), "memo": "bread"}]})).await;
+    assert_eq!(one["subtransactions"], json!([]));
+    assert_eq!(one["category_name"], "Groceries");
+    assert_eq!(one["memo"], "bread");
+    // `goal_frequency: null` counts as omitted; the target keeps its cadence.
+    let rent = api
+        .call(
+            "PATCH",
+            &plan(&format!("/categories/{}", id("cat-rent"))),
+            Some(json!({"category": {"goal_target": 960_000, "goal_frequency": null, "goal_needs_whole_amount": false}})),
+        )
+        .await;
+    let c = &rent.data()["category"];
+    assert_eq!(
+        (
+            c["goal_target"].clone(),
+            c["goal_cadence"].clone(),
+            c["goal_needs_whole_amount"].clone()
+        ),
+        (json!(960_000), json!(1), json!(false))
+    );
+    assert_eq!(
+        c["goal_creation_month"], "2026-06-01",
+        "an amount change keeps the target's history"
+    );
+}

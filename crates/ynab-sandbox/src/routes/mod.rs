@@ -2,8 +2,8 @@
 //! for `/plans/{plan_id}/…` and once for its legacy alias `/budgets/{plan_id}/…`), plan
 //! resolution, query parameters, month paths, and the read/write access to the plan.
 //!
-//! Every write goes through [`write`], which runs it on a draft and records the change
-//! (`crate::knowledge`); every read through [`read`]. Both take the plan's lock once.
+//! Every write goes through `write`, which runs it on a draft and records the change
+//! (`crate::knowledge`); every read through `read`. Both take the plan's lock once.
 
 pub mod accounts;
 pub mod categories;

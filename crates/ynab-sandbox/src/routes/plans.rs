@@ -5,6 +5,10 @@
 //! list holds the entities changed after `k`, deleted ones included; a month appears when its
 //! totals or any of its category rows changed, carrying only the changed rows; split lines come
 //! with their changed transaction. Without `k`, deleted entities are left out.
+//!
+//! `default_plan` is null (default plan selection is an OAuth feature), although `default` is
+//! accepted as a plan id. `last_modified_on` stays as loaded: the sandbox has no clock, and its
+//! "today" is fixed (D21), so writes do not move it (*chosen*).
 
 use super::{Naming, Params, ok, read, to_json};
 use crate::compute;
