@@ -42,9 +42,8 @@ fn served(base: &str) -> u64 {
     let Ok(mut stream) = std::net::TcpStream::connect(&authority) else {
         return 0;
     };
-    let request = format!(
-        "GET /__sandbox/stats HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
-    );
+    let request =
+        format!("GET /__sandbox/stats HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n");
     let mut answer = String::new();
     if stream.write_all(request.as_bytes()).is_err() || stream.read_to_string(&mut answer).is_err()
     {

@@ -6,6 +6,7 @@
 //! built and layered there once.
 
 use crate::error::error_response;
+use crate::faults::{self, Fault, FaultKind, Faults, status_response};
 use crate::knowledge;
 use crate::routes;
 use crate::state::PlanState;
@@ -48,13 +49,18 @@ pub struct Stats {
 pub(crate) struct Shared {
     pub(crate) plan: PlanState,
     pub(crate) stats: Stats,
+    /// The plan as loaded, for `POST /__sandbox/reset`.
+    pub(crate) original: PlanState,
+    pub(crate) faults: Arc<Faults>,
 }
 
 impl Shared {
     pub(crate) fn new(plan: PlanState) -> Self {
         Shared {
+            original: plan.clone(),
             plan,
             stats: Stats::default(),
+            faults: Arc::new(Faults::default()),
         }
     }
 }
@@ -105,6 +111,16 @@ impl Sandbox {
         lock(&self.state).plan.id.clone()
     }
 
+    /// Add a fault: the next matching requests fail as it says.
+    pub fn inject(&self, fault: Fault) {
+        lock(&self.state).faults.add(fault);
+    }
+
+    /// Forget every fault not yet applied.
+    pub fn clear_faults(&self) {
+        lock(&self.state).faults.clear();
+    }
+
     /// Requests served so far (control routes not counted).
     pub fn stats(&self) -> Stats {
         lock(&self.state).stats.clone()
@@ -147,8 +163,62 @@ fn router(state: AppState) -> Router {
     Router::new()
         .nest("/v1", v1)
         .route("/__sandbox/stats", get(stats))
+        .route("/__sandbox/reset", axum::routing::post(reset))
+        .route(
+            "/__sandbox/faults",
+            get(pending_faults).post(add_faults).delete(clear_faults),
+        )
         .fallback(routes::no_route)
         .with_state(state)
+}
+
+/// `POST /__sandbox/reset`: back to the plan as loaded, counters zeroed, faults cleared.
+async fn reset(State(state): State<AppState>) -> Response {
+    let mut shared = lock(&state);
+    shared.plan = shared.original.clone();
+    shared.stats = Stats::default();
+    shared.faults.clear();
+    StatusCode::NO_CONTENT.into_response()
+}
+
+async fn pending_faults(State(state): State<AppState>) -> Response {
+    let faults = lock(&state).faults.clone();
+    axum::Json(faults.pending()).into_response()
+}
+
+/// `POST /__sandbox/faults`: one fault or a list of them (`faults::Fault`'s JSON).
+async fn add_faults(State(state): State<AppState>, body: axum::body::Bytes) -> Response {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(Fault),
+        Many(Vec<Fault>),
+    }
+    let parsed: Result<OneOrMany, _> = serde_json::from_slice(&body);
+    let faults = match parsed {
+        Ok(OneOrMany::One(fault)) => vec![fault],
+        Ok(OneOrMany::Many(list)) => list,
+        Err(e) => {
+            return error_response(
+                StatusCode::BAD_REQUEST,
+                "400",
+                "bad_request",
+                &format!(
+                    "A fault is {{\"count\", \"route\"?, \"kind\": \"status\"|\"delay\"|\"apply_then_drop\", ...}}: {e}"
+                ),
+            );
+        }
+    };
+    let store = lock(&state).faults.clone();
+    for fault in faults {
+        store.add(fault);
+    }
+    axum::Json(store.pending()).into_response()
+}
+
+async fn clear_faults(State(state): State<AppState>) -> Response {
+    lock(&state).faults.clear();
+    StatusCode::NO_CONTENT.into_response()
 }
 
 /// Counts every `/v1` request, then refuses those without a bearer token, as YNAB does.
@@ -166,7 +236,20 @@ async fn count_and_authorize(
         let key = format!("{} {}", request.method(), route);
         let mut shared = lock(&state);
         shared.stats.total += 1;
-        *shared.stats.routes.entry(key).or_insert(0) += 1;
+        *shared.stats.routes.entry(key.clone()).or_insert(0) += 1;
+    }
+    let route = matched_route(&request);
+    let faults = lock(&state).faults.clone();
+    let fault = faults.take(request.method().as_str(), &route);
+    let mut drop_after = false;
+    match fault {
+        Some(FaultKind::Status {
+            status,
+            retry_after,
+        }) => return status_response(status, retry_after.as_deref()),
+        Some(FaultKind::Delay { ms }) => faults::delay(ms).await,
+        Some(FaultKind::ApplyThenDrop) => drop_after = true,
+        None => {}
     }
     let authorized = headers
         .get(header::AUTHORIZATION)
@@ -181,7 +264,21 @@ async fn count_and_authorize(
             "Unauthorized",
         );
     }
-    next.run(request).await
+    let response = next.run(request).await;
+    if drop_after {
+        // The write is applied; the client never hears of it.
+        return faults::dropped_response();
+    }
+    response
+}
+
+/// The route pattern the request matched (`/v1/plans/{plan_id}/accounts`).
+fn matched_route(request: &Request) -> String {
+    request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|m| m.as_str().to_string())
+        .unwrap_or_default()
 }
 
 async fn stats(State(state): State<AppState>) -> Response {

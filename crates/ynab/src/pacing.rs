@@ -256,7 +256,7 @@ mod tests {
         let mut state = LedgerState::default();
         let t0 = 1_000_000_000;
         for i in 0..3 {
-            assert!(state.admit(t0 + i, 3).is_ok());
+            assert!(state.admit(t0 + i * 1000, 3).is_ok());
         }
         match state.admit(t0 + 10_000, 3) {
             Err(Error::BudgetSpent { sent: 3, seconds }) => assert_eq!(seconds, 3590),
