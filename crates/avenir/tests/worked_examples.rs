@@ -470,3 +470,111 @@ async fn example_14_3_undo_leaves_both_alone_when_one_changed() {
     assert_eq!(undo["conflicts"], json!([id("cat-restaurants")]));
     assert_eq!(assigned(&h, "cat-tennis").await, 50_000);
 }
+
+const MONTH_CATEGORY: &str = "PATCH /plans/{plan_id}/months/{month}/categories/{category_id}";
+
+#[tokio::test]
+async fn example_14_3_a_refused_second_half_is_put_back() {
+    use ynab_sandbox::faults::Fault;
+    let h = harness(None).await;
+    let code = code_of(&ok(&h, "move_money", move_args()).await);
+    // Tennis goes through; YNAB refuses Restaurants
+    h.sandbox
+        .inject(Fault::status(1, Some(MONTH_CATEGORY), 400).skipping(1));
+    let error = h.error("move_money", with_code(move_args(), &code)).await;
+    assert_eq!(
+        error,
+        "YNAB refused to change Restaurants (YNAB 400: Bad Request); Tennis is back to 80.00: nothing was moved."
+    );
+    assert_eq!(assigned(&h, "cat-tennis").await, 80_000);
+    assert_eq!(assigned(&h, "cat-restaurants").await, 120_000);
+    assert!(journal(&h).is_empty(), "no operation line");
+    let intents =
+        std::fs::read_to_string(format!("{}.intents", h.journal.display())).unwrap_or_default();
+    assert!(
+        intents.contains("\"outcome\":\"failed\""),
+        "settled as failed: {intents}"
+    );
+}
+
+#[tokio::test]
+async fn example_14_3_when_putting_back_fails_too_the_user_is_told_what_to_fix() {
+    use ynab_sandbox::faults::Fault;
+    let h = harness(None).await;
+    let code = code_of(&ok(&h, "move_money", move_args()).await);
+    h.sandbox
+        .inject(Fault::status(2, Some(MONTH_CATEGORY), 400).skipping(1));
+    let error = h.error("move_money", with_code(move_args(), &code)).await;
+    assert_eq!(
+        error,
+        "YNAB refused to change Restaurants (YNAB 400: Bad Request), then putting Tennis back failed too (YNAB 400: Bad Request): set Tennis back to 80.00 in YNAB."
+    );
+    assert_eq!(
+        assigned(&h, "cat-tennis").await,
+        50_000,
+        "half applied, as the message says"
+    );
+    assert!(journal(&h).is_empty());
+    // the intent stays unfinished: undo_operation names it
+    let answer = h.error("undo_operation", json!({"plan_id": plan()})).await;
+    assert!(
+        answer.starts_with("Nothing to undo: no operation of this plan is still in effect. Unfinished, interrupted before the journal recorded them: "),
+        "{answer}"
+    );
+    assert!(answer.contains("(move)"), "{answer}");
+    // named, it is reverted where it was applied (Tennis) and left alone elsewhere (D14)
+    let id_start = answer.find("them: ").map(|i| i + 6).unwrap_or(0);
+    let intent = answer[id_start..id_start + 12].to_string();
+    let undo = ok(
+        &h,
+        "undo_operation",
+        json!({"plan_id": plan(), "operation_id": intent}),
+    )
+    .await;
+    assert!(
+        undo["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Undo: set Tennis for 2026-09-01 back to 80.00?"),
+        "{undo}"
+    );
+    let undone = ok(
+        &h,
+        "undo_operation",
+        json!({"plan_id": plan(), "operation_id": intent, "confirmation": undo["confirmation"]}),
+    )
+    .await;
+    assert_eq!(undone["message"], "Budgeted amount restored.");
+    assert_eq!(assigned(&h, "cat-tennis").await, 80_000);
+    assert_eq!(assigned(&h, "cat-restaurants").await, 120_000);
+}
+
+#[tokio::test]
+async fn undo_of_a_move_puts_its_first_half_back_when_the_second_fails() {
+    use ynab_sandbox::faults::Fault;
+    let h = harness(None).await;
+    let code = code_of(&ok(&h, "move_money", move_args()).await);
+    ok(&h, "move_money", with_code(move_args(), &code)).await;
+    let undo = ok(&h, "undo_operation", json!({"plan_id": plan()})).await;
+    let code = code_of(&undo);
+    // the undo restores Restaurants first, then Tennis: Tennis is refused
+    h.sandbox
+        .inject(Fault::status(1, Some(MONTH_CATEGORY), 400).skipping(1));
+    let error = h
+        .error(
+            "undo_operation",
+            json!({"plan_id": plan(), "confirmation": code}),
+        )
+        .await;
+    assert_eq!(
+        error,
+        "YNAB refused to change Tennis (YNAB 400: Bad Request); Restaurants is back to 150.00: nothing was undone."
+    );
+    assert_eq!(assigned(&h, "cat-tennis").await, 50_000);
+    assert_eq!(assigned(&h, "cat-restaurants").await, 150_000);
+    assert_eq!(
+        journal(&h).len(),
+        1,
+        "no undo marker: the move stays in effect"
+    );
+}

@@ -37,11 +37,43 @@ pub struct Fault {
     /// `PATCH`, or `/plans/{plan_id}/transactions`; absent: every request.
     #[serde(default)]
     pub route: Option<String>,
+    /// Matching requests let through untouched before the fault applies (the second of two
+    /// writes to one route fails with `skip: 1`).
+    #[serde(default)]
+    pub skip: u32,
     #[serde(flatten)]
     pub kind: FaultKind,
 }
 
 impl Fault {
+    /// `kind` for the next `count` requests matching `route` (every request when `None`).
+    pub fn new(count: u32, route: Option<&str>, kind: FaultKind) -> Self {
+        Fault {
+            count,
+            route: route.map(str::to_string),
+            skip: 0,
+            kind,
+        }
+    }
+
+    /// Let the first `n` matching requests through.
+    pub fn skipping(mut self, n: u32) -> Self {
+        self.skip = n;
+        self
+    }
+
+    /// `status` (with YNAB's error body) for the next `count` requests matching `route`.
+    pub fn status(count: u32, route: Option<&str>, status: u16) -> Self {
+        Fault::new(
+            count,
+            route,
+            FaultKind::Status {
+                status,
+                retry_after: None,
+            },
+        )
+    }
+
     fn matches(&self, method: &str, route: &str) -> bool {
         let Some(pattern) = self.route.as_deref().map(str::trim) else {
             return true;
@@ -85,6 +117,10 @@ impl Faults {
     pub fn take(&self, method: &str, route: &str) -> Option<FaultKind> {
         let mut rules = self.lock();
         let index = rules.iter().position(|f| f.matches(method, route))?;
+        if rules[index].skip > 0 {
+            rules[index].skip -= 1;
+            return None;
+        }
         let kind = rules[index].kind.clone();
         rules[index].count -= 1;
         if rules[index].count == 0 {
@@ -98,7 +134,10 @@ impl Faults {
 pub fn status_response(status: u16, retry_after: Option<&str>) -> Response {
     let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let (id, name, detail) = match status {
+        400 => ("400", "bad_request", "Bad Request"),
         401 => ("401", "unauthorized", "Unauthorized"),
+        404 => ("404.2", "resource_not_found", "Resource not found"),
+        409 => ("409", "conflict", "Conflict"),
         429 => (
             "429",
             "too_many_requests",
@@ -173,6 +212,7 @@ mod tests {
     fn fault(count: u32, route: Option<&str>) -> Fault {
         Fault {
             count,
+            skip: 0,
             route: route.map(str::to_string),
             kind: FaultKind::Status {
                 status: 500,
@@ -205,6 +245,11 @@ mod tests {
         faults.add(fault(1, None));
         assert!(faults.take("DELETE", "/v1/anything").is_some());
         assert!(faults.pending().is_empty());
+        let mut second = fault(1, Some("PATCH"));
+        second.skip = 1;
+        faults.add(second);
+        assert_eq!(faults.take("PATCH", "/v1/x"), None, "the first one passes");
+        assert!(faults.take("PATCH", "/v1/x").is_some(), "the second fails");
     }
 
     #[test]

@@ -21,14 +21,14 @@ fn client(sandbox: &Sandbox) -> Client {
 }
 
 fn status(count: u32, route: Option<&str>, status: u16, retry_after: Option<&str>) -> Fault {
-    Fault {
+    Fault::new(
         count,
-        route: route.map(str::to_string),
-        kind: FaultKind::Status {
+        route,
+        FaultKind::Status {
             status,
             retry_after: retry_after.map(str::to_string),
         },
-    }
+    )
 }
 
 fn plan() -> String {
@@ -116,11 +116,7 @@ async fn a_write_answered_500_is_not_retried() {
 async fn a_write_whose_answer_never_came_may_be_applied() {
     let sandbox = sandbox().await;
     let c = client(&sandbox);
-    sandbox.inject(Fault {
-        count: 1,
-        route: Some("PATCH".into()),
-        kind: FaultKind::ApplyThenDrop,
-    });
+    sandbox.inject(Fault::new(1, Some("PATCH"), FaultKind::ApplyThenDrop));
     let error = c
         .set_assigned(&plan(), "2026-09-01", &ids::id("cat-restaurants"), 150_000)
         .await

@@ -214,7 +214,21 @@ impl ConfirmedWrite for Undo {
                 },
             },
             None => {
-                let latest = view.find(&plan_id, None).ok_or_else(e_u1)?;
+                let latest = view.find(&plan_id, None).ok_or_else(|| {
+                    if unfinished_intents.is_empty() {
+                        e_u1()
+                    } else {
+                        let listed: Vec<String> = unfinished_intents
+                            .iter()
+                            .map(|i| format!("{} ({})", i.id, i.kind))
+                            .collect();
+                        format!(
+                            "{} Unfinished, interrupted before the journal recorded them: {}; call undo_operation with that operation_id to revert what was applied.",
+                            e_u1(),
+                            listed.join(", ")
+                        )
+                    }
+                })?;
                 if let Some(reason) = cannot_undo_reason(latest) {
                     let next = view
                         .in_effect(&plan_id)
@@ -377,7 +391,13 @@ impl ConfirmedWrite for Undo {
     }
 
     fn applied_message(&self, change: &UndoChange, _operation_id: Option<&str>) -> String {
-        applied_message_of(&change.kind).to_string()
+        let kind = match change.revert {
+            Revert::Categorize(_) => "categorize",
+            Revert::Budget { .. } => "budget",
+            Revert::Move { .. } => "move",
+            Revert::Approve { .. } => "approve",
+        };
+        applied_message_of(kind).to_string()
     }
 }
 
@@ -562,6 +582,39 @@ async fn plan_undo(
                     op.operation_id
                 ));
             };
+            if from_intent && conflicts.len() == 1 {
+                // An interrupted move applied one half: revert what is applied, leave the
+                // rest alone (D14).
+                let applied = if conflicts[0] == source.category_id {
+                    target
+                } else {
+                    source
+                };
+                let reverts = vec![
+                    json!({"category": applied.category_id, "month": month.label(),
+                                          "from": applied.from, "to": applied.to}),
+                ];
+                let question = format!(
+                    "Undo: set {} for {} back to {}?",
+                    applied.name,
+                    month,
+                    fmt.plain(applied.to)
+                );
+                return finish(
+                    op,
+                    Revert::Budget {
+                        month: month.label(),
+                        side: applied,
+                    },
+                    conflicts,
+                    unfinished,
+                    from_intent,
+                    reverts,
+                    question,
+                    None,
+                    plan_id,
+                );
+            }
             let reverts: Vec<Value> = [&target, &source]
                 .iter()
                 .map(|s| json!({"category": s.category_id, "month": month.label(), "from": s.from, "to": s.to}))
@@ -627,6 +680,32 @@ async fn plan_undo(
             )
         }
     };
+    finish(
+        op,
+        revert,
+        conflicts,
+        unfinished,
+        from_intent,
+        reverts,
+        question,
+        nothing,
+        plan_id,
+    )
+}
+
+/// The undo's result for a computed revert: `nothing_to_do`, or the change to confirm.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    op: Operation,
+    revert: Revert,
+    conflicts: Vec<String>,
+    unfinished: Vec<Value>,
+    from_intent: bool,
+    reverts: Vec<Value>,
+    question: String,
+    nothing: Option<String>,
+    plan_id: String,
+) -> Result<Prepared<UndoChange>, String> {
     let change = UndoChange {
         operation_id: op.operation_id.clone(),
         kind: op.kind.clone(),
