@@ -17,11 +17,20 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(BIN)
+        Session::start_with_env(args, &[])
+    }
+
+    fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Session {
+        let mut command = Command::new(BIN);
+        command
             .args(args)
             .env_remove("YNAB_API_KEY")
             .env_remove("YNAB_API_KEY_FILE")
-            .env_remove("AVENIR_MCP_TODAY")
+            .env_remove("AVENIR_MCP_TODAY");
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -286,4 +295,90 @@ fn unfinished_operations_are_reported_at_start() {
     );
     assert!(output.stdout.is_empty(), "stdout carries only the protocol");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The legacy handshake, then `tools/call` of `tool`; the result object.
+fn call_over_stdio(session: &mut Session, id: i64, tool: &str, arguments: Value) -> Value {
+    session.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                        "params": {"name": tool, "arguments": arguments}}));
+    session.answer(id)["result"].clone()
+}
+
+fn initialize(session: &mut Session) {
+    session.send(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "binary-test", "version": "0"}}}),
+    );
+    session.answer(0);
+    session.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+}
+
+#[test]
+fn two_processes_share_one_hourly_budget() {
+    let mut sandbox = Command::new(BIN)
+        .args(["sandbox", "--listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sandbox starts");
+    let mut base = String::new();
+    BufReader::new(sandbox.stdout.take().expect("stdout"))
+        .read_line(&mut base)
+        .expect("base URL");
+    let state = std::env::temp_dir().join(format!("avenir-bin-ledger-{}", std::process::id()));
+    let env = [
+        ("YNAB_API_KEY", "one-token-for-both"),
+        ("AVENIR_MCP_YNAB_URL", base.trim()),
+        ("XDG_STATE_HOME", state.to_str().unwrap_or("/tmp")),
+        ("AVENIR_MCP_RATE_LIMIT", "3"),
+    ];
+    let mut a = Session::start_with_env(&[], &env);
+    let mut b = Session::start_with_env(&[], &env);
+    initialize(&mut a);
+    initialize(&mut b);
+    for id in 1..=2 {
+        let result = call_over_stdio(&mut a, id, "list_plans", json!({}));
+        assert_eq!(result["isError"], false, "{result}");
+    }
+    let third = call_over_stdio(&mut b, 1, "list_plans", json!({}));
+    assert_eq!(third["isError"], false, "{third}");
+    let refused = call_over_stdio(&mut b, 2, "list_plans", json!({}));
+    assert_eq!(refused["isError"], true);
+    let text = refused["content"][0]["text"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("avenir-mcp sent 3 requests to YNAB in the last hour"),
+        "{text}"
+    );
+    let again = call_over_stdio(&mut a, 3, "list_plans", json!({}));
+    assert_eq!(
+        again["isError"], true,
+        "the other process sees the same budget"
+    );
+    // the ledger: one private file, named by a digest, holding timestamps only
+    let dir = state.join("avenir-mcp").join("ledger");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0]
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_string();
+    assert_eq!(name.len(), 16);
+    assert!(name.chars().all(|c| c.is_ascii_hexdigit()));
+    let content = std::fs::read_to_string(&files[0]).unwrap_or_default();
+    assert!(!content.contains("one-token-for-both"));
+    assert_eq!(content.lines().count(), 3);
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&files[0]).map(|m| m.permissions().mode() & 0o777);
+        assert_eq!(mode.ok(), Some(0o600));
+    }
+    drop(a);
+    drop(b);
+    let _ = sandbox.kill();
+    let _ = sandbox.wait();
+    let _ = std::fs::remove_dir_all(&state);
 }

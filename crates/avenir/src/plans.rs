@@ -40,6 +40,8 @@ pub enum Freshness {
 struct Cached {
     snapshot: Arc<PlanSnapshot>,
     synced: Instant,
+    /// A write was sent since the last sync: the next read asks YNAB, fresh or not.
+    stale: bool,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<Cached>>>;
@@ -91,6 +93,17 @@ impl PlanStore {
             .clone()
     }
 
+    /// A write was sent to this plan: its answer changes derived figures (balances, month
+    /// amounts) the write's own answer does not carry, so the next read asks YNAB for the delta
+    /// even within `AVENIR_MCP_FRESH_SECONDS`.
+    pub async fn wrote(&self, plan_id: &str) {
+        let slot = self.slot(&self.resolved(plan_id));
+        let mut cached = slot.lock().await;
+        if let Some(entry) = cached.as_mut() {
+            entry.stale = true;
+        }
+    }
+
     /// The `server_knowledge` of the cached copy of a plan (resolved id), if loaded.
     pub async fn cached_knowledge(&self, plan_id: &str) -> Option<i64> {
         let slot = self.slot(&self.resolved(plan_id));
@@ -130,6 +143,7 @@ impl PlanStore {
             *cached = Some(Cached {
                 snapshot: snapshot.clone(),
                 synced: Instant::now(),
+                stale: false,
             });
             return Ok(snapshot);
         }
@@ -138,6 +152,7 @@ impl PlanStore {
         match cached.as_mut() {
             Some(entry) => {
                 let fresh = freshness == Freshness::AllowCached
+                    && !entry.stale
                     && !self.fresh_for.is_zero()
                     && entry.synced.elapsed() < self.fresh_for;
                 if !fresh {
@@ -148,6 +163,7 @@ impl PlanStore {
                     merge_plan(&mut snapshot.plan, delta);
                     snapshot.server_knowledge = server_knowledge;
                     entry.synced = Instant::now();
+                    entry.stale = false;
                 }
                 Ok(entry.snapshot.clone())
             }
@@ -156,6 +172,7 @@ impl PlanStore {
                 *cached = Some(Cached {
                     snapshot: snapshot.clone(),
                     synced: Instant::now(),
+                    stale: false,
                 });
                 Ok(snapshot)
             }

@@ -112,3 +112,39 @@ async fn a_burst_never_passes_the_hourly_budget() {
     );
     assert!(refused.iter().all(|m| !m.contains("YNAB 429")));
 }
+
+#[tokio::test]
+async fn a_read_after_our_own_write_asks_for_the_delta_even_when_fresh() {
+    let mut settings = settings(300);
+    settings.writes_enabled = true;
+    let h = start_with(Era::Modern, settings, ynab::Pacer::memory(180)).await;
+    let month = json!({"plan_id": "last-used", "month": "2026-09"});
+    let before = h.ok("get_category_balances", month.clone()).await;
+    let args = json!({"plan_id": "last-used", "month": "2026-09", "category_id": id("cat-restaurants"), "amount": 150});
+    let preview = h.ok("set_category_budget", args.clone()).await;
+    let mut confirmed = args.clone();
+    confirmed["confirmation"] = preview["confirmation"].clone();
+    let served = h.served();
+    let applied = h.call("set_category_budget", confirmed).await;
+    assert_eq!(
+        meta_of(&applied)["avenir-mcp/ynab_requests"],
+        2,
+        "a delta for the re-check, one PATCH"
+    );
+    assert_eq!(h.served(), served + 2);
+    let after = h.call("get_category_balances", month).await;
+    assert_eq!(
+        meta_of(&after)["avenir-mcp/ynab_requests"],
+        1,
+        "the write made the cache stale"
+    );
+    let restaurants = |v: &serde_json::Value| {
+        v["result"]
+            .as_array()
+            .and_then(|l| l.iter().find(|c| c["name"] == "Restaurants").cloned())
+            .map(|c| c["budgeted"].clone())
+    };
+    assert_eq!(restaurants(&before), Some(json!(120.0)));
+    let after = after.structured_content.expect("structured");
+    assert_eq!(restaurants(&after), Some(json!(150.0)));
+}

@@ -380,7 +380,9 @@ pub async fn journaled(
             "The journal could not record what is about to change ({error}): nothing was sent to YNAB. Check that the journal's folder is writable, then call again."
         ));
     }
-    let draft = match write.await {
+    let written = write.await;
+    context.plans.wrote(plan_id).await;
+    let draft = match written {
         Ok(draft) => draft,
         Err(WriteFailure::NothingChanged(message)) => {
             if let Err(error) = context.journal.settle(&operation_id, "failed") {

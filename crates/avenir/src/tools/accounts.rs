@@ -52,7 +52,7 @@ pub fn spec() -> ToolSpec {
 (cleared = what the bank has shown), the health of each bank link and the date of the last \
 reconciliation: use it to tell the user about a broken bank link or an account not reconciled for \
 months. The ids are the account_ids other tools take. {reconcile} Pass the plan id when there are \
-several plans. Cost: one YNAB request (the plan is read fresh). Changes nothing."
+several plans. Cost: ≤ 1 YNAB request once the plan is loaded (loading it the first time is 1 request). Changes nothing."
             )
         },
         input_schema: plan_id_schema,

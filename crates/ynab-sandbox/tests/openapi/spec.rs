@@ -1,0 +1,167 @@
+//! YNAB's OpenAPI spec as the tests read it: `shared/ynab/open_api_spec.yaml` loaded from its YAML,
+//! the response schema each operation declares for a status, and a JSON Schema 2020-12 check of a
+//! body against it. Its one OpenAPI 3.0 leftover, `nullable`, is read as its authors meant it.
+//!
+//! # How the spec is read
+//!
+//! - `$ref`s point into `#/components/schemas`; each check compiles `{"$ref": …, "components":
+//!   …}`, so they resolve inside the one document and nothing is fetched.
+//! - OpenAPI 3.1 schemas are JSON Schema 2020-12, which has no `nullable`: `nullable: true` (the
+//!   plan list's `default_plan`, an `allOf` of `PlanSummary`) becomes `anyOf: [schema, null]` and
+//!   `nullable: false` is dropped, as OpenAPI 3.0 defined them.
+//! - `format` is asserted: the sandbox's `uuid`, `date` and `date-time` values were checked to hold
+//!   (ids are UUIDs, D26). The OpenAPI-only formats (`int32`, `int64`, `double`) are unknown to
+//!   JSON Schema and ignored; `type: integer` still rejects a fraction.
+
+use jsonschema::Validator;
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The spec and the validators compiled from it so far (one per component schema).
+pub struct Spec {
+    doc: Value,
+    components: Value,
+    validators: Mutex<HashMap<String, Arc<Validator>>>,
+}
+
+/// Where CI keeps the spec: `shared/` beside the repository clone.
+fn spec_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/ynab/open_api_spec.yaml")
+}
+
+/// The spec, loaded once per test binary.
+pub fn spec() -> &'static Spec {
+    static SPEC: OnceLock<Spec> = OnceLock::new();
+    SPEC.get_or_init(Spec::load)
+}
+
+impl Spec {
+    fn load() -> Spec {
+        let path = spec_path();
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "YNAB's OpenAPI spec is missing at {} ({e}): these tests need shared/ynab/open_api_spec.yaml beside the repository clone",
+                path.display()
+            )
+        });
+        let doc: Value = serde_norway::from_str(&text)
+            .unwrap_or_else(|e| panic!("{} is not YAML the tests can read: {e}", path.display()));
+        let mut schemas = doc["components"]["schemas"].clone();
+        assert!(
+            schemas.as_object().is_some_and(|s| !s.is_empty()),
+            "{} declares no components.schemas",
+            path.display()
+        );
+        read_nullable(&mut schemas);
+        Spec {
+            components: json!({ "schemas": schemas }),
+            doc,
+            validators: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The component name of the JSON schema `method path` declares for `status`, where
+    /// `path` is the spec's template (`/plans/{plan_id}/accounts`); `None` if it declares none.
+    pub fn response_schema(&self, method: &str, path: &str, status: u16) -> Option<String> {
+        let operation = self.doc["paths"]
+            .get(path)?
+            .get(method.to_ascii_lowercase())?;
+        let declared = operation["responses"].get(status.to_string())?;
+        let reference = declared["content"]["application/json"]["schema"]["$ref"].as_str()?;
+        reference
+            .strip_prefix("#/components/schemas/")
+            .map(str::to_owned)
+    }
+
+    /// Whether the spec has the operation `method path` at all.
+    pub fn has_operation(&self, method: &str, path: &str) -> bool {
+        self.doc["paths"]
+            .get(path)
+            .and_then(|p| p.get(method.to_ascii_lowercase()))
+            .is_some()
+    }
+
+    /// Checks `body` against the component schema `name`; the error lists every failure with
+    /// where in the body it is.
+    pub fn check(&self, name: &str, body: &Value) -> Result<(), String> {
+        let validator = self.validator(name);
+        let errors: Vec<String> = validator
+            .iter_errors(body)
+            .map(|e| format!("{}: {e}", e.instance_path()))
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.join("\n    "))
+        }
+    }
+
+    fn validator(&self, name: &str) -> Arc<Validator> {
+        let mut cache = self
+            .validators
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(v) = cache.get(name) {
+            return v.clone();
+        }
+        assert!(
+            self.components["schemas"].get(name).is_some(),
+            "the spec has no schema {name}"
+        );
+        let root = json!({
+            "$ref": format!("#/components/schemas/{name}"),
+            "components": self.components,
+        });
+        let validator = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(&root)
+            .unwrap_or_else(|e| panic!("the spec's schema {name} does not compile: {e}"));
+        let validator = Arc::new(validator);
+        cache.insert(name.to_owned(), validator.clone());
+        validator
+    }
+}
+
+/// Rewrites OpenAPI 3.0's `nullable` into JSON Schema 2020-12 everywhere under `value`.
+fn read_nullable(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for child in map.values_mut() {
+                read_nullable(child);
+            }
+            match map.remove("nullable") {
+                Some(Value::Bool(true)) => {
+                    let schema = std::mem::take(map);
+                    let mut wrapped = Map::new();
+                    wrapped.insert(
+                        "anyOf".into(),
+                        json!([Value::Object(schema), {"type": "null"}]),
+                    );
+                    *map = wrapped;
+                }
+                Some(Value::Bool(false)) | None => {}
+                Some(other) => panic!("nullable is {other}, not a boolean"),
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(read_nullable),
+        _ => {}
+    }
+}
+
+#[test]
+fn nullable_becomes_any_of_null() {
+    let mut schema = json!({"properties": {
+        "a": {"allOf": [{"$ref": "#/x"}], "nullable": true},
+        "b": {"type": "string", "nullable": false}
+    }});
+    read_nullable(&mut schema);
+    assert_eq!(
+        schema,
+        json!({"properties": {
+            "a": {"anyOf": [{"allOf": [{"$ref": "#/x"}]}, {"type": "null"}]},
+            "b": {"type": "string"}
+        }})
+    );
+}
