@@ -8,6 +8,7 @@
 //! `budgets`/`budget`/`default_budget` members are renamed to the `plans` names.
 
 mod common;
+#[path = "openapi/spec.rs"]
 mod spec;
 
 use common::*;
@@ -622,7 +623,7 @@ async fn scheduled_transactions() {
 async fn error_bodies_are_error_responses() {
     let mut c = Checker::demo();
     let p = plan_id();
-    // 400: a body naming an unknown account; a bad query parameter; a body that is not JSON.
+    // 400: a body naming an unknown account; a bad query parameter; a name over its limit.
     c.call(
         "POST",
         "/plans/{plan_id}/transactions",
@@ -643,10 +644,10 @@ async fn error_bodies_are_error_responses() {
     .await;
     c.call(
         "PATCH",
-        "/plans/{plan_id}/categories/{category_id}",
-        &[&p, &id("cat-rent")],
+        "/plans/{plan_id}/category_groups/{category_group_id}",
+        &[&p, &id("grp-bills")],
         "",
-        Some(json!({"category": {"name": "x".repeat(300)}})),
+        Some(json!({"category_group": {"name": "x".repeat(51)}})),
         400,
     )
     .await;
