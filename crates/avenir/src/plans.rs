@@ -10,7 +10,7 @@ use crate::sync::merge_plan;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use ynab::models::{Category, PlanDetail, ScheduledTransactionSummary};
+use ynab::models::{Category, PlanDetail};
 use ynab::{Client, TransactionFilter};
 
 /// A plan as last synced, with the knowledge counter of that sync.
@@ -102,6 +102,53 @@ impl PlanStore {
         if let Some(entry) = cached.as_mut() {
             entry.stale = true;
         }
+    }
+
+    /// The plan with the categories of the months `wanted` accepts (labels `YYYY-MM-01`).
+    ///
+    /// The full export carries every month's categories; a plan loaded by kind (YNAB gave up on
+    /// the export) has them for the current month only, so the others are fetched here, one
+    /// `GET /months/{month}` each, the first time a tool needs them, and kept.
+    pub async fn with_months(
+        &self,
+        snapshot: Arc<PlanSnapshot>,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Result<Arc<PlanSnapshot>, ynab::Error> {
+        let missing: Vec<String> = snapshot
+            .plan
+            .months
+            .iter()
+            .filter(|m| !m.deleted && m.categories.is_none() && wanted(&m.month))
+            .map(|m| m.month.clone())
+            .collect();
+        if missing.is_empty() {
+            return Ok(snapshot);
+        }
+        let id = snapshot.id().to_string();
+        let mut details = Vec::with_capacity(missing.len());
+        for month in &missing {
+            details.push(self.client.month(&id, month).await?);
+        }
+        let slot = self.slot(&id);
+        let mut cached = slot.lock().await;
+        let mut updated = match cached.as_ref() {
+            Some(entry) if entry.snapshot.server_knowledge == snapshot.server_knowledge => {
+                entry.snapshot.clone()
+            }
+            _ => snapshot,
+        };
+        let plan = &mut Arc::make_mut(&mut updated).plan;
+        for detail in details {
+            if let Some(month) = plan.months.iter_mut().find(|m| m.month == detail.month) {
+                *month = detail;
+            }
+        }
+        if let Some(entry) = cached.as_mut()
+            && entry.snapshot.server_knowledge == updated.server_knowledge
+        {
+            entry.snapshot = updated.clone();
+        }
+        Ok(updated)
     }
 
     /// The `server_knowledge` of the cached copy of a plan (resolved id), if loaded.
@@ -258,47 +305,12 @@ impl PlanStore {
         for t in transactions {
             plan.subtransactions
                 .extend(t.subtransactions.iter().cloned());
-            plan.transactions.push(ynab::models::TransactionSummary {
-                id: t.id,
-                date: t.date,
-                amount: t.amount,
-                memo: t.memo,
-                cleared: t.cleared,
-                approved: t.approved,
-                flag_color: t.flag_color,
-                flag_name: t.flag_name,
-                account_id: t.account_id,
-                payee_id: t.payee_id,
-                category_id: t.category_id,
-                transfer_account_id: t.transfer_account_id,
-                transfer_transaction_id: t.transfer_transaction_id,
-                matched_transaction_id: t.matched_transaction_id,
-                import_id: t.import_id,
-                import_payee_name: t.import_payee_name,
-                import_payee_name_original: t.import_payee_name_original,
-                debt_transaction_type: t.debt_transaction_type,
-                deleted: t.deleted,
-            });
+            plan.transactions.push(t.into());
         }
         for s in scheduled {
             plan.scheduled_subtransactions
                 .extend(s.subtransactions.iter().cloned());
-            plan.scheduled_transactions
-                .push(ScheduledTransactionSummary {
-                    id: s.id,
-                    date_first: s.date_first,
-                    date_next: s.date_next,
-                    frequency: s.frequency,
-                    amount: s.amount,
-                    memo: s.memo,
-                    flag_color: s.flag_color,
-                    flag_name: s.flag_name,
-                    account_id: s.account_id,
-                    payee_id: s.payee_id,
-                    category_id: s.category_id,
-                    transfer_account_id: s.transfer_account_id,
-                    deleted: s.deleted,
-                });
+            plan.scheduled_transactions.push(s.into());
         }
         Ok(PlanSnapshot {
             plan,

@@ -138,7 +138,9 @@ fn merge_months(base: &mut Vec<Month>, delta: Vec<Month>) {
                     month.categories = Some(categories);
                 }
                 (old, None) => month.categories = old.clone(),
-                (None, changed) => month.categories = changed,
+                // A month held without its categories (loaded by kind) stays so: a delta
+                // carries only the changed rows, and the whole list is fetched when needed.
+                (None, Some(_)) => month.categories = None,
             }
         }
         merged.push(month);

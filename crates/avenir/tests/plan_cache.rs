@@ -148,3 +148,62 @@ async fn a_read_after_our_own_write_asks_for_the_delta_even_when_fresh() {
     let after = after.structured_content.expect("structured");
     assert_eq!(restaurants(&after), Some(json!(150.0)));
 }
+
+#[tokio::test]
+async fn when_ynab_gives_up_on_the_export_the_plan_loads_by_kind() {
+    use ynab_sandbox::faults::Fault;
+    let h = start(Era::Modern, false).await;
+    // YNAB answers 503 to the full export of a very large plan (three tries for a read)
+    h.sandbox
+        .inject(Fault::status(3, Some("GET /plans/{plan_id}"), 503));
+    let accounts = h
+        .ok("list_accounts", json!({"plan_id": id("demo-budget")}))
+        .await;
+    let checking = &accounts["result"][0];
+    assert_eq!(checking["name"], "Checking");
+    assert_eq!(checking["balance"], json!(3328.5));
+    let routes = h.sandbox.stats().routes;
+    assert_eq!(
+        routes.get("GET /v1/plans/{plan_id}"),
+        Some(&3),
+        "{routes:?}"
+    );
+    assert_eq!(
+        routes.get("GET /v1/plans/{plan_id}/transactions"),
+        Some(&1),
+        "{routes:?}"
+    );
+    // the loaded plan answers the month tools too, from the current month's detail
+    let balances = h
+        .ok(
+            "get_category_balances",
+            json!({"plan_id": id("demo-budget"), "month": "2026-09"}),
+        )
+        .await;
+    assert!(balances["result"].as_array().is_some_and(|l| !l.is_empty()));
+    // another month: its categories are fetched once, then kept
+    let before = h.served();
+    let august = h
+        .ok(
+            "get_category_balances",
+            json!({"plan_id": id("demo-budget"), "month": "2026-08"}),
+        )
+        .await;
+    let restaurants = august["result"]
+        .as_array()
+        .and_then(|l| l.iter().find(|c| c["name"] == "Restaurants").cloned())
+        .expect("Restaurants in August");
+    assert_eq!(restaurants["activity"], json!(-89.1));
+    assert_eq!(h.served(), before + 2, "a delta, then the month once");
+    let routes = h.sandbox.stats().routes;
+    assert_eq!(
+        routes.get("GET /v1/plans/{plan_id}/months/{month}"),
+        Some(&2),
+        "{routes:?}"
+    );
+    // later reads are deltas of the export as usual
+    let before = h.served();
+    h.ok("list_payees", json!({"plan_id": id("demo-budget")}))
+        .await;
+    assert_eq!(h.served(), before + 1);
+}

@@ -186,27 +186,13 @@ async fn pending_faults(State(state): State<AppState>) -> Response {
     axum::Json(faults.pending()).into_response()
 }
 
-/// `POST /__sandbox/faults`: one fault or a list of them (`faults::Fault`'s JSON).
+/// `POST /__sandbox/faults`: one fault or a list of them (`faults::Fault`'s JSON); a body that
+/// is not one answers 400 with a sentence saying what is wrong and what a fault looks like.
 async fn add_faults(State(state): State<AppState>, body: axum::body::Bytes) -> Response {
-    #[derive(serde::Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(Fault),
-        Many(Vec<Fault>),
-    }
-    let parsed: Result<OneOrMany, _> = serde_json::from_slice(&body);
-    let faults = match parsed {
-        Ok(OneOrMany::One(fault)) => vec![fault],
-        Ok(OneOrMany::Many(list)) => list,
-        Err(e) => {
-            return error_response(
-                StatusCode::BAD_REQUEST,
-                "400",
-                "bad_request",
-                &format!(
-                    "A fault is {{\"count\", \"route\"?, \"kind\": \"status\"|\"delay\"|\"apply_then_drop\", ...}}: {e}"
-                ),
-            );
+    let faults = match parse_faults(&body) {
+        Ok(faults) => faults,
+        Err(detail) => {
+            return error_response(StatusCode::BAD_REQUEST, "400", "bad_request", &detail);
         }
     };
     let store = lock(&state).faults.clone();
@@ -214,6 +200,51 @@ async fn add_faults(State(state): State<AppState>, body: axum::body::Bytes) -> R
         store.add(fault);
     }
     axum::Json(store.pending()).into_response()
+}
+
+/// What a fault looks like, for the 400 of a body that is not one.
+const FAULT_SHAPE: &str = "A fault is {\"count\": N, \"route\"?: \"METHOD /path\", \"kind\": \"status\" with \"status\" (400-599) and \"retry_after\"?, \"delay\" with \"ms\", or \"apply_then_drop\"}, or a list of them.";
+
+/// The faults of a `POST /__sandbox/faults` body, or the sentence that says why it has none.
+fn parse_faults(body: &[u8]) -> Result<Vec<Fault>, String> {
+    let value: serde_json::Value = serde_json::from_slice(body)
+        .map_err(|e| format!("The body is not JSON ({e}). {FAULT_SHAPE}"))?;
+    match value {
+        serde_json::Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| one_fault(item).map_err(|e| format!("Fault {i}: {e}")))
+            .collect(),
+        item => one_fault(item).map(|fault| vec![fault]),
+    }
+}
+
+fn one_fault(value: serde_json::Value) -> Result<Fault, String> {
+    let fault: Fault = serde_json::from_value(value)
+        .map_err(|e| format!("The fault is not valid ({e}). {FAULT_SHAPE}"))?;
+    if fault.count == 0 {
+        return Err("count must be at least 1.".to_owned());
+    }
+    if let FaultKind::Status {
+        status,
+        retry_after,
+    } = &fault.kind
+    {
+        if !(400..=599).contains(status) {
+            return Err(format!(
+                "status {status} is not an error status: give one from 400 to 599."
+            ));
+        }
+        if retry_after
+            .as_deref()
+            .is_some_and(|v| header::HeaderValue::from_str(v).is_err())
+        {
+            return Err(
+                "retry_after must be a header value: seconds (\"30\") or an HTTP date.".to_owned(),
+            );
+        }
+    }
+    Ok(fault)
 }
 
 async fn clear_faults(State(state): State<AppState>) -> Response {

@@ -421,3 +421,51 @@ pub struct ErrorDetail {
     pub name: String,
     pub detail: String,
 }
+
+impl From<Transaction> for TransactionSummary {
+    /// The flat shape of the plan export: the same facts without names and split lines.
+    fn from(t: Transaction) -> Self {
+        TransactionSummary {
+            id: t.id,
+            date: t.date,
+            amount: t.amount,
+            memo: t.memo,
+            cleared: t.cleared,
+            approved: t.approved,
+            flag_color: t.flag_color,
+            flag_name: t.flag_name,
+            account_id: t.account_id,
+            payee_id: t.payee_id,
+            category_id: t.category_id,
+            transfer_account_id: t.transfer_account_id,
+            transfer_transaction_id: t.transfer_transaction_id,
+            matched_transaction_id: t.matched_transaction_id,
+            import_id: t.import_id,
+            import_payee_name: t.import_payee_name,
+            import_payee_name_original: t.import_payee_name_original,
+            debt_transaction_type: t.debt_transaction_type,
+            deleted: t.deleted,
+        }
+    }
+}
+
+impl From<ScheduledTransaction> for ScheduledTransactionSummary {
+    /// The flat shape of the plan export.
+    fn from(s: ScheduledTransaction) -> Self {
+        ScheduledTransactionSummary {
+            id: s.id,
+            date_first: s.date_first,
+            date_next: s.date_next,
+            frequency: s.frequency,
+            amount: s.amount,
+            memo: s.memo,
+            flag_color: s.flag_color,
+            flag_name: s.flag_name,
+            account_id: s.account_id,
+            payee_id: s.payee_id,
+            category_id: s.category_id,
+            transfer_account_id: s.transfer_account_id,
+            deleted: s.deleted,
+        }
+    }
+}

@@ -177,9 +177,13 @@ mod tests {
     #[test]
     fn a_code_for_one_plan_does_not_confirm_the_same_change_in_another() {
         use crate::confirm::fingerprint::fingerprint;
-        let subject = serde_json::json!({"category": "c", "month": "2026-09-01", "from": 1, "to": 2});
+        let subject =
+            serde_json::json!({"category": "c", "month": "2026-09-01", "from": 1, "to": 2});
         let store = CodeStore::default();
-        let code = store.issue(&fingerprint("plan-a", &subject), "tool\n{\"plan_id\":\"plan-a\"}");
+        let code = store.issue(
+            &fingerprint("plan-a", &subject),
+            "tool\n{\"plan_id\":\"plan-a\"}",
+        );
         assert_eq!(
             store.redeem(
                 &code,

@@ -67,6 +67,12 @@ pub(crate) async fn month_categories(
         context.plans.read(plan_id).await
     }
     .map_err(|e| e.to_string())?;
+    let label = month.label();
+    let snapshot = context
+        .plans
+        .with_months(snapshot, |m| m == label)
+        .await
+        .map_err(|e| e.to_string())?;
     let categories = match find_month(&snapshot.plan.months, month) {
         Some(found) => found.categories.clone().unwrap_or_default(),
         None => {

@@ -101,6 +101,12 @@ async fn read_plan(
     };
     args.finish(tool).map_err(Outcome::from)?;
     let snapshot = context.plans.read(&plan_id).await.map_err(Outcome::from)?;
+    let label = month.label();
+    let snapshot = context
+        .plans
+        .with_months(snapshot, |m| m == label)
+        .await
+        .map_err(Outcome::from)?;
     Ok((snapshot, month, flag))
 }
 

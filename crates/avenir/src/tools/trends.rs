@@ -109,8 +109,20 @@ pub async fn run(context: &Context, mut args: Args) -> Outcome {
         Ok(snapshot) => snapshot,
         Err(error) => return error.into(),
     };
-    let plan = &snapshot.plan;
     let count = usize::try_from(count).unwrap_or(1);
+    let kept: Vec<String> = held_months(&snapshot.plan.months, context.settings.today(), count)
+        .iter()
+        .map(|(_, m)| m.month.clone())
+        .collect();
+    let snapshot = match context
+        .plans
+        .with_months(snapshot, |m| kept.iter().any(|k| k == m))
+        .await
+    {
+        Ok(snapshot) => snapshot,
+        Err(error) => return error.into(),
+    };
+    let plan = &snapshot.plan;
     let months = held_months(&plan.months, context.settings.today(), count);
     let groups = GroupNames::new(&plan.category_groups);
     let answer: SpendingTrends = spending_trends(&months, &groups)

@@ -75,14 +75,6 @@ impl Spec {
             .map(str::to_owned)
     }
 
-    /// Whether the spec has the operation `method path` at all.
-    pub fn has_operation(&self, method: &str, path: &str) -> bool {
-        self.doc["paths"]
-            .get(path)
-            .and_then(|p| p.get(method.to_ascii_lowercase()))
-            .is_some()
-    }
-
     /// Checks `body` against the component schema `name`; the error lists every failure with
     /// where in the body it is.
     pub fn check(&self, name: &str, body: &Value) -> Result<(), String> {
@@ -163,5 +155,59 @@ fn nullable_becomes_any_of_null() {
             "a": {"anyOf": [{"allOf": [{"$ref": "#/x"}]}, {"type": "null"}]},
             "b": {"type": "string"}
         }})
+    );
+}
+
+#[test]
+fn the_check_rejects_what_the_spec_forbids() {
+    let spec = spec();
+    let plan = |id: &str, first_month: &str| {
+        json!({"id": id, "name": "Home", "first_month": first_month,
+               "last_modified_on": "2026-09-25T08:00:00Z"})
+    };
+    let uuid = "82ddd286-4613-59e7-a476-989bad625d91";
+    let list =
+        |plans: Value, default: Value| json!({"data": {"plans": plans, "default_plan": default}});
+    let good = [
+        list(json!([plan(uuid, "2026-06-01")]), Value::Null),
+        list(json!([]), plan(uuid, "2026-06-01")),
+    ];
+    for body in &good {
+        assert_eq!(spec.check("PlanSummaryResponse", body), Ok(()), "{body}");
+    }
+    let bad = [
+        (json!({"data": {}}), "a required member is missing"),
+        (
+            list(json!([]), json!({"name": "Home"})),
+            "default_plan is no PlanSummary",
+        ),
+        (
+            list(json!([plan("plan-1", "2026-06-01")]), Value::Null),
+            "format uuid",
+        ),
+        (
+            list(json!([plan(uuid, "June 2026")]), Value::Null),
+            "format date",
+        ),
+        (
+            list(json!([{"id": uuid, "name": 7}]), Value::Null),
+            "a number for a string",
+        ),
+    ];
+    for (body, why) in &bad {
+        assert!(
+            spec.check("PlanSummaryResponse", body).is_err(),
+            "{why}: {body}"
+        );
+    }
+    let error = json!({"error": {"id": "404.2", "name": "resource_not_found"}});
+    assert!(
+        spec.check("ErrorResponse", &error).is_err(),
+        "detail is required"
+    );
+    let fraction = json!({"data": {"transaction_ids": [], "server_knowledge": 1.5}});
+    assert!(
+        spec.check("SaveTransactionsResponse", &fraction).is_err(),
+        "integer"
     );
 }
