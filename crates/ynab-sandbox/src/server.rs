@@ -203,7 +203,7 @@ async fn add_faults(State(state): State<AppState>, body: axum::body::Bytes) -> R
 }
 
 /// What a fault looks like, for the 400 of a body that is not one.
-const FAULT_SHAPE: &str = "A fault is {\"count\": N, \"route\"?: \"METHOD /path\", \"kind\": \"status\" with \"status\" (400-599) and \"retry_after\"?, \"delay\" with \"ms\", or \"apply_then_drop\"}, or a list of them.";
+const FAULT_SHAPE: &str = "A fault is {\"count\": N, \"route\"?: \"METHOD /path\", \"skip\"?: N, \"kind\": \"status\" with \"status\" (400-599) and \"retry_after\"?, \"delay\" with \"ms\", or \"apply_then_drop\"}, or a list of them.";
 
 /// The faults of a `POST /__sandbox/faults` body, or the sentence that says why it has none.
 fn parse_faults(body: &[u8]) -> Result<Vec<Fault>, String> {

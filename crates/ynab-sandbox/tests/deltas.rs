@@ -156,7 +156,11 @@ async fn deletions_come_back_as_tombstones_and_balances_as_changed_accounts() {
             None,
         )
         .await;
-    assert_eq!(schedule.data()["server_knowledge"], 4);
+    assert_eq!(schedule.data()["scheduled_transaction"]["deleted"], true);
+    assert_eq!(
+        api.get(&plan("/scheduled_transactions")).await["server_knowledge"],
+        4
+    );
     let delta = api
         .get(&plan("/scheduled_transactions?last_knowledge_of_server=3"))
         .await;

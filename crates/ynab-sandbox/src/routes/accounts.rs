@@ -149,10 +149,8 @@ pub(crate) async fn create(
         },
         |plan, id| {
             let account = compute::accounts(plan).into_iter().find(|a| a.id == id);
-            created(json!({
-                "account": to_json(&account),
-                "server_knowledge": plan.server_knowledge,
-            }))
+            // YNAB answers `{account}` alone: no `server_knowledge` (spec's AccountResponse).
+            created(json!({ "account": to_json(&account) }))
         },
     )
 }

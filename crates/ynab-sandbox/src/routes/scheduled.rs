@@ -176,8 +176,10 @@ fn live(plan: &PlanState, id: &str) -> ApiResult<usize> {
         .ok_or(ApiError::NotFound)
 }
 
+/// A write's answer: `{scheduled_transaction}` alone, as YNAB's `ScheduledTransactionResponse`
+/// (only the list carries `server_knowledge`).
 fn answer(plan: &PlanState, id: &str) -> serde_json::Value {
-    json!({"scheduled_transaction": named(plan, id), "server_knowledge": plan.server_knowledge})
+    json!({ "scheduled_transaction": named(plan, id) })
 }
 
 pub(crate) async fn list(

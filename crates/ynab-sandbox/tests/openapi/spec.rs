@@ -9,6 +9,8 @@
 //! - OpenAPI 3.1 schemas are JSON Schema 2020-12, which has no `nullable`: `nullable: true` (the
 //!   plan list's `default_plan`, an `allOf` of `PlanSummary`) becomes `anyOf: [schema, null]` and
 //!   `nullable: false` is dropped, as OpenAPI 3.0 defined them.
+//! - A member the schema does not declare fails the check too, though the spec never forbids one:
+//!   the sandbox should answer only what YNAB documents.
 //! - `format` is asserted: the sandbox's `uuid`, `date` and `date-time` values were checked to hold
 //!   (ids are UUIDs, D26). The OpenAPI-only formats (`int32`, `int64`, `double`) are unknown to
 //!   JSON Schema and ignored; `type: integer` still rejects a fraction.
@@ -75,14 +77,16 @@ impl Spec {
             .map(str::to_owned)
     }
 
-    /// Checks `body` against the component schema `name`; the error lists every failure with
-    /// where in the body it is.
+    /// Checks `body` against the component schema `name`, and that it has no member the schema
+    /// does not declare; the error lists every failure with where in the body it is.
     pub fn check(&self, name: &str, body: &Value) -> Result<(), String> {
         let validator = self.validator(name);
-        let errors: Vec<String> = validator
+        let mut errors: Vec<String> = validator
             .iter_errors(body)
             .map(|e| format!("{}: {e}", e.instance_path()))
             .collect();
+        let schema = json!({"$ref": format!("#/components/schemas/{name}")});
+        self.undeclared(&schema, body, String::new(), &mut errors);
         if errors.is_empty() {
             Ok(())
         } else {
@@ -113,6 +117,54 @@ impl Spec {
         let validator = Arc::new(validator);
         cache.insert(name.to_owned(), validator.clone());
         validator
+    }
+}
+
+impl Spec {
+    /// `schema` with its `$ref`s followed, and the schemas its `allOf`/`anyOf`/`oneOf` join.
+    fn parts<'a>(&'a self, schema: &'a Value, out: &mut Vec<&'a Value>) {
+        let mut schema = schema;
+        while let Some(target) = schema["$ref"].as_str() {
+            let name = target.trim_start_matches("#/components/schemas/");
+            schema = &self.components["schemas"][name];
+        }
+        out.push(schema);
+        for key in ["allOf", "anyOf", "oneOf"] {
+            for sub in schema[key].as_array().into_iter().flatten() {
+                self.parts(sub, out);
+            }
+        }
+    }
+
+    /// Notes every member of an object in `body` that `schema` does not declare. The spec never
+    /// forbids more members (no `additionalProperties: false`), but an answer of the sandbox
+    /// that has one is not an answer YNAB documents, so the tests treat it as a failure.
+    fn undeclared(&self, schema: &Value, body: &Value, at: String, errors: &mut Vec<String>) {
+        let mut parts = Vec::new();
+        self.parts(schema, &mut parts);
+        match body {
+            Value::Object(members) => {
+                let extra = parts.iter().find_map(|p| p.get("additionalProperties"));
+                for (key, value) in members {
+                    let declared = parts.iter().find_map(|p| p["properties"].get(key));
+                    match declared.or(extra.filter(|e| e.is_object())) {
+                        Some(sub) => self.undeclared(sub, value, format!("{at}/{key}"), errors),
+                        None if extra.is_none() => {
+                            errors.push(format!("{at}/{key}: a member the spec does not declare"));
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Value::Array(items) => {
+                if let Some(sub) = parts.iter().find_map(|p| p.get("items")) {
+                    for (i, item) in items.iter().enumerate() {
+                        self.undeclared(sub, item, format!("{at}/{i}"), errors);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -200,6 +252,16 @@ fn the_check_rejects_what_the_spec_forbids() {
             "{why}: {body}"
         );
     }
+    let extra = list(
+        json!([{"id": uuid, "name": "Home", "colour": "blue"}]),
+        Value::Null,
+    );
+    let said = spec.check("PlanSummaryResponse", &extra);
+    assert!(
+        said.as_ref()
+            .is_err_and(|e| e.contains("/data/plans/0/colour")),
+        "an undeclared member: {said:?}"
+    );
     let error = json!({"error": {"id": "404.2", "name": "resource_not_found"}});
     assert!(
         spec.check("ErrorResponse", &error).is_err(),
