@@ -382,3 +382,120 @@ fn two_processes_share_one_hourly_budget() {
     let _ = sandbox.wait();
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// Issue 4/5's scenario, as a client without elicitation lives it with `--demo`.
+#[test]
+fn demo_budget_change_with_a_code_then_undo() {
+    let mut s = Session::start(&["--demo"]);
+    initialize(&mut s);
+    let restaurants = json!({"plan_id": "last-used", "month": "2026-09",
+                             "category_id": ynab_sandbox_id("cat-restaurants"), "amount": 150});
+    let preview = call_over_stdio(&mut s, 1, "set_category_budget", restaurants.clone());
+    let preview = &preview["structuredContent"];
+    assert_eq!(preview["status"], "confirmation_required");
+    let message = preview["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains(
+            "Budget Restaurants for 2026-09-01: 120.00 → 150.00 (available -22.50 → +7.50)?"
+        ),
+        "{message}"
+    );
+    let code = preview["confirmation"].as_str().unwrap_or("").to_string();
+    assert_eq!(code.len(), 11);
+
+    let mut with_code = restaurants.clone();
+    with_code["confirmation"] = json!(code);
+    let applied = call_over_stdio(&mut s, 2, "set_category_budget", with_code.clone());
+    assert_eq!(
+        applied["structuredContent"]["status"], "applied",
+        "{applied}"
+    );
+    let again = call_over_stdio(&mut s, 3, "set_category_budget", with_code);
+    assert_eq!(again["structuredContent"]["message"], "Nothing to change.");
+
+    let mut other = restaurants.clone();
+    other["amount"] = json!(160);
+    other["confirmation"] = json!(code);
+    let refused = call_over_stdio(&mut s, 4, "set_category_budget", other);
+    assert_eq!(refused["isError"], true);
+    assert_eq!(
+        refused["content"][0]["text"],
+        "This confirmation code is unknown, expired, already used, or was issued for different changes. Call again without confirmation to get a new preview."
+    );
+    let balances = call_over_stdio(
+        &mut s,
+        5,
+        "get_category_balances",
+        json!({"plan_id": "last-used", "month": "2026-09"}),
+    );
+    let budgeted = |v: &Value| {
+        v["structuredContent"]["result"]
+            .as_array()
+            .and_then(|l| l.iter().find(|c| c["name"] == "Restaurants").cloned())
+            .map(|c| c["budgeted"].clone())
+    };
+    assert_eq!(
+        budgeted(&balances),
+        Some(json!(150.0)),
+        "the refused call changed nothing"
+    );
+
+    let undo = call_over_stdio(&mut s, 6, "undo_operation", json!({"plan_id": "last-used"}));
+    let undo = &undo["structuredContent"];
+    assert!(
+        undo["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Undo: set Restaurants for 2026-09-01 back to 120.00?"),
+        "{undo}"
+    );
+    let undone = call_over_stdio(
+        &mut s,
+        7,
+        "undo_operation",
+        json!({"plan_id": "last-used", "confirmation": undo["confirmation"]}),
+    );
+    assert_eq!(
+        undone["structuredContent"]["message"],
+        "Budgeted amount restored."
+    );
+    let balances = call_over_stdio(
+        &mut s,
+        8,
+        "get_category_balances",
+        json!({"plan_id": "last-used", "month": "2026-09"}),
+    );
+    assert_eq!(budgeted(&balances), Some(json!(120.0)));
+}
+
+#[test]
+fn a_restart_forgets_every_code() {
+    let args = json!({"plan_id": "last-used", "month": "2026-09",
+                      "category_id": ynab_sandbox_id("cat-restaurants"), "amount": 150});
+    let code = {
+        let mut first = Session::start(&["--demo"]);
+        initialize(&mut first);
+        let preview = call_over_stdio(&mut first, 1, "set_category_budget", args.clone());
+        preview["structuredContent"]["confirmation"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    };
+    let mut second = Session::start(&["--demo"]);
+    initialize(&mut second);
+    let mut with_code = args;
+    with_code["confirmation"] = json!(code);
+    let refused = call_over_stdio(&mut second, 1, "set_category_budget", with_code);
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(
+        refused["content"][0]["text"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("This confirmation code is unknown")
+    );
+}
+
+/// The sandbox's UUID for a readable demo id (D26): UUID v5 in the project's namespace.
+fn ynab_sandbox_id(readable: &str) -> String {
+    ynab_sandbox::ids::id(readable)
+}
