@@ -621,3 +621,72 @@ async fn with_writes_on_suggest_categories_points_to_apply_categories_only_when_
     };
     assert!(description.ends_with(sentence), "{description}");
 }
+
+/// The threshold of `AVENIR_MCP_CONFIDENCE_THRESHOLD`: a payee whose history agrees 8 times in 9
+/// gets a suggestion at 0.85, none at the default 0.90.
+#[tokio::test]
+async fn the_confidence_threshold_decides_a_mixed_history() {
+    for (threshold, suggested) in [(None, false), (Some(0.85), true)] {
+        let mut options = common::Options::new(Era::Modern);
+        options.settings.writes_enabled = false;
+        if let Some(share) = threshold {
+            options.settings.confidence_threshold =
+                avenir::config::ConfidenceThreshold::new(share).expect("a share");
+        }
+        let h = common::start_options(options).await;
+        // one of the nine past MARKET FRESH purchases was a meal out
+        let (list, _) = h
+            .other_app()
+            .transactions(&id("demo-budget"), &ynab::TransactionFilter::default())
+            .await
+            .expect("transactions");
+        let payees = h
+            .other_app()
+            .payees(&id("demo-budget"))
+            .await
+            .expect("payees");
+        let fresh: Vec<String> = payees
+            .iter()
+            .filter(|p| p.name.contains("MARKET FRESH"))
+            .map(|p| p.id.clone())
+            .collect();
+        let past = list
+            .iter()
+            .find(|t| {
+                t.date.as_str() < "2026-09-01"
+                    && t.payee_id.as_ref().is_some_and(|p| fresh.contains(p))
+            })
+            .expect("a past MARKET FRESH purchase");
+        h.other_app()
+            .update_transactions(
+                &id("demo-budget"),
+                &[ynab::writes::TransactionUpdate {
+                    id: past.id.clone(),
+                    category_id: Some(Some(id("cat-restaurants"))),
+                    ..Default::default()
+                }],
+            )
+            .await
+            .expect("recategorised");
+        let answer = h
+            .ok(
+                "suggest_categories",
+                json!({"plan_id": "last-used", "limit": 50}),
+            )
+            .await;
+        let item = answer["items"]
+            .as_array()
+            .and_then(|items| items.iter().find(|i| i["date"] == "2026-09-05").cloned())
+            .expect("the MARKET FRESH of the 5th");
+        if suggested {
+            assert_eq!(
+                item["suggestion"]["category_name"], "Groceries",
+                "{threshold:?}"
+            );
+            let confidence = item["suggestion"]["confidence"].as_f64().unwrap_or(0.0);
+            assert!((confidence - 8.0 / 9.0).abs() < 0.01, "{confidence}");
+        } else {
+            assert_eq!(item["suggestion"], Value::Null, "{threshold:?}");
+        }
+    }
+}
