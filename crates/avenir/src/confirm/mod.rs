@@ -8,18 +8,19 @@
 //! older protocol, or a confirmation code.
 
 pub mod answer_state;
+mod ask;
 pub mod codes;
 pub mod fingerprint;
+mod journaled;
 pub mod random;
 
+pub use journaled::{Journaled, journal_failed, journaled};
+
 use crate::context::Context;
-use crate::store::journal::{Intent, Move, Operation, applied_at_now};
+use crate::store::journal::Move;
 use answer_state::AnswerStates;
 use codes::CodeStore;
-use rmcp::model::{
-    ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest, InputRequests,
-    InputRequiredResult,
-};
+use rmcp::model::InputRequiredResult;
 use rmcp::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
 use std::time::Duration;
@@ -230,7 +231,7 @@ pub enum Finished {
 }
 
 /// The decision ask took.
-enum Decision {
+pub(crate) enum Decision {
     Apply,
     /// Accepted in an in-call question: re-check before writing (D4).
     Recheck,
@@ -258,7 +259,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     };
     let fp = fingerprint::fingerprint(&proposal.plan_id, &proposal.subject);
     let plan_id = Some(proposal.plan_id.clone());
-    let decision = decide(context, ask, W::TOOL, &fp, &proposal.question).await;
+    let decision = ask::decide(context, ask, W::TOOL, &fp, &proposal.question).await;
     let proposal = match decision {
         Decision::Apply => proposal,
         Decision::Recheck => match write.prepare(context, true).await {
@@ -338,239 +339,6 @@ async fn apply<W: ConfirmedWrite + Sync>(
     }
 }
 
-/// D32's message: applied in YNAB, not journaled.
-pub fn journal_failed(error: &str, operation_id: &str) -> String {
-    format!(
-        "Applied in YNAB, but the journal could not record it ({error}). undo_operation lists it as unfinished and can still revert it with operation_id {operation_id}."
-    )
-}
-
-/// What [`journaled`] reports after the YNAB writes succeeded.
-#[derive(Debug, Clone)]
-pub struct Journaled {
-    /// The intent's id (= the operation id).
-    pub intent_id: String,
-    /// The operation to name in the result: `None` for an undo (journaled by markers only).
-    pub operation_id: Option<String>,
-    /// Why the journal could not record it (D32), if it could not.
-    pub journal_error: Option<String>,
-}
-
-/// Run `write` between an intent and the journal (D14): the intent is recorded and flushed
-/// first (if it cannot be, nothing is sent); after the writes, the operation line (and any
-/// markers) is appended and the intent settled. A refusal settles the intent as failed; a write
-/// whose fate is unknown leaves it unfinished.
-pub async fn journaled(
-    context: &Context,
-    plan_id: &str,
-    kind: &str,
-    details: Value,
-    write: impl std::future::Future<Output = Result<JournalDraft, WriteFailure>>,
-) -> Result<Journaled, String> {
-    let operation_id = crate::store::journal::new_operation_id();
-    let intent = Intent {
-        id: operation_id.clone(),
-        kind: kind.to_string(),
-        plan_id: plan_id.to_string(),
-        details,
-        server_knowledge: context.plans.cached_knowledge(plan_id).await,
-    };
-    if let Err(error) = context.journal.record_intent(&intent) {
-        return Err(format!(
-            "The journal could not record what is about to change ({error}): nothing was sent to YNAB. Check that the journal's folder is writable, then call again."
-        ));
-    }
-    let written = write.await;
-    context.plans.wrote(plan_id).await;
-    let draft = match written {
-        Ok(draft) => draft,
-        Err(WriteFailure::NothingChanged(message)) => {
-            if let Err(error) = context.journal.settle(&operation_id, "failed") {
-                tracing::warn!("intent {operation_id} could not be settled: {error}");
-            }
-            return Err(message);
-        }
-        Err(WriteFailure::Unknown(message)) => return Err(message),
-    };
-    let mut lines = Vec::new();
-    if !draft.markers_only {
-        let operation = Operation {
-            operation_id: operation_id.clone(),
-            plan_id: plan_id.to_string(),
-            kind: draft.operation_kind.unwrap_or(kind).to_string(),
-            applied_at: applied_at_now(),
-            moves: draft.moves.clone(),
-            details: draft.details.clone(),
-            undoable: draft.undoable,
-            reason: draft.reason.clone(),
-        };
-        match crate::store::journal::operation_line(&operation) {
-            Ok(line) => lines.push(line),
-            Err(error) => tracing::warn!("operation line not serialisable: {error}"),
-        }
-    }
-    lines.extend(draft.after.iter().map(Value::to_string));
-    if draft.mark_self_undone {
-        lines.push(crate::store::journal::undone_line(&operation_id));
-    }
-    let named = (!draft.markers_only && !draft.mark_self_undone).then(|| operation_id.clone());
-    match context.journal.append_all(&lines) {
-        Ok(()) => {
-            if let Err(error) = context.journal.settle(&operation_id, "applied") {
-                tracing::warn!("intent {operation_id} could not be settled: {error}");
-            }
-            Ok(Journaled {
-                intent_id: operation_id,
-                operation_id: named,
-                journal_error: None,
-            })
-        }
-        Err(error) => Ok(Journaled {
-            operation_id: Some(operation_id.clone()),
-            intent_id: operation_id,
-            journal_error: Some(error.to_string()),
-        }),
-    }
-}
-
-/// Choose how to ask and read the answer (`tools-write.md` §4.3, §4.4).
-async fn decide(
-    context: &Context,
-    ask: &AskContext,
-    tool: &str,
-    fp: &str,
-    question: &str,
-) -> Decision {
-    let confirmations = &context.confirmations;
-    let required = confirmations.require_elicitation;
-    let call = associated_data(tool, &ask.arguments);
-    let code = |fp: &str| Decision::Code(confirmations.codes.issue(fp, &call));
-    let dismissed = |fp: &str| {
-        if required {
-            Decision::Declined
-        } else {
-            code(fp)
-        }
-    };
-    if let Some(presented) = &ask.confirmation {
-        if required {
-            return Decision::Refused(CODES_DISABLED);
-        }
-        return match confirmations.codes.redeem(presented, fp, &call) {
-            codes::Redeemed::Valid => Decision::Apply,
-            codes::Redeemed::PlanChanged => Decision::Refused(BUDGET_CHANGED),
-            codes::Redeemed::Refused => Decision::Refused(BAD_CODE),
-        };
-    }
-    if !ask.can_ask {
-        return if required {
-            Decision::Refused(CANNOT_ASK)
-        } else {
-            code(fp)
-        };
-    }
-    if ask.modern {
-        let associated = call.clone();
-        let Some(state) = &ask.request_state else {
-            return input_required(confirmations, &associated, fp, question);
-        };
-        let Some(sealed) = confirmations.states.open(associated.as_bytes(), state) else {
-            return Decision::Refused(ANSWER_INVALID);
-        };
-        let Some(answer) = ask.input_responses.as_ref().and_then(|r| r.get("confirm")) else {
-            // A retry without the answer: ask again (the state's nonce stays unspent).
-            return input_required(confirmations, &associated, fp, question);
-        };
-        if !confirmations.states.spend(&sealed.nonce) {
-            return Decision::Refused(ANSWER_INVALID);
-        }
-        return match read_answer(answer) {
-            Answer::Yes if sealed.fingerprint == fp => Decision::Apply,
-            Answer::Yes => Decision::Refused(BUDGET_CHANGED),
-            Answer::No => Decision::Declined,
-            Answer::Dismissed => dismissed(fp),
-        };
-    }
-    let Some(peer) = &ask.peer else {
-        return dismissed(fp);
-    };
-    let asked = peer
-        .create_elicitation_with_timeout(form(question), Some(confirmations.elicitation_timeout))
-        .await;
-    match asked {
-        Ok(result) => match read_answer(&serde_json::to_value(&result).unwrap_or(Value::Null)) {
-            Answer::Yes => Decision::Recheck,
-            Answer::No => Decision::Declined,
-            Answer::Dismissed => dismissed(fp),
-        },
-        Err(error) => {
-            tracing::info!("the in-call question got no answer: {error}");
-            dismissed(fp)
-        }
-    }
-}
-
-enum Answer {
-    Yes,
-    No,
-    Dismissed,
-}
-
-/// `tools-write.md` §4.4.3: accept + `value: true` is yes; accept otherwise or decline is no;
-/// cancel, or anything that is not an elicitation result, is a dismissal.
-fn read_answer(value: &Value) -> Answer {
-    match value.get("action").and_then(Value::as_str) {
-        Some("accept") => {
-            if value.get("content").and_then(|c| c.get("value")) == Some(&Value::Bool(true)) {
-                Answer::Yes
-            } else {
-                Answer::No
-            }
-        }
-        Some("decline") => Answer::No,
-        _ => Answer::Dismissed,
-    }
-}
-
-fn associated_data(tool: &str, arguments: &Map<String, Value>) -> String {
-    format!(
-        "{tool}\n{}",
-        fingerprint::canon(&Value::Object(arguments.clone()))
-    )
-}
-
-/// The yes/no form (D12): one required boolean, `value`.
-pub fn form(question: &str) -> ElicitRequestParams {
-    let schema = ElicitationSchema::builder()
-        .required_bool_with("value", |b| {
-            b.title("Apply this change")
-                .description("Tick to apply, leave unticked to refuse")
-        })
-        .build_unchecked();
-    ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message: question.to_string(),
-        requested_schema: schema,
-    }
-}
-
-fn input_required(
-    confirmations: &Confirmations,
-    associated: &str,
-    fp: &str,
-    question: &str,
-) -> Decision {
-    let Some(state) = confirmations.states.seal(associated.as_bytes(), fp) else {
-        return Decision::Refused(ANSWER_INVALID);
-    };
-    let mut requests = InputRequests::new();
-    requests.insert(
-        "confirm".into(),
-        InputRequest::Elicitation(ElicitRequest::new(form(question))),
-    );
-    Decision::InputRequired(InputRequiredResult::new(Some(requests), Some(state)))
-}
-
 /// Detail lines capped at [`MAX_LINES`], then `- … and N more` (S6).
 pub fn capped_lines(lines: Vec<String>) -> Vec<String> {
     let total = lines.len();
@@ -606,28 +374,6 @@ pub fn status_fields(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn answers_are_read_as_the_table_says() {
-        assert!(matches!(
-            read_answer(&json!({"action": "accept", "content": {"value": true}})),
-            Answer::Yes
-        ));
-        for no in [
-            json!({"action": "accept", "content": {"value": false}}),
-            json!({"action": "accept", "content": {}}),
-            json!({"action": "accept", "content": {"value": "true"}}),
-            json!({"action": "decline"}),
-        ] {
-            assert!(matches!(read_answer(&no), Answer::No), "{no}");
-        }
-        for dismissed in [json!({"action": "cancel"}), json!("yes"), json!({"x": 1})] {
-            assert!(
-                matches!(read_answer(&dismissed), Answer::Dismissed),
-                "{dismissed}"
-            );
-        }
-    }
 
     #[test]
     fn twenty_lines_then_a_count() {

@@ -9,6 +9,7 @@ pub mod categories;
 pub mod categorize;
 pub mod payees;
 pub mod plans;
+pub mod reverts;
 pub mod scheduled;
 pub mod suggestions;
 pub mod transactions;

@@ -1,0 +1,180 @@
+//! How to ask (`tools-write.md` §4.3–4.4): a confirmation code, the 2026-07-28 input-required
+//! round trip with a sealed state, or an in-call question on an older protocol; and how the
+//! person's answer is read.
+
+use super::{
+    ANSWER_INVALID, AskContext, BAD_CODE, BUDGET_CHANGED, CANNOT_ASK, CODES_DISABLED,
+    Confirmations, Decision, codes, fingerprint,
+};
+use crate::context::Context;
+use rmcp::model::{
+    ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest, InputRequests,
+    InputRequiredResult,
+};
+use serde_json::{Map, Value};
+
+/// Choose how to ask and read the answer (`tools-write.md` §4.3, §4.4).
+pub(crate) async fn decide(
+    context: &Context,
+    ask: &AskContext,
+    tool: &str,
+    fp: &str,
+    question: &str,
+) -> Decision {
+    let confirmations = &context.confirmations;
+    let required = confirmations.require_elicitation;
+    let call = associated_data(tool, &ask.arguments);
+    let code = |fp: &str| Decision::Code(confirmations.codes.issue(fp, &call));
+    let dismissed = |fp: &str| {
+        if required {
+            Decision::Declined
+        } else {
+            code(fp)
+        }
+    };
+    if let Some(presented) = &ask.confirmation {
+        if required {
+            return Decision::Refused(CODES_DISABLED);
+        }
+        return match confirmations.codes.redeem(presented, fp, &call) {
+            codes::Redeemed::Valid => Decision::Apply,
+            codes::Redeemed::PlanChanged => Decision::Refused(BUDGET_CHANGED),
+            codes::Redeemed::Refused => Decision::Refused(BAD_CODE),
+        };
+    }
+    if !ask.can_ask {
+        return if required {
+            Decision::Refused(CANNOT_ASK)
+        } else {
+            code(fp)
+        };
+    }
+    if ask.modern {
+        let associated = call.clone();
+        let Some(state) = &ask.request_state else {
+            return input_required(confirmations, &associated, fp, question);
+        };
+        let Some(sealed) = confirmations.states.open(associated.as_bytes(), state) else {
+            return Decision::Refused(ANSWER_INVALID);
+        };
+        let Some(answer) = ask.input_responses.as_ref().and_then(|r| r.get("confirm")) else {
+            // A retry without the answer: ask again (the state's nonce stays unspent).
+            return input_required(confirmations, &associated, fp, question);
+        };
+        if !confirmations.states.spend(&sealed.nonce) {
+            return Decision::Refused(ANSWER_INVALID);
+        }
+        return match read_answer(answer) {
+            Answer::Yes if sealed.fingerprint == fp => Decision::Apply,
+            Answer::Yes => Decision::Refused(BUDGET_CHANGED),
+            Answer::No => Decision::Declined,
+            Answer::Dismissed => dismissed(fp),
+        };
+    }
+    let Some(peer) = &ask.peer else {
+        return dismissed(fp);
+    };
+    let asked = peer
+        .create_elicitation_with_timeout(form(question), Some(confirmations.elicitation_timeout))
+        .await;
+    match asked {
+        Ok(result) => match read_answer(&serde_json::to_value(&result).unwrap_or(Value::Null)) {
+            Answer::Yes => Decision::Recheck,
+            Answer::No => Decision::Declined,
+            Answer::Dismissed => dismissed(fp),
+        },
+        Err(error) => {
+            tracing::info!("the in-call question got no answer: {error}");
+            dismissed(fp)
+        }
+    }
+}
+
+enum Answer {
+    Yes,
+    No,
+    Dismissed,
+}
+
+/// `tools-write.md` §4.4.3: accept + `value: true` is yes; accept otherwise or decline is no;
+/// cancel, or anything that is not an elicitation result, is a dismissal.
+fn read_answer(value: &Value) -> Answer {
+    match value.get("action").and_then(Value::as_str) {
+        Some("accept") => {
+            if value.get("content").and_then(|c| c.get("value")) == Some(&Value::Bool(true)) {
+                Answer::Yes
+            } else {
+                Answer::No
+            }
+        }
+        Some("decline") => Answer::No,
+        _ => Answer::Dismissed,
+    }
+}
+
+fn associated_data(tool: &str, arguments: &Map<String, Value>) -> String {
+    format!(
+        "{tool}\n{}",
+        fingerprint::canon(&Value::Object(arguments.clone()))
+    )
+}
+
+/// The yes/no form (D12): one required boolean, `value`.
+pub fn form(question: &str) -> ElicitRequestParams {
+    let schema = ElicitationSchema::builder()
+        .required_bool_with("value", |b| {
+            b.title("Apply this change")
+                .description("Tick to apply, leave unticked to refuse")
+        })
+        .build_unchecked();
+    ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: question.to_string(),
+        requested_schema: schema,
+    }
+}
+
+fn input_required(
+    confirmations: &Confirmations,
+    associated: &str,
+    fp: &str,
+    question: &str,
+) -> Decision {
+    let Some(state) = confirmations.states.seal(associated.as_bytes(), fp) else {
+        return Decision::Refused(ANSWER_INVALID);
+    };
+    let mut requests = InputRequests::new();
+    requests.insert(
+        "confirm".into(),
+        InputRequest::Elicitation(ElicitRequest::new(form(question))),
+    );
+    Decision::InputRequired(InputRequiredResult::new(Some(requests), Some(state)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn answers_are_read_as_the_table_says() {
+        assert!(matches!(
+            read_answer(&json!({"action": "accept", "content": {"value": true}})),
+            Answer::Yes
+        ));
+        for no in [
+            json!({"action": "accept", "content": {"value": false}}),
+            json!({"action": "accept", "content": {}}),
+            json!({"action": "accept", "content": {"value": "true"}}),
+            json!({"action": "decline"}),
+        ] {
+            assert!(matches!(read_answer(&no), Answer::No), "{no}");
+        }
+        for dismissed in [json!({"action": "cancel"}), json!("yes"), json!({"x": 1})] {
+            assert!(
+                matches!(read_answer(&dismissed), Answer::Dismissed),
+                "{dismissed}"
+            );
+        }
+    }
+}

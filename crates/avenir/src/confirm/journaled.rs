@@ -1,0 +1,103 @@
+//! The apply half of a write (D14): the intent recorded before the first YNAB write, the writes,
+//! the operation line in the journal, the intent settled — and what to say when the journal
+//! cannot record a write YNAB applied (D32).
+
+use super::{JournalDraft, WriteFailure};
+use crate::context::Context;
+use crate::store::journal::{Intent, Operation, applied_at_now};
+use serde_json::Value;
+
+/// D32's message: applied in YNAB, not journaled.
+pub fn journal_failed(error: &str, operation_id: &str) -> String {
+    format!(
+        "Applied in YNAB, but the journal could not record it ({error}). undo_operation lists it as unfinished and can still revert it with operation_id {operation_id}."
+    )
+}
+
+/// What [`journaled`] reports after the YNAB writes succeeded.
+#[derive(Debug, Clone)]
+pub struct Journaled {
+    /// The intent's id (= the operation id).
+    pub intent_id: String,
+    /// The operation to name in the result: `None` for an undo (journaled by markers only).
+    pub operation_id: Option<String>,
+    /// Why the journal could not record it (D32), if it could not.
+    pub journal_error: Option<String>,
+}
+
+/// Run `write` between an intent and the journal (D14): the intent is recorded and flushed
+/// first (if it cannot be, nothing is sent); after the writes, the operation line (and any
+/// markers) is appended and the intent settled. A refusal settles the intent as failed; a write
+/// whose fate is unknown leaves it unfinished.
+pub async fn journaled(
+    context: &Context,
+    plan_id: &str,
+    kind: &str,
+    details: Value,
+    write: impl std::future::Future<Output = Result<JournalDraft, WriteFailure>>,
+) -> Result<Journaled, String> {
+    let operation_id = crate::store::journal::new_operation_id();
+    let intent = Intent {
+        id: operation_id.clone(),
+        kind: kind.to_string(),
+        plan_id: plan_id.to_string(),
+        details,
+        server_knowledge: context.plans.cached_knowledge(plan_id).await,
+    };
+    if let Err(error) = context.journal.record_intent(&intent) {
+        return Err(format!(
+            "The journal could not record what is about to change ({error}): nothing was sent to YNAB. Check that the journal's folder is writable, then call again."
+        ));
+    }
+    let written = write.await;
+    context.plans.wrote(plan_id).await;
+    let draft = match written {
+        Ok(draft) => draft,
+        Err(WriteFailure::NothingChanged(message)) => {
+            if let Err(error) = context.journal.settle(&operation_id, "failed") {
+                tracing::warn!("intent {operation_id} could not be settled: {error}");
+            }
+            return Err(message);
+        }
+        Err(WriteFailure::Unknown(message)) => return Err(message),
+    };
+    let mut lines = Vec::new();
+    if !draft.markers_only {
+        let operation = Operation {
+            operation_id: operation_id.clone(),
+            plan_id: plan_id.to_string(),
+            kind: draft.operation_kind.unwrap_or(kind).to_string(),
+            applied_at: applied_at_now(),
+            moves: draft.moves.clone(),
+            details: draft.details.clone(),
+            undoable: draft.undoable,
+            reason: draft.reason.clone(),
+        };
+        match crate::store::journal::operation_line(&operation) {
+            Ok(line) => lines.push(line),
+            Err(error) => tracing::warn!("operation line not serialisable: {error}"),
+        }
+    }
+    lines.extend(draft.after.iter().map(Value::to_string));
+    if draft.mark_self_undone {
+        lines.push(crate::store::journal::undone_line(&operation_id));
+    }
+    let named = (!draft.markers_only && !draft.mark_self_undone).then(|| operation_id.clone());
+    match context.journal.append_all(&lines) {
+        Ok(()) => {
+            if let Err(error) = context.journal.settle(&operation_id, "applied") {
+                tracing::warn!("intent {operation_id} could not be settled: {error}");
+            }
+            Ok(Journaled {
+                intent_id: operation_id,
+                operation_id: named,
+                journal_error: None,
+            })
+        }
+        Err(error) => Ok(Journaled {
+            operation_id: Some(operation_id.clone()),
+            intent_id: operation_id,
+            journal_error: Some(error.to_string()),
+        }),
+    }
+}

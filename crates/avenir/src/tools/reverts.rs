@@ -1,0 +1,323 @@
+//! What undoing each kind of operation would do now (`tools-write.md` §10.2): the current state
+//! compared with what the operation set, the reverts, the conflicts left alone, the question.
+
+use super::budget::{Side, month_categories};
+use super::categorize::{Recategorisation, Recategorised};
+use super::undo::{Revert, UndoChange, undo_result};
+use crate::confirm::Prepared;
+use crate::confirm::Proposal;
+use crate::confirm::fingerprint::order_free;
+use crate::context::Context;
+use crate::logic::assignable::CategoryIndex;
+use crate::logic::names::PlanNames;
+use crate::money::MoneyFormat;
+use crate::months::CalendarMonth;
+use crate::store::journal::Operation;
+use crate::text::safe;
+use serde_json::{Value, json};
+use ynab::models::Milliunits;
+
+fn milli(value: &Value, key: &str) -> Option<Milliunits> {
+    value.get(key).and_then(Value::as_i64)
+}
+
+/// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2).
+pub(crate) async fn plan_undo(
+    context: &Context,
+    snapshot: &crate::plans::PlanSnapshot,
+    op: Operation,
+    from_intent: bool,
+    unfinished: Vec<Value>,
+) -> Result<Prepared<UndoChange>, String> {
+    let plan_id = snapshot.id().to_string();
+    let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
+    let plan = &snapshot.plan;
+    let mut conflicts = Vec::new();
+    let (revert, reverts, question, nothing) = match op.kind.as_str() {
+        "categorize" => {
+            let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
+            let names = PlanNames::new(plan);
+            let name = |id: Option<&str>| id.and_then(|id| index.visible_name(id)).map(safe);
+            let mut changes = Vec::new();
+            for m in &op.moves {
+                let current = plan
+                    .transactions
+                    .iter()
+                    .find(|t| t.id == m.transaction_id && !t.deleted);
+                match current {
+                    Some(t) if t.category_id == m.to_category_id => changes.push(Recategorised {
+                        transaction_id: t.id.clone(),
+                        date: t.date.clone(),
+                        amount: t.amount,
+                        payee: safe(names.payee(t.payee_id.as_deref())),
+                        from_category_id: t.category_id.clone(),
+                        from_category: name(t.category_id.as_deref()),
+                        to_category_id: m.from_category_id.clone(),
+                        to_category: name(m.from_category_id.as_deref()),
+                    }),
+                    _ => conflicts.push(m.transaction_id.clone()),
+                }
+            }
+            let reverts: Vec<Value> = changes
+                .iter()
+                .map(|c| {
+                    json!({"transaction_id": c.transaction_id, "category_before": c.from_category_id,
+                           "category_after": c.to_category_id})
+                })
+                .collect();
+            let nothing = if conflicts.is_empty() {
+                "Nothing to change.".to_string()
+            } else {
+                format!(
+                    "Nothing to change. {} transaction(s) changed since and were left alone.",
+                    conflicts.len()
+                )
+            };
+            let question = crate::confirm::question(
+                format!("Undo: recategorise {} transaction(s)?", changes.len()),
+                changes.iter().map(|c| c.line(&fmt)).collect(),
+            );
+            let empty = changes.is_empty();
+            let revert = Revert::Categorize(Recategorisation {
+                changes,
+                unchanged_count: 0,
+                conflicts: conflicts.clone(),
+            });
+            (revert, reverts, question, empty.then_some(nothing))
+        }
+        "budget" => {
+            let d = &op.details;
+            let month_text = d.get("month").and_then(Value::as_str).unwrap_or_default();
+            let month = CalendarMonth::from_ynab(month_text)
+                .ok_or_else(|| format!("Operation {} names no month.", op.operation_id))?;
+            let category_id = d
+                .get("category_id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let (from, to) = (milli(d, "from").unwrap_or(0), milli(d, "to").unwrap_or(0));
+            let (_, categories) = month_categories(context, &plan_id, month, false).await?;
+            let current = categories
+                .iter()
+                .find(|c| c.id == category_id && !c.deleted);
+            let side = match current {
+                Some(c) if c.budgeted == to => Side {
+                    category_id: c.id.clone(),
+                    name: safe(&c.name),
+                    from: to,
+                    to: from,
+                    available_before: c.balance,
+                },
+                _ => {
+                    conflicts.push(category_id.to_string());
+                    Side {
+                        category_id: category_id.to_string(),
+                        name: String::new(),
+                        from: to,
+                        to: from,
+                        available_before: 0,
+                    }
+                }
+            };
+            let reverts = vec![json!({"category": side.category_id, "month": month.label(),
+                                      "from": side.from, "to": side.to})];
+            let question = format!(
+                "Undo: set {} for {} back to {}?",
+                side.name,
+                month,
+                fmt.plain(from)
+            );
+            let nothing = (!conflicts.is_empty())
+                .then(|| "The amount changed since: left alone.".to_string());
+            (
+                Revert::Budget {
+                    month: month.label(),
+                    side,
+                },
+                reverts,
+                question,
+                nothing,
+            )
+        }
+        "move" => {
+            let d = &op.details;
+            let month_text = d.get("month").and_then(Value::as_str).unwrap_or_default();
+            let month = CalendarMonth::from_ynab(month_text)
+                .ok_or_else(|| format!("Operation {} names no month.", op.operation_id))?;
+            let changes = d
+                .get("changes")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let (_, categories) = month_categories(context, &plan_id, month, false).await?;
+            let mut sides = Vec::new();
+            for change in changes.iter().take(2) {
+                let id = change
+                    .get("category_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let (from, to) = (
+                    milli(change, "from").unwrap_or(0),
+                    milli(change, "to").unwrap_or(0),
+                );
+                let current = categories.iter().find(|c| c.id == id && !c.deleted);
+                if current.is_none_or(|c| c.budgeted != to) {
+                    conflicts.push(id.to_string());
+                }
+                sides.push(Side {
+                    category_id: id.to_string(),
+                    name: current.map(|c| safe(&c.name)).unwrap_or_default(),
+                    from: to,
+                    to: from,
+                    available_before: current.map(|c| c.balance).unwrap_or(0),
+                });
+            }
+            let Ok([source, target]) = <[Side; 2]>::try_from(sides) else {
+                return Err(format!(
+                    "Operation {} does not hold its two sides.",
+                    op.operation_id
+                ));
+            };
+            if from_intent && conflicts.len() == 1 {
+                // An interrupted move applied one half: revert what is applied, leave the
+                // rest alone (D14).
+                let applied = if conflicts[0] == source.category_id {
+                    target
+                } else {
+                    source
+                };
+                let reverts = vec![
+                    json!({"category": applied.category_id, "month": month.label(),
+                                          "from": applied.from, "to": applied.to}),
+                ];
+                let question = format!(
+                    "Undo: set {} for {} back to {}?",
+                    applied.name,
+                    month,
+                    fmt.plain(applied.to)
+                );
+                return finish(
+                    op,
+                    Revert::Budget {
+                        month: month.label(),
+                        side: applied,
+                    },
+                    conflicts,
+                    unfinished,
+                    from_intent,
+                    reverts,
+                    question,
+                    None,
+                    plan_id,
+                );
+            }
+            let reverts: Vec<Value> = [&target, &source]
+                .iter()
+                .map(|s| json!({"category": s.category_id, "month": month.label(), "from": s.from, "to": s.to}))
+                .collect();
+            let question = format!(
+                "Undo: move {} back from {} to {} for {}?",
+                fmt.plain(source.to - source.from),
+                target.name,
+                source.name,
+                month
+            );
+            let nothing = (!conflicts.is_empty())
+                .then(|| "An amount changed since: both left alone.".to_string());
+            (
+                Revert::Move {
+                    month: month.label(),
+                    source,
+                    target,
+                    fmt: fmt.clone(),
+                },
+                reverts,
+                question,
+                nothing,
+            )
+        }
+        _ => {
+            // "approve"
+            let ids: Vec<String> = op
+                .details
+                .get("transaction_ids")
+                .and_then(|v| serde_json::from_value(v.clone()).ok())
+                .unwrap_or_default();
+            let mut still = Vec::new();
+            for id in ids {
+                if plan
+                    .transactions
+                    .iter()
+                    .any(|t| t.id == id && !t.deleted && t.approved)
+                {
+                    still.push(id);
+                } else {
+                    conflicts.push(id);
+                }
+            }
+            let reverts: Vec<Value> = still
+                .iter()
+                .map(|id| json!({"transaction_id": id, "approved_before": true, "approved_after": false}))
+                .collect();
+            let question = format!(
+                "Undo: mark {} transaction(s) unapproved again?",
+                still.len()
+            );
+            let nothing = still
+                .is_empty()
+                .then(|| "Every transaction changed since: left alone.".to_string());
+            (
+                Revert::Approve {
+                    transaction_ids: still,
+                },
+                reverts,
+                question,
+                nothing,
+            )
+        }
+    };
+    finish(
+        op,
+        revert,
+        conflicts,
+        unfinished,
+        from_intent,
+        reverts,
+        question,
+        nothing,
+        plan_id,
+    )
+}
+
+/// The undo's result for a computed revert: `nothing_to_do`, or the change to confirm.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    op: Operation,
+    revert: Revert,
+    conflicts: Vec<String>,
+    unfinished: Vec<Value>,
+    from_intent: bool,
+    reverts: Vec<Value>,
+    question: String,
+    nothing: Option<String>,
+    plan_id: String,
+) -> Result<Prepared<UndoChange>, String> {
+    let change = UndoChange {
+        operation_id: op.operation_id.clone(),
+        kind: op.kind.clone(),
+        revert,
+        conflicts,
+        unfinished,
+        from_intent,
+    };
+    if let Some(message) = nothing {
+        let value = undo_result(&change, "nothing_to_do", message, None);
+        return Ok(Prepared::NothingToDo(value));
+    }
+    let subject = json!({"undo": op.operation_id, "reverts": order_free(reverts)});
+    Ok(Prepared::Change(Proposal {
+        plan_id,
+        subject,
+        question,
+        change,
+    }))
+}
