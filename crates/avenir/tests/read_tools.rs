@@ -4,6 +4,8 @@
 
 mod common;
 
+use avenir::tools::names::{READ_TOOLS, WRITE_TOOLS};
+
 use common::{Era, Harness, id, start, text_of};
 use rmcp::model::GetPromptRequestParams;
 use serde_json::{Value, json};
@@ -15,47 +17,6 @@ const MONTH_TOOLS: [&str; 4] = [
     "get_category_balances",
     "get_budget_vs_actual",
     "get_spending_trends",
-];
-
-/// The write tools of `server.md` §3.2.
-const WRITE_TOOLS: [&str; 14] = [
-    "apply_categories",
-    "split_transaction",
-    "set_category_budget",
-    "move_money",
-    "create_category",
-    "update_category",
-    "set_category_target",
-    "create_transactions",
-    "reconcile_account",
-    "flag_transactions",
-    "rename_payee",
-    "undo_operation",
-    "approve_transactions",
-    "import_transactions",
-];
-
-/// The read tools of `server.md` §3.2.
-const READ_TOOLS: [&str; 19] = [
-    "list_plans",
-    "list_accounts",
-    "list_category_groups",
-    "get_monthly_summary",
-    "get_category_balances",
-    "get_budget_vs_actual",
-    "get_spending_trends",
-    "find_transactions",
-    "list_scheduled_transactions",
-    "suggest_categories",
-    "forecast_balance",
-    "find_recurring_charges",
-    "get_net_worth_trend",
-    "get_runway",
-    "get_savings_rate",
-    "get_underfunded_targets",
-    "get_debt_payoff_plan",
-    "get_age_of_money",
-    "list_payees",
 ];
 
 /// The tool names a text mentions, as whole words.

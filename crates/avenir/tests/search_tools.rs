@@ -4,30 +4,14 @@
 
 mod common;
 
+use avenir::tools::names::WRITE_TOOLS;
+
 use avenir::text::safe;
 use common::{Era, Harness, id, start, text_of};
 use serde_json::{Value, json};
 use ynab_sandbox::demo::{BAKERY_MEMO, STREAMFLIX_MEMO};
 
 const INVALID_CURSOR: &str = "Invalid cursor: pass the next_cursor value from the previous page unchanged, or omit it to start from the first page.";
-
-/// The write tools of `tools-write.md`: no description may name one while writes are off.
-const WRITE_TOOLS: [&str; 14] = [
-    "apply_categories",
-    "set_category_budget",
-    "move_money",
-    "update_category",
-    "create_category",
-    "create_transactions",
-    "reconcile_account",
-    "split_transaction",
-    "flag_transactions",
-    "set_category_target",
-    "rename_payee",
-    "import_transactions",
-    "approve_transactions",
-    "undo_operation",
-];
 
 /// Call a tool that must succeed and check it cost exactly one YNAB request.
 async fn ok1(h: &Harness, tool: &'static str, arguments: Value) -> Value {

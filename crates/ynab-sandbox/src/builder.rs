@@ -506,22 +506,8 @@ impl PlanBuilder {
             budgeted: 0,
             activity: 0,
             balance: 0,
-            goal_type: None,
-            goal_needs_whole_amount: None,
-            goal_day: None,
-            goal_cadence: None,
-            goal_cadence_frequency: None,
-            goal_creation_month: None,
-            goal_target: None,
-            goal_target_month: None,
-            goal_target_date: None,
-            goal_percentage_complete: None,
-            goal_months_to_budget: None,
-            goal_under_funded: None,
-            goal_overall_funded: None,
-            goal_overall_left: None,
-            goal_snoozed_at: None,
             deleted: false,
+            ..Category::default()
         });
         let last = self.plan.categories.len() - 1;
         &mut self.plan.categories[last]

@@ -106,7 +106,10 @@ pub struct CategoryGroupWithCategories {
 }
 
 /// A category with the amounts of one month (the current one, unless a month endpoint says otherwise).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// `Default` gives an empty, visible category with no target: set what matters, e.g.
+/// `Category { id, name, budgeted, ..Category::default() }`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Category {
     pub id: String,
     pub category_group_id: String,

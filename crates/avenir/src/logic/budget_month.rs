@@ -211,22 +211,8 @@ mod tests {
             budgeted: figures.0,
             activity: figures.1,
             balance: figures.2,
-            goal_type: None,
-            goal_needs_whole_amount: None,
-            goal_day: None,
-            goal_cadence: None,
-            goal_cadence_frequency: None,
-            goal_creation_month: None,
-            goal_target: None,
-            goal_target_month: None,
-            goal_target_date: None,
-            goal_percentage_complete: None,
-            goal_months_to_budget: None,
-            goal_under_funded: None,
-            goal_overall_funded: None,
-            goal_overall_left: None,
-            goal_snoozed_at: None,
             deleted: false,
+            ..Category::default()
         }
     }
 

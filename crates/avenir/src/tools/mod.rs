@@ -7,6 +7,7 @@ pub mod budget;
 pub mod budget_month;
 pub mod categories;
 pub mod categorize;
+pub mod names;
 pub mod payees;
 pub mod plans;
 pub mod reverts;
