@@ -499,3 +499,104 @@ fn a_restart_forgets_every_code() {
 fn ynab_sandbox_id(readable: &str) -> String {
     ynab_sandbox::ids::id(readable)
 }
+
+#[test]
+fn the_token_never_reaches_the_logs_even_at_debug() {
+    let mut sandbox = Command::new(BIN)
+        .args(["sandbox", "--listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sandbox starts");
+    let mut base = String::new();
+    BufReader::new(sandbox.stdout.take().expect("stdout"))
+        .read_line(&mut base)
+        .expect("base URL");
+    let state = std::env::temp_dir().join(format!("avenir-bin-token-{}", std::process::id()));
+    let secret = "tok-3f9a1c7e-never-print-me";
+    let mut child = Command::new(BIN)
+        .env("YNAB_API_KEY", secret)
+        .env("AVENIR_MCP_YNAB_URL", base.trim())
+        .env("AVENIR_MCP_LOG_LEVEL", "DEBUG")
+        .env("XDG_STATE_HOME", &state)
+        .env("AVENIR_MCP_WRITE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("server starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut exchange = |message: Value| -> Value {
+        writeln!(stdin, "{message}").expect("write");
+        stdin.flush().expect("flush");
+        let Some(id) = message.get("id").cloned() else {
+            return Value::Null;
+        };
+        loop {
+            let mut line = String::new();
+            if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                return Value::Null;
+            }
+            let answer: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            if answer["id"] == id {
+                return answer["result"].clone();
+            }
+        }
+    };
+    exchange(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "binary-test", "version": "0"}}}),
+    );
+    exchange(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let call = |name: &str, arguments: Value, id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}});
+    let accounts = exchange(call("list_accounts", json!({"plan_id": "last-used"}), 1));
+    assert_eq!(accounts["isError"], false, "{accounts}");
+    let budget = json!({"plan_id": "last-used", "month": "2026-09",
+                        "category_id": ynab_sandbox_id("cat-restaurants"), "amount": 150});
+    let preview = exchange(call("set_category_budget", budget.clone(), 2));
+    let mut confirmed = budget;
+    confirmed["confirmation"] = preview["structuredContent"]["confirmation"].clone();
+    let applied = exchange(call("set_category_budget", confirmed, 3));
+    assert_eq!(
+        applied["structuredContent"]["status"], "applied",
+        "{applied}"
+    );
+    drop(exchange);
+    drop(stdin);
+    let output = child.wait_with_output().expect("exits");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("DEBUG") || stderr.contains("INFO"),
+        "debug logs were written"
+    );
+    assert!(!stderr.contains(secret), "the token leaked into the logs");
+    // nor into any file the server wrote
+    for entry in walk(&state) {
+        let text = std::fs::read_to_string(&entry).unwrap_or_default();
+        assert!(
+            !text.contains(secret),
+            "{} holds the token",
+            entry.display()
+        );
+    }
+    let _ = sandbox.kill();
+    let _ = sandbox.wait();
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                files.extend(walk(&path));
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
