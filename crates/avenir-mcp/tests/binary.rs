@@ -563,7 +563,6 @@ fn the_token_never_reaches_the_logs_even_at_debug() {
         applied["structuredContent"]["status"], "applied",
         "{applied}"
     );
-    drop(exchange);
     drop(stdin);
     let output = child.wait_with_output().expect("exits");
     let stderr = String::from_utf8_lossy(&output.stderr);
