@@ -1,6 +1,8 @@
 //! The `avenir-mcp` binary: reads the command line and environment, picks what to serve, starts.
 //! Nothing else lives here: the server is the `avenir` crate, the sandbox `ynab-sandbox`.
 
+mod logging;
+
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
@@ -67,7 +69,7 @@ struct SandboxArgs {
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    if let Err(message) = init_logging() {
+    if let Err(message) = logging::init() {
         eprintln!("avenir-mcp: {message}");
         return std::process::ExitCode::from(2);
     }
@@ -96,28 +98,6 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::from(2)
         }
     }
-}
-
-/// Logs go to stderr only: stdout belongs to the protocol.
-fn init_logging() -> Result<(), String> {
-    let level = std::env::var("AVENIR_MCP_LOG_LEVEL").unwrap_or_default();
-    let filter = match level.to_ascii_uppercase().as_str() {
-        "" | "WARNING" | "WARN" => "warn",
-        "DEBUG" => "debug",
-        "INFO" => "info",
-        "ERROR" | "CRITICAL" => "error",
-        _ => {
-            return Err(format!(
-                "AVENIR_MCP_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level:?}."
-            ));
-        }
-    };
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
-        .init();
-    Ok(())
 }
 
 /// The server over stdio, on the person's own YNAB.

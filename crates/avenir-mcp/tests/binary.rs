@@ -599,3 +599,80 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+/// stderr of `--demo` after one `list_accounts`, with the given log settings.
+fn demo_logs(env: &[(&str, &str)]) -> String {
+    let mut command = Command::new(BIN);
+    command
+        .arg("--demo")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().expect("starts");
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        for message in [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "binary-test", "version": "0"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                   "params": {"name": "list_accounts", "arguments": {"plan_id": "last-used"}}}),
+        ] {
+            writeln!(stdin, "{message}").expect("write");
+        }
+        stdin.flush().expect("flush");
+        // wait for the tool's answer before closing stdin
+        loop {
+            let mut line = String::new();
+            if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                break;
+            }
+            if serde_json::from_str::<Value>(&line).is_ok_and(|m| m["id"] == json!(2)) {
+                break;
+            }
+        }
+    }
+    let output = child.wait_with_output().expect("exits");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn logs_follow_the_reference_formats() {
+    let text = demo_logs(&[("AVENIR_MCP_LOG_LEVEL", "INFO")]);
+    assert!(
+        text.contains("INFO:avenir::server:tool list_accounts"),
+        "{text}"
+    );
+    assert!(
+        text.contains("INFO:ynab::client:YNAB GET /plans/last-used (try 1)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("rmcp"),
+        "the MCP library speaks only at DEBUG: {text}"
+    );
+    let json_lines = demo_logs(&[
+        ("AVENIR_MCP_LOG_LEVEL", "INFO"),
+        ("AVENIR_MCP_LOG_FORMAT", "json"),
+    ]);
+    let lines: Vec<Value> = json_lines
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert!(!lines.is_empty(), "{json_lines}");
+    for line in &lines {
+        for key in ["time", "level", "logger", "message"] {
+            assert!(line.get(key).is_some(), "{key} in {line}");
+        }
+        let time = line["time"].as_str().unwrap_or("");
+        assert!(time.ends_with("+00:00") && time.len() == 29, "{time}");
+    }
+    let quiet = demo_logs(&[]);
+    assert!(!quiet.contains("INFO:"), "WARNING by default: {quiet}");
+}

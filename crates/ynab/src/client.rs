@@ -409,6 +409,8 @@ impl Client {
             if let Some(body) = body {
                 request = request.json(body);
             }
+            // Identifiers only: the path holds ids and months, never names or amounts.
+            tracing::info!("YNAB {method} /{} (try {tries})", segments.join("/"));
             self.sent.fetch_add(1, Ordering::Relaxed);
             let _ = CALL_REQUESTS.try_with(|n| n.set(n.get() + 1));
             match request.send().await {

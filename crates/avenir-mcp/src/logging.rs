@@ -1,0 +1,113 @@
+//! Logs on stderr in the reference's two formats (`server.md` §9.1): text lines
+//! `{LEVEL}:{logger}:{message}`, or one JSON object per line with `AVENIR_MCP_LOG_FORMAT=json`.
+
+use std::fmt;
+use tracing::field::{Field, Visit};
+use tracing::{Event, Level, Subscriber};
+use tracing_subscriber::fmt::format::Writer;
+use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
+use tracing_subscriber::registry::LookupSpan;
+
+/// The two line formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Set up logging from `AVENIR_MCP_LOG_LEVEL` and `AVENIR_MCP_LOG_FORMAT`; a level the
+/// reference does not know is refused with a sentence naming the variable.
+pub fn init() -> Result<(), String> {
+    let level = std::env::var("AVENIR_MCP_LOG_LEVEL").unwrap_or_default();
+    let filter = match level.to_ascii_uppercase().as_str() {
+        "" | "WARNING" | "WARN" => "warn",
+        // DEBUG adds the MCP library's own messages (they can hold requests and answers)
+        "DEBUG" => "debug",
+        "INFO" => "info,rmcp=warn",
+        "ERROR" | "CRITICAL" => "error",
+        _ => {
+            return Err(format!(
+                "AVENIR_MCP_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level:?}."
+            ));
+        }
+    };
+    // `json` exactly selects JSON; anything else is text, as in the reference.
+    let format = if std::env::var("AVENIR_MCP_LOG_FORMAT").as_deref() == Ok("json") {
+        Format::Json
+    } else {
+        Format::Text
+    };
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .event_format(Lines(format))
+        .init();
+    Ok(())
+}
+
+/// The reference's level names.
+fn level_name(level: &Level) -> &'static str {
+    match *level {
+        Level::ERROR => "ERROR",
+        Level::WARN => "WARNING",
+        Level::INFO => "INFO",
+        _ => "DEBUG",
+    }
+}
+
+/// The event's message, with any other fields after it as `key=value`.
+#[derive(Default)]
+struct Message(String);
+
+impl Visit for Message {
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        if field.name() == "message" {
+            let text = format!("{value:?}");
+            self.0.insert_str(0, &text);
+        } else {
+            self.0.push_str(&format!(" {}={value:?}", field.name()));
+        }
+    }
+
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if field.name() == "message" {
+            self.0.insert_str(0, value);
+        } else {
+            self.0.push_str(&format!(" {}={value}", field.name()));
+        }
+    }
+}
+
+struct Lines(Format);
+
+impl<S, N> FormatEvent<S, N> for Lines
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        _context: &FmtContext<'_, S, N>,
+        mut writer: Writer<'_>,
+        event: &Event<'_>,
+    ) -> fmt::Result {
+        let mut message = Message::default();
+        event.record(&mut message);
+        let metadata = event.metadata();
+        let level = level_name(metadata.level());
+        let logger = metadata.target();
+        match self.0 {
+            Format::Text => writeln!(writer, "{level}:{logger}:{}", message.0),
+            Format::Json => {
+                let time = chrono::Utc::now()
+                    .format("%Y-%m-%dT%H:%M:%S%.3f+00:00")
+                    .to_string();
+                let line = serde_json::json!({
+                    "time": time, "level": level, "logger": logger, "message": message.0
+                });
+                writeln!(writer, "{line}")
+            }
+        }
+    }
+}
