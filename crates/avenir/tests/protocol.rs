@@ -373,3 +373,34 @@ async fn resources_serve_compact_json_and_the_guide() {
         assert!(missing.is_err());
     }
 }
+
+/// Strict validators (AJV in the MCP Inspector) refuse formats JSON Schema does not define, such
+/// as schemars' `uint64`: no listed schema carries one.
+#[tokio::test]
+async fn every_schema_uses_standard_formats_only() {
+    fn formats(value: &Value, found: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(f)) = map.get("format") {
+                    found.push(f.clone());
+                }
+                map.values().for_each(|v| formats(v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| formats(v, found)),
+            _ => {}
+        }
+    }
+    let h = common::start_options(common::Options::new(Era::Modern)).await;
+    let tools = h.client.list_all_tools().await.expect("tools/list");
+    for tool in tools {
+        let mut found = Vec::new();
+        formats(&serde_json::to_value(&tool).expect("json"), &mut found);
+        for f in found {
+            assert!(
+                ["date", "date-time", "uuid", "uri", "email"].contains(&f.as_str()),
+                "{}: format {f}",
+                tool.name
+            );
+        }
+    }
+}

@@ -82,7 +82,49 @@ impl AvenirServer {
     }
 }
 
-fn as_object(value: Value) -> Map<String, Value> {
+/// JSON Schema's own formats (2020-12); others (schemars' `uint64`, `int32`, …) are dropped so
+/// that strict validators (AJV in the MCP Inspector) accept every schema as it is.
+const STANDARD_FORMATS: [&str; 19] = [
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+fn portable(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            let drop_format = map
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|f| !STANDARD_FORMATS.contains(&f));
+            if drop_format {
+                map.remove("format");
+            }
+            map.values_mut().for_each(portable);
+        }
+        Value::Array(items) => items.iter_mut().for_each(portable),
+        _ => {}
+    }
+}
+
+fn as_object(mut value: Value) -> Map<String, Value> {
+    portable(&mut value);
     match value {
         Value::Object(map) => map,
         _ => Map::new(),
