@@ -1,6 +1,7 @@
 //! The `avenir-mcp` binary: reads the command line and environment, picks what to serve, starts.
 //! Nothing else lives here: the server is the `avenir` crate, the sandbox `ynab-sandbox`.
 
+mod http;
 mod logging;
 
 use anyhow::Context as _;
@@ -104,7 +105,7 @@ fn main() -> std::process::ExitCode {
 async fn run_server() -> anyhow::Result<()> {
     let settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
     let client = Arc::new(ynab::Client::from_env().map_err(anyhow::Error::msg)?);
-    serve_stdio(settings, client).await
+    serve(settings, client).await
 }
 
 /// The demo: the same server, on the built-in demo plan served by an in-process sandbox.
@@ -141,7 +142,7 @@ async fn run_demo() -> anyhow::Result<()> {
             ynab::pacing::budget_from_env().map_err(anyhow::Error::msg)?,
         )),
     );
-    let result = serve_stdio(settings, client).await;
+    let result = serve(settings, client).await;
     drop(sandbox);
     drop(state);
     result
@@ -193,10 +194,19 @@ impl Drop for DemoState {
     }
 }
 
-async fn serve_stdio(settings: avenir::Settings, client: Arc<ynab::Client>) -> anyhow::Result<()> {
+async fn serve(settings: avenir::Settings, client: Arc<ynab::Client>) -> anyhow::Result<()> {
+    // `AVENIR_MCP_TRANSPORT=http` exactly selects HTTP; anything else means stdio (§1.1).
+    let http = if std::env::var("AVENIR_MCP_TRANSPORT").as_deref() == Ok("http") {
+        Some(http::HttpOptions::from_env().map_err(anyhow::Error::msg)?)
+    } else {
+        None
+    };
     let context = Arc::new(avenir::Context::new(settings, client));
     report_unfinished(&context);
     let server = avenir::AvenirServer::new(context);
+    if let Some(options) = http {
+        return http::serve(server, options).await;
+    }
     let running = server
         .serve(rmcp::transport::stdio())
         .await

@@ -676,3 +676,184 @@ fn logs_follow_the_reference_formats() {
     let quiet = demo_logs(&[]);
     assert!(!quiet.contains("INFO:"), "WARNING by default: {quiet}");
 }
+
+/// One HTTP/1.1 exchange on loopback: (status, headers and body as text).
+fn http(port: u16, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    let mut request = format!(
+        "{method} /mcp HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (key, value) in headers {
+        request.push_str(&format!("{key}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+/// The JSON-RPC message of an SSE (or JSON) answer with this id.
+fn message_with_id(text: &str, id: i64) -> Value {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data: ").or(Some(l)))
+        .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
+        .find(|m| m["id"] == json!(id))
+        .unwrap_or(Value::Null)
+}
+
+#[test]
+fn http_transport_guards_every_request_and_serves_mcp() {
+    let mut child = Command::new(BIN)
+        .arg("--demo")
+        .env("AVENIR_MCP_TRANSPORT", "http")
+        .env("AVENIR_MCP_PORT", "0")
+        .env("AVENIR_MCP_HTTP_TOKEN", "a-long-random-test-token")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut port = 0u16;
+    for _ in 0..20 {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        assert!(
+            !line.contains("a-long-random-test-token"),
+            "the token is never printed"
+        );
+        if let Some(rest) = line.split("http://127.0.0.1:").nth(1) {
+            port = rest
+                .split('/')
+                .next()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0);
+            break;
+        }
+    }
+    assert_ne!(port, 0, "the server says where it listens");
+    let auth = ("Authorization", "Bearer a-long-random-test-token");
+
+    let (status, text) = http(port, "POST", &[], "");
+    assert_eq!(status, 401);
+    assert!(
+        text.to_ascii_lowercase()
+            .contains("www-authenticate: bearer"),
+        "{text}"
+    );
+    assert!(text.ends_with("Unauthorized: send the header Authorization: Bearer <token>, with AVENIR_MCP_HTTP_TOKEN or the token avenir-mcp printed when it started."), "{text}");
+    let (status, _) = http(
+        port,
+        "POST",
+        &[("Authorization", "bearer a-long-random-test-token")],
+        "",
+    );
+    assert_eq!(status, 401, "the scheme is spelled Bearer");
+    let (status, text) = http(port, "POST", &[("Host", "evil.example"), auth], "");
+    assert_eq!(status, 421);
+    assert!(text.ends_with("Misdirected Request"));
+    let (status, text) = http(port, "POST", &[("Origin", "http://evil.example"), auth], "");
+    assert_eq!(status, 403);
+    assert!(text.ends_with("Forbidden Origin"));
+
+    let json_headers = [
+        auth,
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("Origin", "http://localhost:5173"),
+    ];
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "binary-test", "version": "0"}}});
+    let (status, text) = http(port, "POST", &json_headers, &initialize.to_string());
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(
+        message_with_id(&text, 1)["result"]["serverInfo"]["name"],
+        "avenir-mcp"
+    );
+    let session = text
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("mcp-session-id: ")
+                .map(|_| l[16..].trim().to_string())
+        })
+        .expect("a legacy session");
+    let mut with_session = json_headers.to_vec();
+    with_session.push(("Mcp-Session-Id", session.as_str()));
+    let (status, _) = http(
+        port,
+        "POST",
+        &with_session,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+    );
+    assert!(status == 202 || status == 200, "{status}");
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                      "params": {"name": "list_plans", "arguments": {}}});
+    let (status, text) = http(port, "POST", &with_session, &call.to_string());
+    assert_eq!(status, 200, "{text}");
+    let plans = &message_with_id(&text, 2)["result"]["structuredContent"]["result"];
+    assert_eq!(plans[0]["name"], "Demo household", "{text}");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn http_without_a_token_makes_one_and_prints_it_once() {
+    let mut child = Command::new(BIN)
+        .arg("--demo")
+        .env("AVENIR_MCP_TRANSPORT", "http")
+        .env("AVENIR_MCP_PORT", "0")
+        .env_remove("AVENIR_MCP_HTTP_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut text = String::new();
+    for _ in 0..8 {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        text.push_str(&line);
+        if line.contains("/mcp") {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let token = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Authorization: Bearer "))
+        .expect("the token is printed")
+        .to_string();
+    assert_eq!(token.len(), 43, "32 random bytes, base64url");
+    assert!(
+        token
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    );
+    assert!(text.starts_with(&format!(
+        "avenir-mcp: AVENIR_MCP_HTTP_TOKEN is not set, so this run requires a token made for it:\n\n    Authorization: Bearer {token}\n\nIt changes at each start; set AVENIR_MCP_HTTP_TOKEN to a long random value to keep one.\n"
+    )), "{text}");
+}
