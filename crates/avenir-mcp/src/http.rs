@@ -142,10 +142,10 @@ async fn guards(State(guard): State<Guard>, request: Request, next: Next) -> Res
     if !(is_loopback_name(&host.0) || guard.bind.as_deref() == Some(host.0.as_str())) {
         return plain(StatusCode::MISDIRECTED_REQUEST, "Misdirected Request");
     }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        if !origin_allowed(origin.to_str().unwrap_or(""), &host) {
-            return plain(StatusCode::FORBIDDEN, "Forbidden Origin");
-        }
+    if let Some(origin) = headers.get(header::ORIGIN)
+        && !origin_allowed(origin.to_str().unwrap_or(""), &host)
+    {
+        return plain(StatusCode::FORBIDDEN, "Forbidden Origin");
     }
     let presented = headers
         .get(header::AUTHORIZATION)
