@@ -304,3 +304,230 @@ async fn two_undos_of_one_operation_never_both_run() {
     assert_eq!(markers, 1);
     assert_eq!(restaurants(&h).await, 120_000);
 }
+
+/// A journal line in the Python server's format, as a switching person brings it.
+fn reference_line(h: &Harness, operation_id: &str, kind: &str, details: Value) {
+    std::fs::create_dir_all(h.journal.parent().expect("dir")).expect("dir");
+    append(
+        &h.journal,
+        &json!({"operation_id": operation_id, "plan_id": plan(), "kind": kind,
+                "applied_at": "2026-09-24T10:00:00+00:00", "moves": [], "details": details}),
+    );
+}
+
+async fn transactions(h: &Harness) -> Vec<ynab::models::Transaction> {
+    h.other_app()
+        .transactions(&plan(), &ynab::TransactionFilter::default())
+        .await
+        .expect("transactions")
+        .0
+}
+
+async fn update(h: &Harness, update: ynab::writes::TransactionUpdate) {
+    h.other_app()
+        .update_transactions(&plan(), &[update])
+        .await
+        .expect("update");
+}
+
+#[tokio::test]
+async fn a_reference_create_is_undone_by_deleting_what_is_left() {
+    let h = harness().await;
+    let created = h
+        .other_app()
+        .create_transactions(
+            &plan(),
+            &[ynab::writes::NewTransaction {
+                account_id: id("acc-checking"),
+                date: "2026-09-20".into(),
+                amount: -12_000,
+                payee_name: Some("CORNER SHOP".into()),
+                ..Default::default()
+            }],
+        )
+        .await
+        .expect("created");
+    reference_line(
+        &h,
+        "aaaaaaaaaaa1",
+        "create",
+        json!({"transaction_ids": created.transaction_ids.clone()}),
+    );
+    let preview = h
+        .ok("undo_operation", json!({"plan_id": "last-used"}))
+        .await;
+    assert!(
+        preview["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Undo: delete the 1 transaction(s) this operation created?")
+    );
+    let done = h
+        .ok(
+            "undo_operation",
+            json!({"plan_id": "last-used", "confirmation": preview["confirmation"]}),
+        )
+        .await;
+    assert_eq!(done["message"], "Created transactions deleted.");
+    let id = &created.transaction_ids[0];
+    assert!(
+        transactions(&h).await.iter().all(|t| &t.id != id),
+        "deleted"
+    );
+}
+
+#[tokio::test]
+async fn a_reference_flag_is_put_back_where_unchanged() {
+    let h = harness().await;
+    for tx in ["tx-012", "tx-013"] {
+        update(
+            &h,
+            ynab::writes::TransactionUpdate {
+                id: id(tx),
+                flag_color: Some(Some("red".into())),
+                ..Default::default()
+            },
+        )
+        .await;
+    }
+    reference_line(
+        &h,
+        "aaaaaaaaaaa2",
+        "flag",
+        json!({"changes": [
+            {"transaction_id": id("tx-012"), "from": null, "to": "red"},
+            {"transaction_id": id("tx-013"), "from": null, "to": "red"}]}),
+    );
+    // the user changed one since
+    update(
+        &h,
+        ynab::writes::TransactionUpdate {
+            id: id("tx-013"),
+            flag_color: Some(Some("blue".into())),
+            ..Default::default()
+        },
+    )
+    .await;
+    let preview = h
+        .ok("undo_operation", json!({"plan_id": "last-used"}))
+        .await;
+    assert!(
+        preview["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Undo: put back the flag of 1 transaction(s)?")
+    );
+    assert_eq!(preview["conflicts"], json!([id("tx-013")]));
+    let done = h
+        .ok(
+            "undo_operation",
+            json!({"plan_id": "last-used", "confirmation": preview["confirmation"]}),
+        )
+        .await;
+    assert_eq!(done["message"], "Flags restored.");
+    let list = transactions(&h).await;
+    let flag = |tx: &str| {
+        list.iter()
+            .find(|t| t.id == id(tx))
+            .and_then(|t| t.flag_color.clone())
+            .filter(|c| !c.is_empty())
+    };
+    assert_eq!(flag("tx-012"), None);
+    assert_eq!(flag("tx-013"), Some("blue".into()), "left alone");
+}
+
+#[tokio::test]
+async fn a_reference_payee_rename_is_undone_unless_renamed_since() {
+    let h = harness().await;
+    let rail = id("pay-rail-co");
+    h.other_app()
+        .rename_payee(&plan(), &rail, "Rail company")
+        .await
+        .expect("renamed");
+    reference_line(
+        &h,
+        "aaaaaaaaaaa3",
+        "payee",
+        json!({"payee_id": rail, "from": "RAIL CO", "to": "Rail company"}),
+    );
+    let preview = h
+        .ok("undo_operation", json!({"plan_id": "last-used"}))
+        .await;
+    assert!(
+        preview["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Undo: name the payee ‘RAIL CO’ again?")
+    );
+    let done = h
+        .ok(
+            "undo_operation",
+            json!({"plan_id": "last-used", "confirmation": preview["confirmation"]}),
+        )
+        .await;
+    assert_eq!(done["message"], "The payee's previous name is back.");
+    let payees = h.other_app().payees(&plan()).await.expect("payees");
+    assert_eq!(
+        payees
+            .iter()
+            .find(|p| p.id == rail)
+            .map(|p| p.name.as_str()),
+        Some("RAIL CO")
+    );
+}
+
+#[tokio::test]
+async fn a_reference_reconciliation_is_undone_where_still_reconciled() {
+    let h = harness().await;
+    for tx in ["tx-040", "tx-041"] {
+        update(
+            &h,
+            ynab::writes::TransactionUpdate {
+                id: id(tx),
+                cleared: Some("reconciled".into()),
+                ..Default::default()
+            },
+        )
+        .await;
+    }
+    reference_line(
+        &h,
+        "aaaaaaaaaaa4",
+        "reconcile",
+        json!({"account_id": id("acc-checking"), "reconciled_ids": [id("tx-040"), id("tx-041")], "adjustment_id": null}),
+    );
+    update(
+        &h,
+        ynab::writes::TransactionUpdate {
+            id: id("tx-041"),
+            cleared: Some("cleared".into()),
+            ..Default::default()
+        },
+    )
+    .await;
+    let preview = h
+        .ok("undo_operation", json!({"plan_id": "last-used"}))
+        .await;
+    assert!(
+        preview["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Undo reconciliation: mark 1 transaction(s) back to cleared?"),
+        "{preview}"
+    );
+    assert_eq!(preview["conflicts"], json!([id("tx-041")]));
+    let done = h
+        .ok(
+            "undo_operation",
+            json!({"plan_id": "last-used", "confirmation": preview["confirmation"]}),
+        )
+        .await;
+    assert_eq!(done["message"], "Reconciliation undone.");
+    let list = transactions(&h).await;
+    let state = |tx: &str| {
+        list.iter()
+            .find(|t| t.id == id(tx))
+            .map(|t| t.cleared.clone())
+    };
+    assert_eq!(state("tx-040").as_deref(), Some("cleared"));
+}

@@ -17,6 +17,23 @@ use crate::text::safe;
 use serde_json::{Value, json};
 use ynab::models::Milliunits;
 
+/// A list of strings in an operation's details (`transaction_ids`, `reconciled_ids`).
+fn string_list(details: &Value, key: &str) -> Vec<String> {
+    details
+        .get(key)
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default()
+}
+
+/// A flag colour as the journal writes it: `null` or `""` mean none.
+fn flag_of(value: Option<&Value>) -> Option<String> {
+    flag_of_str(value.and_then(Value::as_str))
+}
+
+fn flag_of_str(value: Option<&str>) -> Option<String> {
+    value.filter(|c| !c.is_empty()).map(str::to_string)
+}
+
 fn milli(value: &Value, key: &str) -> Option<Milliunits> {
     value.get(key).and_then(Value::as_i64)
 }
@@ -229,6 +246,135 @@ pub(crate) async fn plan_undo(
                     source,
                     target,
                     fmt: fmt.clone(),
+                },
+                reverts,
+                question,
+                nothing,
+            )
+        }
+        "create" => {
+            let ids = string_list(&op.details, "transaction_ids");
+            let mut present = Vec::new();
+            for id in ids {
+                if plan.transactions.iter().any(|t| t.id == id && !t.deleted) {
+                    present.push(id);
+                } else {
+                    conflicts.push(id);
+                }
+            }
+            let reverts: Vec<Value> = present.iter().map(|id| json!({"delete": id})).collect();
+            let question = format!(
+                "Undo: delete the {} transaction(s) this operation created?",
+                present.len()
+            );
+            let nothing = present
+                .is_empty()
+                .then(|| "Already deleted: nothing to undo.".to_string());
+            (Revert::Create { ids: present }, reverts, question, nothing)
+        }
+        "flag" => {
+            let changes = op
+                .details
+                .get("changes")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let mut back = Vec::new();
+            for change in &changes {
+                let id = change
+                    .get("transaction_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let to = flag_of(change.get("to"));
+                let from = flag_of(change.get("from"));
+                let current = plan.transactions.iter().find(|t| t.id == id && !t.deleted);
+                match current {
+                    Some(t) if flag_of_str(t.flag_color.as_deref()) == to => {
+                        back.push((id.to_string(), to, from));
+                    }
+                    _ => conflicts.push(id.to_string()),
+                }
+            }
+            let reverts: Vec<Value> = back
+                .iter()
+                .map(|(id, now, to)| json!({"transaction_id": id, "flag_before": now, "flag_after": to}))
+                .collect();
+            let question = format!("Undo: put back the flag of {} transaction(s)?", back.len());
+            let nothing = back
+                .is_empty()
+                .then(|| "Every flag changed since: left alone.".to_string());
+            (Revert::Flags { back }, reverts, question, nothing)
+        }
+        "payee" => {
+            let d = &op.details;
+            let payee_id = d
+                .get("payee_id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let from = d.get("from").and_then(Value::as_str).unwrap_or_default();
+            let to = d.get("to").and_then(Value::as_str).unwrap_or_default();
+            let current = plan.payees.iter().find(|p| p.id == payee_id && !p.deleted);
+            if !current.is_some_and(|p| p.name == to) {
+                conflicts.push(payee_id.to_string());
+            }
+            let reverts =
+                vec![json!({"payee_id": payee_id, "name_before": to, "name_after": from})];
+            let question = format!("Undo: name the payee ‘{}’ again?", safe(from));
+            let nothing = (!conflicts.is_empty())
+                .then(|| "The payee was renamed since: left alone.".to_string());
+            (
+                Revert::Payee {
+                    payee_id: payee_id.to_string(),
+                    name: from.to_string(),
+                },
+                reverts,
+                question,
+                nothing,
+            )
+        }
+        "reconcile" => {
+            let ids = string_list(&op.details, "reconciled_ids");
+            let adjustment = op
+                .details
+                .get("adjustment_id")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let mut to_clear = Vec::new();
+            for id in ids {
+                let reconciled = plan
+                    .transactions
+                    .iter()
+                    .any(|t| t.id == id && !t.deleted && t.cleared == "reconciled");
+                if reconciled {
+                    to_clear.push(id);
+                } else {
+                    conflicts.push(id);
+                }
+            }
+            let adjustment =
+                adjustment.filter(|a| plan.transactions.iter().any(|t| &t.id == a && !t.deleted));
+            let reverts: Vec<Value> = to_clear
+                .iter()
+                .map(|id| json!({"transaction_id": id, "cleared_before": "reconciled", "cleared_after": "cleared"}))
+                .chain(adjustment.iter().map(|a| json!({"delete": a})))
+                .collect();
+            let n = to_clear.len();
+            let question = if adjustment.is_some() {
+                format!(
+                    "Undo reconciliation: mark {n} transaction(s) back to cleared and delete the balance adjustment?"
+                )
+            } else {
+                format!("Undo reconciliation: mark {n} transaction(s) back to cleared?")
+            };
+            let nothing = (to_clear.is_empty() && adjustment.is_none())
+                .then(|| "Every transaction changed since: left alone.".to_string());
+            (
+                Revert::Reconcile {
+                    to_clear: to_clear
+                        .into_iter()
+                        .filter(|id| Some(id) != adjustment.as_ref())
+                        .collect(),
+                    adjustment,
                 },
                 reverts,
                 question,

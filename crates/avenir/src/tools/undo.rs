@@ -1,8 +1,9 @@
 //! `undo_operation` (`tools-write.md` §10, D5, D14, D25): revert the latest operation still in
 //! effect, or the one named, never overwriting a later change; confirmed like every write.
 //!
-//! Kinds this build reverts: `categorize`, `budget`, `move`, `approve`. Other kinds found in a
-//! journal (written by the Python server, or by tools still to come) are named with a reason.
+//! Kinds this build reverts: `categorize`, `budget`, `move`, `approve`, and — for a journal the
+//! Python server wrote — `create`, `flag`, `payee`, `reconcile`. Other kinds (`target`,
+//! `category`, the non-undoable ones) are named with a reason.
 
 use super::budget::{Side, confirmation_property, put_back};
 use super::categorize::{Recategorisation, result_of};
@@ -19,7 +20,16 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 4] = ["categorize", "budget", "move", "approve"];
+const UNDOABLE_KINDS: [&str; 8] = [
+    "categorize",
+    "budget",
+    "move",
+    "approve",
+    "create",
+    "flag",
+    "payee",
+    "reconcile",
+];
 
 /// The arguments of `undo_operation`.
 #[derive(Debug, Clone)]
@@ -44,6 +54,24 @@ pub enum Revert {
     },
     Approve {
         transaction_ids: Vec<String>,
+    },
+    /// Delete the created transactions still there.
+    Create {
+        ids: Vec<String>,
+    },
+    /// (transaction, flag now, flag to put back).
+    Flags {
+        back: Vec<(String, Option<String>, Option<String>)>,
+    },
+    /// Rename the payee back to `name`.
+    Payee {
+        payee_id: String,
+        name: String,
+    },
+    /// Mark reconciled transactions cleared again; delete the adjustment if still there.
+    Reconcile {
+        to_clear: Vec<String>,
+        adjustment: Option<String>,
     },
 }
 
@@ -270,6 +298,16 @@ impl ConfirmedWrite for Undo {
                 {"category_id": target.category_id, "from": target.from, "to": target.to},
                 {"category_id": source.category_id, "from": source.from, "to": source.to}]}),
             Revert::Approve { transaction_ids } => json!({"transaction_ids": transaction_ids}),
+            Revert::Create { ids } => json!({"delete": ids}),
+            Revert::Flags { back } => json!({"changes": back
+                .iter()
+                .map(|(id, now, to)| json!({"transaction_id": id, "from": now, "to": to}))
+                .collect::<Vec<_>>()}),
+            Revert::Payee { payee_id, .. } => json!({"payee_id": payee_id}),
+            Revert::Reconcile {
+                to_clear,
+                adjustment,
+            } => json!({"cleared_ids": to_clear, "adjustment_id": adjustment}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -358,6 +396,65 @@ impl ConfirmedWrite for Undo {
                     .collect();
                 client.update_transactions(plan, &updates).await?;
             }
+            Revert::Create { ids } => {
+                // One DELETE each, in journal order: a failure reports what was done, and a
+                // retry sees the deleted ones as gone and finishes the job (§10.3).
+                for (done, id) in ids.iter().enumerate() {
+                    if let Err(error) = client.delete_transaction(plan, id).await {
+                        let failure = crate::confirm::WriteFailure::from(error);
+                        return Err(if done == 0 {
+                            failure
+                        } else {
+                            let (crate::confirm::WriteFailure::NothingChanged(text)
+                            | crate::confirm::WriteFailure::Unknown(text)) = failure;
+                            crate::confirm::WriteFailure::Unknown(format!(
+                                "{text} ({done} of {} created transaction(s) were deleted before it; call undo_operation again to delete the rest.)",
+                                ids.len()
+                            ))
+                        });
+                    }
+                }
+            }
+            Revert::Flags { back } => {
+                let updates: Vec<TransactionUpdate> = back
+                    .iter()
+                    .map(|(id, _, to)| TransactionUpdate {
+                        id: id.clone(),
+                        flag_color: Some(to.clone()),
+                        ..TransactionUpdate::default()
+                    })
+                    .collect();
+                client.update_transactions(plan, &updates).await?;
+            }
+            Revert::Payee { payee_id, name } => {
+                client.rename_payee(plan, payee_id, name).await?;
+            }
+            Revert::Reconcile {
+                to_clear,
+                adjustment,
+            } => {
+                if !to_clear.is_empty() {
+                    let updates: Vec<TransactionUpdate> = to_clear
+                        .iter()
+                        .map(|id| TransactionUpdate {
+                            id: id.clone(),
+                            cleared: Some("cleared".into()),
+                            ..TransactionUpdate::default()
+                        })
+                        .collect();
+                    client.update_transactions(plan, &updates).await?;
+                }
+                if let Some(adjustment) = adjustment
+                    && let Err(error) = client.delete_transaction(plan, adjustment).await
+                {
+                    let text = crate::confirm::WriteFailure::from(error);
+                    let (crate::confirm::WriteFailure::NothingChanged(text)
+                    | crate::confirm::WriteFailure::Unknown(text)) = text;
+                    return Err(crate::confirm::WriteFailure::Unknown(format!(
+                        "{text} (the transactions are cleared again, the balance adjustment is still there; call undo_operation again to delete it.)"
+                    )));
+                }
+            }
         }
         if change.from_intent
             && let Err(error) = context.journal.settle(&change.operation_id, "undone")
@@ -387,6 +484,10 @@ impl ConfirmedWrite for Undo {
             Revert::Budget { .. } => "budget",
             Revert::Move { .. } => "move",
             Revert::Approve { .. } => "approve",
+            Revert::Create { .. } => "create",
+            Revert::Flags { .. } => "flag",
+            Revert::Payee { .. } => "payee",
+            Revert::Reconcile { .. } => "reconcile",
         };
         applied_message_of(kind).to_string()
     }
@@ -423,6 +524,10 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "categorize" => "Previous categories restored.",
         "budget" => "Budgeted amount restored.",
         "move" => "Both amounts restored.",
+        "create" => "Created transactions deleted.",
+        "flag" => "Flags restored.",
+        "payee" => "The payee's previous name is back.",
+        "reconcile" => "Reconciliation undone.",
         _ => "Approval undone.",
     }
 }
