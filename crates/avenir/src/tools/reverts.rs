@@ -314,7 +314,7 @@ pub(crate) async fn plan_undo(
             let from = d.get("from").and_then(Value::as_str).unwrap_or_default();
             let to = d.get("to").and_then(Value::as_str).unwrap_or_default();
             let current = plan.payees.iter().find(|p| p.id == payee_id && !p.deleted);
-            if !current.is_some_and(|p| p.name == to) {
+            if current.is_none_or(|p| p.name != to) {
                 conflicts.push(payee_id.to_string());
             }
             let reverts =
