@@ -121,8 +121,11 @@ pub struct Proposal<C> {
 /// What preparing a write found.
 #[derive(Debug)]
 pub enum Prepared<C> {
-    /// Nothing would change: the tool's `nothing_to_do` result.
-    NothingToDo(Value),
+    /// Nothing would change: the tool's `nothing_to_do` result, and the plan it read.
+    NothingToDo {
+        value: Value,
+        plan_id: String,
+    },
     Change(Proposal<C>),
 }
 
@@ -248,10 +251,10 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     write: &W,
 ) -> Finished {
     let proposal = match write.prepare(context, ask.answers()).await {
-        Ok(Prepared::NothingToDo(value)) => {
+        Ok(Prepared::NothingToDo { value, plan_id }) => {
             return Finished::Result {
                 value,
-                plan_id: None,
+                plan_id: Some(plan_id),
             };
         }
         Ok(Prepared::Change(proposal)) => proposal,
@@ -263,7 +266,9 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     let proposal = match decision {
         Decision::Apply => proposal,
         Decision::Recheck => match write.prepare(context, true).await {
-            Ok(Prepared::NothingToDo(value)) => return Finished::Result { value, plan_id },
+            Ok(Prepared::NothingToDo { value, .. }) => {
+                return Finished::Result { value, plan_id };
+            }
             Err(message) => return Finished::Error(message),
             Ok(Prepared::Change(fresh)) => {
                 if fingerprint::fingerprint(&fresh.plan_id, &fresh.subject) != fp {

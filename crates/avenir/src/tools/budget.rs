@@ -226,7 +226,10 @@ impl ConfirmedWrite for SetBudget {
                 None,
             ));
             fill_budget(&mut value, &change);
-            return Ok(Prepared::NothingToDo(value));
+            return Ok(Prepared::NothingToDo {
+                value,
+                plan_id: snapshot.id().to_string(),
+            });
         }
         let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
         let available_after = change.available_before + change.to - change.from;

@@ -244,7 +244,10 @@ impl ConfirmedWrite for ApplyCategories {
                 None,
                 None,
             );
-            return Ok(Prepared::NothingToDo(value));
+            return Ok(Prepared::NothingToDo {
+                value,
+                plan_id: snapshot.id().to_string(),
+            });
         }
         let fmt = MoneyFormat::of(plan.currency_format.as_ref());
         let question = crate::confirm::question(
