@@ -457,10 +457,7 @@ fn finish(
     };
     if let Some(message) = nothing {
         let value = undo_result(&change, "nothing_to_do", message, None);
-        return Ok(Prepared::NothingToDo {
-            value,
-            plan_id: plan_id,
-        });
+        return Ok(Prepared::NothingToDo { value, plan_id });
     }
     let subject = json!({"undo": op.operation_id, "reverts": order_free(reverts)});
     Ok(Prepared::Change(Proposal {
