@@ -25,6 +25,16 @@ impl std::fmt::Display for ArgError {
     }
 }
 
+impl ArgError {
+    /// The same error, named inside `parent` (`one_offs.0` + `date` → `one_offs.0.date`).
+    pub fn within(self, parent: &str) -> ArgError {
+        ArgError {
+            path: format!("{parent}.{}", self.path),
+            rule: self.rule,
+        }
+    }
+}
+
 /// The arguments of one call, taken field by field; [`Args::finish`] refuses what was not taken.
 #[derive(Debug)]
 pub struct Args {
@@ -269,6 +279,53 @@ impl Args {
         Ok(out)
     }
 
+    /// An optional list of objects whose members are among `keys` (unknown members refused); each
+    /// element comes back as its own [`Args`], whose errors [`ArgError::within`] names by path
+    /// (`one_offs.0.date`). An empty list is kept.
+    pub fn optional_objects(
+        &mut self,
+        name: &'static str,
+        keys: &[&str],
+    ) -> Result<Option<Vec<Args>>, ArgError> {
+        let accepted = match keys {
+            [] => String::from("nothing"),
+            [only] => (*only).to_string(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        };
+        let items = match self.take(name) {
+            None => return Ok(None),
+            Some(Value::Array(items)) => items.clone(),
+            Some(other) => {
+                return Err(Self::error(
+                    name,
+                    format!("must be an array of objects, got {}.", kind(other)),
+                ));
+            }
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            let Value::Object(fields) = item else {
+                return Err(Self::error(
+                    &format!("{name}.{i}"),
+                    format!("must be an object with {accepted}, got {}.", kind(&item)),
+                ));
+            };
+            let mut extra: Vec<&String> = fields
+                .keys()
+                .filter(|k| !keys.contains(&k.as_str()))
+                .collect();
+            extra.sort();
+            if let Some(extra) = extra.first() {
+                return Err(Self::error(
+                    &format!("{name}.{i}.{extra}"),
+                    format!("is not accepted here: give only {accepted}."),
+                ));
+            }
+            out.push(Args::new(fields));
+        }
+        Ok(Some(out))
+    }
+
     /// A required list of strings (ids).
     pub fn required_ids(&mut self, name: &'static str) -> Result<Vec<String>, ArgError> {
         self.optional_ids(name)?
@@ -426,6 +483,50 @@ mod tests {
                 .map_err(|e| e.to_string()),
             Err("Argument since_date: is required: give the first date, YYYY-MM-DD.".to_string())
         );
+    }
+
+    #[test]
+    fn nested_objects_refuse_unknown_members_and_name_paths() {
+        let mut a =
+            args(json!({"one_offs": [{"date": "2026-10-01"}, {"date": 1, "x": 2, "b": 3}]}));
+        assert_eq!(
+            a.optional_objects("one_offs", &["date", "amount", "label"])
+                .map(|o| o.map(|l| l.len()))
+                .map_err(|e| e.to_string()),
+            Err(
+                "Argument one_offs.1.b: is not accepted here: give only date, amount and label."
+                    .to_string()
+            )
+        );
+        let mut a = args(json!({"one_offs": [{"date": "2026-13-01"}, 4]}));
+        assert_eq!(
+            a.optional_objects("one_offs", &["date"])
+                .map(|o| o.map(|l| l.len()))
+                .map_err(|e| e.to_string()),
+            Err("Argument one_offs.1: must be an object with date, got a number.".to_string())
+        );
+        let mut a = args(json!({"one_offs": [{"date": "2026-13-01"}]}));
+        let mut items = a
+            .optional_objects("one_offs", &["date"])
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        assert_eq!(
+            items[0]
+                .optional_date("date")
+                .map_err(|e| e.within("one_offs.0").to_string()),
+            Err(
+                "Argument one_offs.0.date: must be a date as YYYY-MM-DD, got '2026-13-01'."
+                    .to_string()
+            )
+        );
+        let mut a = args(json!({"one_offs": null, "other": {}}));
+        assert_eq!(
+            a.optional_objects("one_offs", &["date"])
+                .map(|o| o.is_none()),
+            Ok(true)
+        );
+        assert!(a.optional_objects("other", &["date"]).is_err());
     }
 
     #[test]

@@ -3,6 +3,24 @@
 
 use ynab::models::Account;
 
+/// YNAB's account types that hold a debt (`tools-read.md` §1.9); every other type is an asset.
+pub const DEBT_TYPES: [&str; 9] = [
+    "creditCard",
+    "lineOfCredit",
+    "otherLiability",
+    "mortgage",
+    "autoLoan",
+    "studentLoan",
+    "personalLoan",
+    "medicalDebt",
+    "otherDebt",
+];
+
+/// Whether an account of YNAB type `kind` is a debt.
+pub fn is_debt(kind: &str) -> bool {
+    DEBT_TYPES.contains(&kind)
+}
+
 /// Whether YNAB imports the account's transactions, and whether that import works.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]

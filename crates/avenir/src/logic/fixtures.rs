@@ -2,8 +2,8 @@
 //! Test-only: the shapes are YNAB's own (`PlanDetail`), so the logic is tested on what it reads.
 
 use ynab::models::{
-    Account, Category, CategoryGroup, Milliunits, Payee, PlanDetail, ScheduledSubTransaction,
-    ScheduledTransactionSummary, SubTransaction, TransactionSummary,
+    Account, Category, CategoryGroup, Milliunits, Month, Payee, PlanDetail,
+    ScheduledSubTransaction, ScheduledTransactionSummary, SubTransaction, TransactionSummary,
 };
 
 /// A plan under construction.
@@ -216,5 +216,21 @@ impl Fixture {
                 transfer_account_id: None,
                 deleted,
             });
+    }
+
+    /// A month summary `label` (`YYYY-MM-01`) with YNAB's Age of Money and no other figure.
+    pub fn month(&mut self, label: &str, age_of_money: Option<i32>) -> &mut Month {
+        self.plan.months.push(Month {
+            month: label.into(),
+            note: None,
+            income: 0,
+            budgeted: 0,
+            activity: 0,
+            to_be_budgeted: 0,
+            age_of_money,
+            deleted: false,
+            categories: None,
+        });
+        self.plan.months.last_mut().expect("just pushed")
     }
 }

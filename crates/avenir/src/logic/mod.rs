@@ -2,18 +2,29 @@
 //! Tools call them and shape what they return; every rule with a constant lives here.
 
 pub mod accounts;
+pub mod age;
 pub mod assignable;
 pub mod budget_month;
 pub mod categories;
+pub mod charges;
 pub mod classifier;
 pub mod cursor;
+pub mod exact;
+pub mod forecast;
 pub mod merchant;
 pub mod names;
+pub mod net_worth;
 pub mod payees;
+pub mod payoff;
 pub mod pending;
 pub mod period;
+pub mod projection;
+pub mod recurring;
+pub mod runway;
+pub mod savings;
 pub mod schedule;
 pub mod search;
+pub mod targets;
 pub mod trends;
 
 #[cfg(test)]

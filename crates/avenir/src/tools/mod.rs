@@ -2,17 +2,25 @@
 //! Tools never compute; this module holds the registry every tool is listed in and the dispatch.
 
 pub mod accounts;
+pub mod age;
 pub mod approve;
 pub mod budget;
 pub mod budget_month;
 pub mod categories;
 pub mod categorize;
+pub mod charges;
+pub mod forecast;
 pub mod names;
+pub mod net_worth;
 pub mod payees;
+pub mod payoff;
 pub mod plans;
 pub mod reverts;
+pub mod runway;
+pub mod savings;
 pub mod scheduled;
 pub mod suggestions;
+pub mod targets;
 pub mod transactions;
 pub mod trends;
 pub mod undo;
@@ -79,6 +87,14 @@ pub fn registry() -> Vec<ToolSpec> {
         budget_month::budget_vs_actual_spec(),
         trends::spec(),
         suggestions::spec(),
+        forecast::spec(),
+        charges::spec(),
+        age::spec(),
+        payoff::spec(),
+        net_worth::spec(),
+        runway::spec(),
+        savings::spec(),
+        targets::spec(),
     ]
     .into_iter()
     .chain(writing::specs())
@@ -96,6 +112,14 @@ pub async fn call(context: &Context, name: &str, arguments: Map<String, Value>) 
         "list_scheduled_transactions" => scheduled::run(context, args).await,
         "find_transactions" => transactions::run(context, args).await,
         "suggest_categories" => suggestions::run(context, args).await,
+        "forecast_balance" => forecast::run(context, args).await,
+        "find_recurring_charges" => charges::run(context, args).await,
+        "get_age_of_money" => age::run(context, args).await,
+        "get_debt_payoff_plan" => payoff::run(context, args).await,
+        "get_net_worth_trend" => net_worth::run(context, args).await,
+        "get_runway" => runway::run(context, args).await,
+        "get_savings_rate" => savings::run(context, args).await,
+        "get_underfunded_targets" => targets::run(context, args).await,
         "get_monthly_summary" => budget_month::run_summary(context, args).await,
         "get_category_balances" => budget_month::run_balances(context, args).await,
         "get_budget_vs_actual" => budget_month::run_budget_vs_actual(context, args).await,

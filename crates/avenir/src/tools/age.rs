@@ -1,0 +1,125 @@
+//! `get_age_of_money` (`tools-read.md` §15): YNAB's own Age of Money of each month up to the
+//! current one, with the latest figure, its trend and notes, read from the plan's month summaries.
+
+use super::budget_month::{PLAN_READ_COST, in_build};
+use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use crate::args::{ArgError, Args};
+use crate::context::Context;
+use crate::logic::age::{Trend, age_of_money};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::json;
+
+/// Months shown when `months_count` is not given.
+pub const DEFAULT_MONTHS: i64 = 12;
+/// Most months one call shows (`MAX_MONTHS`).
+pub const MAX_MONTHS: i64 = 24;
+
+/// One month's figure.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AgeMonth {
+    /// The month, YYYY-MM-01.
+    pub month: String,
+    /// YNAB's Age of Money for the month, in days; null when YNAB gives none.
+    pub days: Option<i64>,
+    /// Days less the previous month's in this list, when both are known.
+    pub change: Option<i64>,
+}
+
+/// The answer of `get_age_of_money`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AgeOfMoneyAnswer {
+    /// The conclusion, to relay.
+    pub message: String,
+    /// The latest Age of Money, in days; null when no month has one.
+    pub days: Option<i64>,
+    /// The month of that figure, YYYY-MM-01.
+    pub as_of: Option<String>,
+    /// Each month YNAB holds, oldest first, the current one last when YNAB has it.
+    pub months: Vec<AgeMonth>,
+    /// Latest figure less the first one shown; null with fewer than two figures.
+    pub change: Option<i64>,
+    /// Direction of `change`: up, down or steady; null without a change.
+    pub trend: Option<Trend>,
+    /// What the figure is and what is missing: relay them.
+    pub notes: Vec<String>,
+}
+
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        name: "get_age_of_money",
+        title: "Age of Money month by month",
+        description: |_writes| {
+            let runway = if in_build("get_runway") {
+                " How long the money would last without income: get_runway."
+            } else {
+                ""
+            };
+            format!(
+                "\"How old is my money?\", \"am I living on last month's income?\": YNAB's own Age \
+of Money, in days, month by month, with the latest figure and its trend (up, down or steady since \
+the first month shown that has one). Over 30 days means living on last month's income, the buffer \
+YNAB aims for. months_count counts back from the current month, included (1 = this month only; \
+default 12, at most 24); a younger plan shows the months it holds, with a note; months budgeted \
+ahead are never shown. A month YNAB gives no figure for has days null and is named in the notes; \
+relay the message and the notes.{runway} {PLAN_READ_COST} Changes nothing."
+            )
+        },
+        input_schema: || {
+            json!({
+                "type": "object",
+                "properties": {
+                    "plan_id": plan_id_property(),
+                    "months_count": {"type": "integer", "minimum": 1, "maximum": MAX_MONTHS,
+                                     "default": DEFAULT_MONTHS,
+                                     "description": "Months to show, the current one included."}
+                },
+                "required": ["plan_id"],
+                "additionalProperties": false
+            })
+        },
+        output_schema: schema_value::<AgeOfMoneyAnswer>,
+        read_only: true,
+        idempotent: true,
+        destructive: None,
+    }
+}
+
+pub async fn run(context: &Context, mut args: Args) -> Outcome {
+    let parsed = (|| {
+        let plan_id = take_plan_id(&mut args)?;
+        let count = args.integer("months_count", DEFAULT_MONTHS, 1, MAX_MONTHS)?;
+        args.finish("get_age_of_money")?;
+        Ok::<_, ArgError>((plan_id, count))
+    })();
+    let (plan_id, count) = match parsed {
+        Ok(parsed) => parsed,
+        Err(error) => return error.into(),
+    };
+    let snapshot = match context.plans.read(&plan_id).await {
+        Ok(snapshot) => snapshot,
+        Err(error) => return error.into(),
+    };
+    let count = usize::try_from(count).unwrap_or(1);
+    let age = age_of_money(&snapshot.plan.months, context.settings.today(), count);
+    object_answer(
+        AgeOfMoneyAnswer {
+            message: age.message,
+            days: age.days,
+            as_of: age.as_of.map(|m| m.label()),
+            months: age
+                .rows
+                .into_iter()
+                .map(|row| AgeMonth {
+                    month: row.month.label(),
+                    days: row.days,
+                    change: row.change,
+                })
+                .collect(),
+            change: age.change,
+            trend: age.trend,
+            notes: age.notes,
+        },
+        Some(snapshot.id().to_string()),
+    )
+}

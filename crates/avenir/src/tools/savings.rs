@@ -1,0 +1,151 @@
+//! `get_savings_rate` (`tools-read.md` §19): income, spending, saved and the rate in each complete
+//! month before the current one, from the budget accounts' transactions, with totals and notes.
+
+use super::budget_month::{PLAN_READ_COST, Percent, in_build};
+use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use crate::args::{ArgError, Args};
+use crate::context::Context;
+use crate::logic::savings::{MonthSavings, savings_rate};
+use crate::money::{Amount, MoneyFormat};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::json;
+
+/// Complete months measured when `months_count` is not given.
+pub const DEFAULT_MONTHS: i64 = 6;
+/// Most complete months one call measures.
+pub const MAX_MONTHS: i64 = 24;
+
+/// One complete month.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SavingsMonth {
+    /// The month, YYYY-MM-01.
+    pub month: String,
+    /// Money in categorised to Ready to Assign on the budget accounts.
+    pub income: Amount,
+    /// Money out of the budget accounts less refunds: negative.
+    pub spending: Amount,
+    /// income + spending.
+    pub saved: Amount,
+    /// saved ÷ income in percent, one decimal; null when no income was categorised that month.
+    pub rate: Option<Percent>,
+}
+
+impl From<&MonthSavings> for SavingsMonth {
+    fn from(m: &MonthSavings) -> Self {
+        SavingsMonth {
+            month: m.month.label(),
+            income: Amount(m.income),
+            spending: Amount(m.spending),
+            saved: Amount(m.saved),
+            rate: m.rate_tenths.map(Percent),
+        }
+    }
+}
+
+/// The answer of `get_savings_rate`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SavingsRateAnswer {
+    /// The conclusion, to relay.
+    pub message: String,
+    /// Each complete month measured, oldest first.
+    pub months: Vec<SavingsMonth>,
+    /// Total income over the months.
+    pub income: Amount,
+    /// Total spending, negative.
+    pub spending: Amount,
+    /// income + spending.
+    pub saved: Amount,
+    /// saved ÷ income over the period, in percent with one decimal; null without income.
+    pub rate: Option<Percent>,
+    /// Saved per month on average (may have 3 decimals).
+    pub average_saved: Amount,
+    /// The month with the highest rate, YYYY-MM-01; null when no month had income.
+    pub best_month: Option<String>,
+    /// The month with the lowest rate, YYYY-MM-01; null when no month had income.
+    pub worst_month: Option<String>,
+    /// Money moved to tracking asset accounts over the period (part of saved).
+    pub moved_to_tracking: Amount,
+    /// What the figures count and leave out: relay them.
+    pub notes: Vec<String>,
+}
+
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        name: "get_savings_rate",
+        title: "Savings rate month by month",
+        description: |_writes| {
+            let trends = if in_build("get_spending_trends") {
+                " Spending per category: get_spending_trends."
+            } else {
+                ""
+            };
+            format!(
+                "How much of the income was kept, month by month: \"what's my savings rate?\", \"how \
+much do I put aside?\". It measures the complete months before the current one (months_count, \
+default 6, at most 24), from the month of the budget accounts' first transaction. Income is money \
+in categorised to Ready to Assign on the budget accounts (starting balances and transfers are not \
+income); spending is money out of them less refunds; transfers between budget accounts are left \
+out; money moved to a tracking asset account (savings, investments) is saved, to a tracking loan or \
+debt is spending. saved = income + spending; rate = saved ÷ income in percent, null in a month \
+without income. Totals, the average saved, the best and worst months and the money moved to \
+tracking accounts come with it. Relay the notes: they say what was counted and what was left out. \
+Amounts are in currency units, spending negative.{trends} {PLAN_READ_COST} Changes nothing."
+            )
+        },
+        input_schema: || {
+            json!({
+                "type": "object",
+                "properties": {
+                    "plan_id": plan_id_property(),
+                    "months_count": {"type": "integer", "minimum": 1, "maximum": MAX_MONTHS,
+                                     "default": DEFAULT_MONTHS,
+                                     "description": "Complete months to measure, before the current one."}
+                },
+                "required": ["plan_id"],
+                "additionalProperties": false
+            })
+        },
+        output_schema: schema_value::<SavingsRateAnswer>,
+        read_only: true,
+        idempotent: true,
+        destructive: None,
+    }
+}
+
+pub async fn run(context: &Context, mut args: Args) -> Outcome {
+    let parsed = (|| {
+        let plan_id = take_plan_id(&mut args)?;
+        let count = args.integer("months_count", DEFAULT_MONTHS, 1, MAX_MONTHS)?;
+        args.finish("get_savings_rate")?;
+        Ok::<_, ArgError>((plan_id, count))
+    })();
+    let (plan_id, count) = match parsed {
+        Ok(parsed) => parsed,
+        Err(error) => return error.into(),
+    };
+    let snapshot = match context.plans.read(&plan_id).await {
+        Ok(snapshot) => snapshot,
+        Err(error) => return error.into(),
+    };
+    let plan = &snapshot.plan;
+    let money = MoneyFormat::of(plan.currency_format.as_ref());
+    let count = usize::try_from(count).unwrap_or(1);
+    let rate = savings_rate(plan, context.settings.today(), count);
+    object_answer(
+        SavingsRateAnswer {
+            message: rate.message(&money),
+            months: rate.months.iter().map(SavingsMonth::from).collect(),
+            income: Amount(rate.income),
+            spending: Amount(rate.spending),
+            saved: Amount(rate.saved),
+            rate: rate.rate_tenths.map(Percent),
+            average_saved: Amount(rate.average_saved),
+            best_month: rate.best.map(|m| m.month.label()),
+            worst_month: rate.worst.map(|m| m.month.label()),
+            moved_to_tracking: Amount(rate.moved_to_tracking),
+            notes: rate.notes(&money),
+        },
+        Some(snapshot.id().to_string()),
+    )
+}
