@@ -536,7 +536,31 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
         ),
         ("move_money", "Move money between categories", true, false),
         ("approve_transactions", "Approve transactions", false, true),
+        ("create_category", "Create a category", false, false),
+        ("update_category", "Rename or move a category", true, true),
         ("undo_operation", "Undo an operation", true, false),
+        (
+            "reconcile_account",
+            "Reconcile an account with the bank",
+            true,
+            false,
+        ),
+        (
+            "split_transaction",
+            "Split a transaction across categories",
+            true,
+            false,
+        ),
+        ("set_category_target", "Set a category's target", true, true),
+        ("flag_transactions", "Flag transactions", false, true),
+        ("rename_payee", "Rename a payee", true, true),
+        ("create_transactions", "Create transactions", false, false),
+        (
+            "import_transactions",
+            "Import the bank's latest transactions",
+            false,
+            true,
+        ),
     ];
     for (name, title, destructive, idempotent) in expected {
         let tool = tools

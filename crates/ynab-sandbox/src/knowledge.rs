@@ -137,11 +137,16 @@ pub fn snapshot(plan: &PlanState) -> Snapshot {
     for p in &plan.payees {
         put(Kind::Payee, &p.id, fingerprint(p));
     }
+    // A deleted entity is a tombstone: what other writes change about it (a renamed category's
+    // name on it, say) is not a change of it, so its print is the tombstone alone.
+    let tombstone = |id: &str| fingerprint(&(id, "deleted"));
     for t in compute::all_transactions(plan) {
-        put(Kind::Transaction, &t.id, fingerprint(&t));
+        let print = if t.deleted { tombstone(&t.id) } else { fingerprint(&t) };
+        put(Kind::Transaction, &t.id, print);
     }
     for s in compute::all_scheduled(plan) {
-        put(Kind::Scheduled, &s.id, fingerprint(&s));
+        let print = if s.deleted { tombstone(&s.id) } else { fingerprint(&s) };
+        put(Kind::Scheduled, &s.id, print);
     }
     let current = compute::current_month(plan);
     let mut current_seen = false;

@@ -9,6 +9,7 @@ use crate::confirm::Proposal;
 use crate::confirm::fingerprint::order_free;
 use crate::context::Context;
 use crate::logic::assignable::CategoryIndex;
+use crate::logic::category_edits::changed_since;
 use crate::logic::names::PlanNames;
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
@@ -253,7 +254,11 @@ pub(crate) async fn plan_undo(
             )
         }
         "create" => {
-            let ids = string_list(&op.details, "transaction_ids");
+            let mut ids = string_list(&op.details, "transaction_ids");
+            if from_intent && ids.is_empty() {
+                // An interrupted create_transactions: its items, recognised by digest (D31).
+                ids = super::create::recover(context, &plan_id, &op.details).await?;
+            }
             let mut present = Vec::new();
             for id in ids {
                 if plan.transactions.iter().any(|t| t.id == id && !t.deleted) {
@@ -351,6 +356,14 @@ pub(crate) async fn plan_undo(
                     conflicts.push(id);
                 }
             }
+            let adjustment = match adjustment {
+                // A reconciliation interrupted after its adjustment: recognised by digest (D31).
+                None if from_intent => super::create::recover(context, &plan_id, &op.details)
+                    .await?
+                    .into_iter()
+                    .next(),
+                known => known,
+            };
             let adjustment =
                 adjustment.filter(|a| plan.transactions.iter().any(|t| &t.id == a && !t.deleted));
             let reverts: Vec<Value> = to_clear
@@ -375,6 +388,89 @@ pub(crate) async fn plan_undo(
                         .filter(|id| Some(id) != adjustment.as_ref())
                         .collect(),
                     adjustment,
+                },
+                reverts,
+                question,
+                nothing,
+            )
+        }
+        "category" => {
+            let d = &op.details;
+            let text = |key: &str| {
+                d.get(key)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let category_id = text("category_id");
+            let (name_before, group_before) = (text("name_before"), text("group_before"));
+            let (name_after, group_after) = (text("name_after"), text("group_after"));
+            let current = plan.categories.iter().find(|c| c.id == category_id);
+            if changed_since(current, &name_after, &group_after) {
+                conflicts.push(category_id.clone());
+            }
+            let group_name = plan
+                .category_groups
+                .iter()
+                .find(|g| g.id == group_before)
+                .map(|g| safe(&g.name))
+                .unwrap_or_default();
+            let question = format!(
+                "Undo: name the category ‘{}’ ‘{}’ in {group_name} again?",
+                safe(&name_after),
+                safe(&name_before)
+            );
+            let reverts = vec![json!({"category_id": category_id,
+                "name_before": name_after, "group_before": group_after,
+                "name_after": name_before, "group_after": group_before})];
+            let nothing = (!conflicts.is_empty())
+                .then(|| "The category changed since: left alone.".to_string());
+            (
+                Revert::Category {
+                    category_id,
+                    name_now: name_after,
+                    group_now: group_after,
+                    name_back: name_before,
+                    group_back: group_before,
+                },
+                reverts,
+                question,
+                nothing,
+            )
+        }
+        "target" => {
+            let d = &op.details;
+            let category_id = d
+                .get("category_id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            let after = d.get("after").and_then(Value::as_str).unwrap_or_default();
+            let Some(fields) = d.get("undo").filter(|u| u.is_object()).cloned() else {
+                return Err(format!(
+                    "Operation {} (target) cannot be undone here: the journal holds no way to bring the previous target back; set it in YNAB.",
+                    op.operation_id
+                ));
+            };
+            let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
+            let current = plan
+                .categories
+                .iter()
+                .find(|c| c.id == category_id && index.is_visible(&c.id));
+            let now = current.map(|c| crate::logic::targets::describe(c, &fmt));
+            if now.as_deref() != Some(after) {
+                conflicts.push(category_id.clone());
+            }
+            let name = current.map(|c| safe(&c.name)).unwrap_or_default();
+            let question = format!("Undo: set the target of {name} back?");
+            let reverts = vec![json!({"category_id": category_id, "target_before": now,
+                                      "fields": fields})];
+            let nothing = (!conflicts.is_empty())
+                .then(|| "The target changed since: left alone.".to_string());
+            (
+                Revert::Target {
+                    category_id,
+                    fields,
                 },
                 reverts,
                 question,

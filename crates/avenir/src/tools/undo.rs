@@ -1,9 +1,9 @@
 //! `undo_operation` (`tools-write.md` §10, D5, D14, D25): revert the latest operation still in
 //! effect, or the one named, never overwriting a later change; confirmed like every write.
 //!
-//! Kinds this build reverts: `categorize`, `budget`, `move`, `approve`, and — for a journal the
-//! Python server wrote — `create`, `flag`, `payee`, `reconcile`. Other kinds (`target`,
-//! `category`, the non-undoable ones) are named with a reason.
+//! Kinds this build reverts: `categorize`, `budget`, `move`, `approve`, `category`, and — for a
+//! journal the Python server wrote — `create`, `flag`, `payee`, `reconcile`, `target`. Other
+//! kinds (the non-undoable ones) are named with a reason.
 
 use super::budget::{Side, confirmation_property, put_back};
 use super::categorize::{Recategorisation, result_of};
@@ -20,8 +20,9 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 8] = [
+const UNDOABLE_KINDS: [&str; 10] = [
     "categorize",
+    "category",
     "budget",
     "move",
     "approve",
@@ -29,6 +30,7 @@ const UNDOABLE_KINDS: [&str; 8] = [
     "flag",
     "payee",
     "reconcile",
+    "target",
 ];
 
 /// The arguments of `undo_operation`.
@@ -72,6 +74,19 @@ pub enum Revert {
     Reconcile {
         to_clear: Vec<String>,
         adjustment: Option<String>,
+    },
+    /// Save the category's target with the fields that restore the previous one.
+    Target {
+        category_id: String,
+        fields: Value,
+    },
+    /// Put a category's name and group back (D25): `now` is what it holds, `back` what returns.
+    Category {
+        category_id: String,
+        name_now: String,
+        group_now: String,
+        name_back: String,
+        group_back: String,
     },
 }
 
@@ -308,6 +323,19 @@ impl ConfirmedWrite for Undo {
                 to_clear,
                 adjustment,
             } => json!({"cleared_ids": to_clear, "adjustment_id": adjustment}),
+            Revert::Target {
+                category_id,
+                fields,
+            } => json!({"category_id": category_id, "fields": fields}),
+            Revert::Category {
+                category_id,
+                name_now,
+                group_now,
+                name_back,
+                group_back,
+            } => json!({"category_id": category_id, "name_before": name_now,
+                        "group_before": group_now, "name_after": name_back,
+                        "group_after": group_back}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -455,6 +483,28 @@ impl ConfirmedWrite for Undo {
                     )));
                 }
             }
+            Revert::Category {
+                category_id,
+                name_now,
+                group_now,
+                name_back,
+                group_back,
+            } => {
+                // One PATCH with what differs from now (D25).
+                let body = ynab::writes::CategoryChange {
+                    name: (name_back != name_now).then(|| name_back.clone()),
+                    category_group_id: (group_back != group_now).then(|| group_back.clone()),
+                    ..ynab::writes::CategoryChange::default()
+                };
+                client.update_category(plan, category_id, &body).await?;
+            }
+            Revert::Target {
+                category_id,
+                fields,
+            } => {
+                let save = crate::logic::target_change::category_change(fields);
+                client.update_category(plan, category_id, &save).await?;
+            }
         }
         if change.from_intent
             && let Err(error) = context.journal.settle(&change.operation_id, "undone")
@@ -488,6 +538,8 @@ impl ConfirmedWrite for Undo {
             Revert::Flags { .. } => "flag",
             Revert::Payee { .. } => "payee",
             Revert::Reconcile { .. } => "reconcile",
+            Revert::Target { .. } => "target",
+            Revert::Category { .. } => "category",
         };
         applied_message_of(kind).to_string()
     }
@@ -528,6 +580,8 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "flag" => "Flags restored.",
         "payee" => "The payee's previous name is back.",
         "reconcile" => "Reconciliation undone.",
+        "target" => "Target restored.",
+        "category" => "Previous name and group restored.",
         _ => "Approval undone.",
     }
 }

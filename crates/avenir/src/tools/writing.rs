@@ -14,6 +14,15 @@ pub fn specs() -> Vec<ToolSpec> {
         super::budget::set_budget_spec(),
         super::budget::move_money_spec(),
         super::approve::spec(),
+        super::category_writes::create_spec(),
+        super::category_writes::update_spec(),
+        super::create::spec(),
+        super::import::spec(),
+        super::flags::spec(),
+        super::payee_rename::spec(),
+        super::reconcile::spec(),
+        super::split::spec(),
+        super::target::spec(),
         super::undo::spec(),
     ]
 }
@@ -65,6 +74,85 @@ pub async fn call(
             .await
         }
         "undo_operation" => drive(context, &ask, args, name, super::undo::Undo::parse).await,
+        "reconcile_account" => {
+            drive(context, &ask, args, name, |a| {
+                super::reconcile::ReconcileAccount::parse(a, today)
+            })
+            .await
+        }
+        "split_transaction" => {
+            drive(
+                context,
+                &ask,
+                args,
+                name,
+                super::split::SplitTransaction::parse,
+            )
+            .await
+        }
+        "set_category_target" => {
+            drive(context, &ask, args, name, super::target::SetTarget::parse).await
+        }
+        "flag_transactions" => {
+            drive(
+                context,
+                &ask,
+                args,
+                name,
+                super::flags::FlagTransactions::parse,
+            )
+            .await
+        }
+        "rename_payee" => {
+            drive(
+                context,
+                &ask,
+                args,
+                name,
+                super::payee_rename::RenamePayee::parse,
+            )
+            .await
+        }
+        "create_transactions" => {
+            drive(
+                context,
+                &ask,
+                args,
+                name,
+                super::create::CreateTransactions::parse,
+            )
+            .await
+        }
+        "import_transactions" => {
+            drive(
+                context,
+                &ask,
+                args,
+                name,
+                super::import::ImportTransactions::parse,
+            )
+            .await
+        }
+        "create_category" => {
+            drive(
+                context,
+                &ask,
+                args,
+                name,
+                super::category_writes::CreateCategory::parse,
+            )
+            .await
+        }
+        "update_category" => {
+            drive(
+                context,
+                &ask,
+                args,
+                name,
+                super::category_writes::UpdateCategory::parse,
+            )
+            .await
+        }
         other => Finished::Error(format!("Unknown tool {other}.")),
     }
 }

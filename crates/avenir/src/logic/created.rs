@@ -1,0 +1,157 @@
+//! The transactions `create_transactions` sends, as data: each item's canonical form (its part
+//! of the subject, D15) and its SHA-256 digest, which is all an intent keeps of it (D31).
+//!
+//! Recovery of an interrupted create recognises its own items by digest among the transactions
+//! that changed since the intent: payees, memos and amounts never reach the disk in clear.
+
+use crate::confirm::fingerprint::canon;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use ynab::models::{Milliunits, Transaction};
+
+/// One transaction to create, as the subject holds it: `{"date","amount","payee_name","memo",
+/// "category_id"}`, amount in milliunits, an empty memo or category as `null` (§9.2).
+pub fn item(
+    date: &str,
+    amount: Milliunits,
+    payee_name: &str,
+    memo: Option<&str>,
+    category_id: Option<&str>,
+) -> Value {
+    let memo = memo.filter(|m| !m.is_empty());
+    let category_id = category_id.filter(|c| !c.is_empty());
+    json!({"date": date, "amount": amount, "payee_name": payee_name, "memo": memo,
+           "category_id": category_id})
+}
+
+/// Lower-case hex SHA-256 of an item's canonical JSON.
+pub fn digest(item: &Value) -> String {
+    Sha256::digest(canon(item).as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The item a transaction of YNAB's answers would have been created from.
+fn item_of(transaction: &Transaction) -> Value {
+    item(
+        &transaction.date,
+        transaction.amount,
+        transaction.payee_name.as_deref().unwrap_or_default(),
+        transaction.memo.as_deref(),
+        transaction.category_id.as_deref(),
+    )
+}
+
+/// The ids of the live transactions of `account_id` among `changed` (the transactions that
+/// changed since the intent) whose item has one of `digests`, each digest matched at most as
+/// many times as it is listed, in `changed`'s order.
+pub fn recognise(digests: &[String], account_id: &str, changed: &[Transaction]) -> Vec<String> {
+    let mut wanted: HashMap<&str, usize> = HashMap::new();
+    for d in digests {
+        *wanted.entry(d.as_str()).or_default() += 1;
+    }
+    let mut found = Vec::new();
+    for transaction in changed {
+        if transaction.deleted || transaction.account_id != account_id {
+            continue;
+        }
+        let key = digest(&item_of(transaction));
+        if let Some(left) = wanted.get_mut(key.as_str())
+            && *left > 0
+        {
+            *left -= 1;
+            found.push(transaction.id.clone());
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transaction(id: &str, account: &str, payee: &str, memo: Option<&str>) -> Transaction {
+        Transaction {
+            id: id.into(),
+            date: "2026-09-21".into(),
+            amount: -32_400,
+            memo: memo.map(str::to_string),
+            cleared: "cleared".into(),
+            approved: false,
+            flag_color: None,
+            flag_name: None,
+            account_id: account.into(),
+            payee_id: Some("p".into()),
+            category_id: None,
+            transfer_account_id: None,
+            transfer_transaction_id: None,
+            matched_transaction_id: None,
+            import_id: None,
+            import_payee_name: None,
+            import_payee_name_original: None,
+            debt_transaction_type: None,
+            deleted: false,
+            account_name: None,
+            payee_name: Some(payee.into()),
+            category_name: None,
+            subtransactions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_item_is_canonical_and_its_digest_hides_it() {
+        let a = item("2026-09-21", -32_400, "Pharmacie", Some(""), Some(""));
+        assert_eq!(
+            canon(&a),
+            r#"{"amount":-32400,"category_id":null,"date":"2026-09-21","memo":null,"payee_name":"Pharmacie"}"#
+        );
+        let d = digest(&a);
+        assert_eq!(d.len(), 64);
+        assert!(!d.contains("Pharmacie"));
+        assert_eq!(
+            d,
+            digest(&item("2026-09-21", -32_400, "Pharmacie", None, None))
+        );
+        assert_ne!(
+            d,
+            digest(&item("2026-09-21", -32_410, "Pharmacie", None, None))
+        );
+    }
+
+    #[test]
+    fn recognised_by_digest_once_each_on_the_account_only() {
+        let mine = digest(&item(
+            "2026-09-21",
+            -32_400,
+            "Pharmacie",
+            Some("cash"),
+            None,
+        ));
+        let changed = vec![
+            transaction("other-account", "acc-2", "Pharmacie", Some("cash")),
+            transaction("t1", "acc-1", "Pharmacie", Some("cash")),
+            transaction("t2", "acc-1", "Pharmacie", Some("cash")),
+            transaction("t3", "acc-1", "Pharmacie", None),
+        ];
+        assert_eq!(
+            recognise(std::slice::from_ref(&mine), "acc-1", &changed),
+            ["t1"]
+        );
+        assert_eq!(
+            recognise(&[mine.clone(), mine], "acc-1", &changed),
+            ["t1", "t2"]
+        );
+        let mut gone = changed[1].clone();
+        gone.deleted = true;
+        let only = digest(&item(
+            "2026-09-21",
+            -32_400,
+            "Pharmacie",
+            Some("cash"),
+            None,
+        ));
+        assert!(recognise(&[only], "acc-1", &[gone]).is_empty());
+    }
+}
