@@ -141,11 +141,19 @@ pub fn snapshot(plan: &PlanState) -> Snapshot {
     // name on it, say) is not a change of it, so its print is the tombstone alone.
     let tombstone = |id: &str| fingerprint(&(id, "deleted"));
     for t in compute::all_transactions(plan) {
-        let print = if t.deleted { tombstone(&t.id) } else { fingerprint(&t) };
+        let print = if t.deleted {
+            tombstone(&t.id)
+        } else {
+            fingerprint(&t)
+        };
         put(Kind::Transaction, &t.id, print);
     }
     for s in compute::all_scheduled(plan) {
-        let print = if s.deleted { tombstone(&s.id) } else { fingerprint(&s) };
+        let print = if s.deleted {
+            tombstone(&s.id)
+        } else {
+            fingerprint(&s)
+        };
         put(Kind::Scheduled, &s.id, print);
     }
     let current = compute::current_month(plan);
