@@ -1,9 +1,10 @@
 //! `undo_operation` (`tools-write.md` §10, D5, D14, D25): revert the latest operation still in
 //! effect, or the one named, never overwriting a later change; confirmed like every write.
 //!
-//! Kinds this build reverts: `categorize`, `budget`, `move`, `approve`, `category`, and — for a
-//! journal the Python server wrote — `create`, `flag`, `payee`, `reconcile`, `target`. Other
-//! kinds (the non-undoable ones) are named with a reason.
+//! Kinds it reverts, whether this server or the Python one journaled them: `categorize`,
+//! `budget`, `move`, `approve`, `category`, `create`, `flag`, `payee`, `reconcile`, and a
+//! restorable `target`. The kinds journaled `"undoable": false` (`category_create`, `split`,
+//! `import`, a target the journal cannot restore) are named with their reason.
 
 use super::budget::{Side, confirmation_property, put_back};
 use super::categorize::{Recategorisation, result_of};
