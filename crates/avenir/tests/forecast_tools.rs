@@ -5,29 +5,9 @@
 mod common;
 
 use avenir::tools::names::{READ_TOOLS, WRITE_TOOLS};
-use common::{Era, Harness, Options, id, start, start_options};
+use common::{Era, Options, id, start, start_options};
 use serde_json::{Value, json};
 use ynab_sandbox::builder::{PlanBuilder, Scheduled, Tx, date};
-
-/// Call a tool that must succeed and check it cost exactly one YNAB request.
-async fn ok1(h: &Harness, tool: &'static str, arguments: Value) -> Value {
-    let before = h.sandbox.stats().total;
-    let value = h.ok(tool, arguments).await;
-    assert_eq!(
-        h.sandbox.stats().total,
-        before + 1,
-        "{tool}: one YNAB request"
-    );
-    value
-}
-
-/// Call a tool that must fail before sending anything to YNAB.
-async fn refused(h: &Harness, tool: &'static str, arguments: Value) -> String {
-    let before = h.sandbox.stats().total;
-    let message = h.error(tool, arguments).await;
-    assert_eq!(h.sandbox.stats().total, before, "{tool}: nothing sent");
-    message
-}
 
 fn list(value: &Value, field: &str) -> Vec<Value> {
     value[field].as_array().cloned().unwrap_or_default()
@@ -109,12 +89,9 @@ async fn both_tools_are_listed_with_their_cost_naming_only_listed_tools() {
 #[tokio::test]
 async fn recurring_charges_of_the_demo_streamflix_from_history_only() {
     let h = start(Era::Modern, false).await;
-    let answer = ok1(
-        &h,
-        "find_recurring_charges",
-        json!({"plan_id": "last-used"}),
-    )
-    .await;
+    let answer = h
+        .ok1("find_recurring_charges", json!({"plan_id": "last-used"}))
+        .await;
     let charges = list(&answer, "charges");
     assert_eq!(
         strings(&charges, "payee"),
@@ -186,12 +163,12 @@ async fn recurring_charges_of_the_demo_streamflix_from_history_only() {
         json!(["2026-05-01", "2026-06-01", "2026-07-01", "2026-08-01"])
     );
 
-    let with_income = ok1(
-        &h,
-        "find_recurring_charges",
-        json!({"plan_id": "last-used", "include_income": true}),
-    )
-    .await;
+    let with_income = h
+        .ok1(
+            "find_recurring_charges",
+            json!({"plan_id": "last-used", "include_income": true}),
+        )
+        .await;
     let charges = list(&with_income, "charges");
     assert_eq!(charges.len(), 10);
     assert_eq!(
@@ -212,12 +189,12 @@ async fn recurring_charges_of_the_demo_streamflix_from_history_only() {
 #[tokio::test]
 async fn forecast_of_the_demo_through_october() {
     let h = start(Era::Modern, false).await;
-    let answer = ok1(
-        &h,
-        "forecast_balance",
-        json!({"plan_id": "last-used", "until": "2026-10"}),
-    )
-    .await;
+    let answer = h
+        .ok1(
+            "forecast_balance",
+            json!({"plan_id": "last-used", "until": "2026-10"}),
+        )
+        .await;
     assert_eq!(answer["accounts"], json!(["Checking", "Savings"]));
     assert_eq!(answer["start_balance"], json!(3928.5));
     let assumptions = &answer["assumptions"];
@@ -293,19 +270,19 @@ check them with the user."
     );
 
     // the same month in its other forms; a second call costs one request too (the delta)
-    let again = ok1(
-        &h,
-        "forecast_balance",
-        json!({"plan_id": "last-used", "until": "2026-10-01"}),
-    )
-    .await;
+    let again = h
+        .ok1(
+            "forecast_balance",
+            json!({"plan_id": "last-used", "until": "2026-10-01"}),
+        )
+        .await;
     assert_eq!(again, answer);
-    let current = ok1(
-        &h,
-        "forecast_balance",
-        json!({"plan_id": "last-used", "until": "current"}),
-    )
-    .await;
+    let current = h
+        .ok1(
+            "forecast_balance",
+            json!({"plan_id": "last-used", "until": "current"}),
+        )
+        .await;
     assert_eq!(list(&current, "months").len(), 1);
     assert_eq!(current["months"][0], answer["months"][0]);
 }
@@ -313,22 +290,22 @@ check them with the user."
 #[tokio::test]
 async fn forecast_with_the_callers_figures_and_accounts() {
     let h = start(Era::Legacy, false).await;
-    let answer = ok1(
-        &h,
-        "forecast_balance",
-        json!({
-            "plan_id": "last-used",
-            "until": "2026-11",
-            "account_ids": [id("acc-checking")],
-            "monthly_income": 0,
-            "variable_monthly": -100,
-            "one_offs": [
-                {"date": "2026-10-15", "amount": -9000.005, "label": "new car"},
-                {"date": "2026-09-25", "amount": -1, "label": "today: ignored"}
-            ]
-        }),
-    )
-    .await;
+    let answer = h
+        .ok1(
+            "forecast_balance",
+            json!({
+                "plan_id": "last-used",
+                "until": "2026-11",
+                "account_ids": [id("acc-checking")],
+                "monthly_income": 0,
+                "variable_monthly": -100,
+                "one_offs": [
+                    {"date": "2026-10-15", "amount": -9000.005, "label": "new car"},
+                    {"date": "2026-09-25", "amount": -1, "label": "today: ignored"}
+                ]
+            }),
+        )
+        .await;
     assert_eq!(answer["accounts"], json!(["Checking"]));
     assert_eq!(answer["start_balance"], json!(3328.5));
     // the given income replaces the salary, scheduled or recurring; the transfer to Savings,
@@ -376,12 +353,12 @@ async fn forecast_with_the_callers_figures_and_accounts() {
         "the plan was read once"
     );
 
-    let none = ok1(
-        &h,
-        "forecast_balance",
-        json!({"plan_id": "last-used", "until": "2026-10", "account_ids": []}),
-    )
-    .await;
+    let none = h
+        .ok1(
+            "forecast_balance",
+            json!({"plan_id": "last-used", "until": "2026-10", "account_ids": []}),
+        )
+        .await;
     assert_eq!(none["start_balance"], json!(0.0));
     assert_eq!(none["months"][1]["end"], json!(0.0));
 }
@@ -390,7 +367,7 @@ async fn forecast_with_the_callers_figures_and_accounts() {
 async fn forecast_errors_are_exact_and_send_nothing() {
     let h = start(Era::Modern, false).await;
     let plan = "last-used";
-    let forecast = |arguments: Value| refused(&h, "forecast_balance", arguments);
+    let forecast = |arguments: Value| h.refused("forecast_balance", arguments);
     assert_eq!(
         forecast(json!({"plan_id": plan})).await,
         "Argument until: is required: give the last month to project: 'current', YYYY-MM or \
@@ -492,8 +469,7 @@ account_ids, monthly_income, variable_monthly, one_offs.",
         assert_eq!(forecast(arguments).await, message);
     }
     assert_eq!(
-        refused(
-            &h,
+        h.refused(
             "find_recurring_charges",
             json!({"plan_id": plan, "include_income": "yes"})
         )
@@ -501,8 +477,7 @@ account_ids, monthly_income, variable_monthly, one_offs.",
         "Argument include_income: must be true or false, got a string."
     );
     assert_eq!(
-        refused(
-            &h,
+        h.refused(
             "find_recurring_charges",
             json!({"plan_id": plan, "months": 4})
         )
@@ -511,7 +486,8 @@ account_ids, monthly_income, variable_monthly, one_offs.",
 include_income."
     );
     assert_eq!(
-        refused(&h, "find_recurring_charges", json!({"plan_id": "a/b"})).await,
+        h.refused("find_recurring_charges", json!({"plan_id": "a/b"}))
+            .await,
         "'a/b' is not a YNAB id: use the ids returned by list_plans, list_accounts or the other \
 tools."
     );
@@ -559,12 +535,12 @@ async fn bank_text_stays_inert() {
     let mut options = Options::new(Era::Modern);
     options.plan = Some(hostile_plan());
     let h = start_options(options).await;
-    let charges = ok1(
-        &h,
-        "find_recurring_charges",
-        json!({"plan_id": "last-used", "include_income": true}),
-    )
-    .await;
+    let charges = h
+        .ok1(
+            "find_recurring_charges",
+            json!({"plan_id": "last-used", "include_income": true}),
+        )
+        .await;
     assert_inert(&charges);
     let payees = strings(&list(&charges, "charges"), "payee");
     assert!(
@@ -582,13 +558,13 @@ async fn bank_text_stays_inert() {
         .unwrap_or_default();
     assert_eq!(evil["category"], "Subs - 2026-09-15 forged line");
 
-    let forecast = ok1(
-        &h,
-        "forecast_balance",
-        json!({"plan_id": "last-used", "until": "2026-10",
+    let forecast = h
+        .ok1(
+            "forecast_balance",
+            json!({"plan_id": "last-used", "until": "2026-10",
                "one_offs": [{"date": "2026-10-02", "amount": -1, "label": "gift"}]}),
-    )
-    .await;
+        )
+        .await;
     assert_inert(&forecast);
     assert_eq!(
         forecast["accounts"],

@@ -7,31 +7,11 @@ mod common;
 use avenir::tools::names::WRITE_TOOLS;
 
 use avenir::text::safe;
-use common::{Era, Harness, id, start, text_of};
+use common::{Era, id, start, text_of};
 use serde_json::{Value, json};
 use ynab_sandbox::demo::{BAKERY_MEMO, STREAMFLIX_MEMO};
 
 const INVALID_CURSOR: &str = "Invalid cursor: pass the next_cursor value from the previous page unchanged, or omit it to start from the first page.";
-
-/// Call a tool that must succeed and check it cost exactly one YNAB request.
-async fn ok1(h: &Harness, tool: &'static str, arguments: Value) -> Value {
-    let before = h.sandbox.stats().total;
-    let value = h.ok(tool, arguments).await;
-    assert_eq!(
-        h.sandbox.stats().total,
-        before + 1,
-        "{tool}: one YNAB request"
-    );
-    value
-}
-
-/// Call a tool that must fail before sending anything to YNAB.
-async fn refused(h: &Harness, tool: &'static str, arguments: Value) -> String {
-    let before = h.sandbox.stats().total;
-    let message = h.error(tool, arguments).await;
-    assert_eq!(h.sandbox.stats().total, before, "{tool}: nothing sent");
-    message
-}
 
 fn list(value: &Value, field: &str) -> Vec<Value> {
     value[field].as_array().cloned().unwrap_or_default()
@@ -117,12 +97,12 @@ async fn the_three_tools_are_listed_with_their_cost_and_no_write_tool_named() {
 #[tokio::test]
 async fn scheduled_outflows_of_the_first_ten_days_of_october() {
     let h = start(Era::Modern, false).await;
-    let answer = ok1(
-        &h,
-        "list_scheduled_transactions",
-        json!({"plan_id": "last-used", "since_date": "2026-10-01", "until_date": "2026-10-10"}),
-    )
-    .await;
+    let answer = h
+        .ok1(
+            "list_scheduled_transactions",
+            json!({"plan_id": "last-used", "since_date": "2026-10-01", "until_date": "2026-10-10"}),
+        )
+        .await;
     assert_eq!(answer["outflows"], json!(-999.98));
     assert_eq!(answer["inflows"], json!(0.0));
     let occurrences = list(&answer, "occurrences");
@@ -161,12 +141,12 @@ async fn scheduled_outflows_of_the_first_ten_days_of_october() {
 #[tokio::test]
 async fn scheduled_default_window_is_thirty_days_from_today() {
     let h = start(Era::Legacy, false).await;
-    let answer = ok1(
-        &h,
-        "list_scheduled_transactions",
-        json!({"plan_id": "last-used"}),
-    )
-    .await;
+    let answer = h
+        .ok1(
+            "list_scheduled_transactions",
+            json!({"plan_id": "last-used"}),
+        )
+        .await;
     let occurrences = list(&answer, "occurrences");
     // today 2026-09-25 → 2026-10-25
     assert_eq!(
@@ -193,19 +173,19 @@ async fn scheduled_default_window_is_thirty_days_from_today() {
     assert_eq!(answer["inflows"], json!(3200.0));
     assert_eq!(answer["outflows"], json!(-1484.18));
 
-    let savings = ok1(
-        &h,
-        "list_scheduled_transactions",
-        json!({"plan_id": "last-used", "account_ids": [id("acc-savings")]}),
-    )
-    .await;
+    let savings = h
+        .ok1(
+            "list_scheduled_transactions",
+            json!({"plan_id": "last-used", "account_ids": [id("acc-savings")]}),
+        )
+        .await;
     assert!(list(&savings, "occurrences").is_empty());
-    let none = ok1(
-        &h,
-        "list_scheduled_transactions",
-        json!({"plan_id": "last-used", "account_ids": []}),
-    )
-    .await;
+    let none = h
+        .ok1(
+            "list_scheduled_transactions",
+            json!({"plan_id": "last-used", "account_ids": []}),
+        )
+        .await;
     assert!(list(&none, "occurrences").is_empty());
     assert_eq!(none["outflows"], json!(0.0));
 }
@@ -215,8 +195,7 @@ async fn scheduled_errors_name_the_problem() {
     let h = start(Era::Modern, false).await;
     let plan = "last-used";
     assert_eq!(
-        refused(
-            &h,
+        h.refused(
             "list_scheduled_transactions",
             json!({"plan_id": plan, "since_date": "2026-10-10", "until_date": "2026-10-01"})
         )
@@ -224,8 +203,7 @@ async fn scheduled_errors_name_the_problem() {
         "until_date 2026-10-01 is before since_date 2026-10-10: swap them."
     );
     assert_eq!(
-        refused(
-            &h,
+        h.refused(
             "list_scheduled_transactions",
             json!({"plan_id": plan, "since_date": "2026-01-01", "until_date": "2027-01-03"})
         )
@@ -233,8 +211,7 @@ async fn scheduled_errors_name_the_problem() {
         "The dates span more than 366 days: search a shorter period."
     );
     assert_eq!(
-        refused(
-            &h,
+        h.refused(
             "list_scheduled_transactions",
             json!({"plan_id": plan, "since_date": "2026-10-32"})
         )
@@ -242,8 +219,7 @@ async fn scheduled_errors_name_the_problem() {
         "Argument since_date: must be a date as YYYY-MM-DD, got '2026-10-32'."
     );
     assert_eq!(
-        refused(
-            &h,
+        h.refused(
             "list_scheduled_transactions",
             json!({"plan_id": plan, "account_ids": [id("acc-checking"), 7]})
         )
@@ -266,12 +242,12 @@ async fn scheduled_errors_name_the_problem() {
 #[tokio::test]
 async fn find_transactions_by_payee_amount_and_category() {
     let h = start(Era::Modern, false).await;
-    let fresh = ok1(
-        &h,
-        "find_transactions",
-        json!({"plan_id": "last-used", "since_date": "2026-09-01", "payee": "market fresh"}),
-    )
-    .await;
+    let fresh = h
+        .ok1(
+            "find_transactions",
+            json!({"plan_id": "last-used", "since_date": "2026-09-01", "payee": "market fresh"}),
+        )
+        .await;
     let found = list(&fresh, "transactions");
     assert_eq!(
         strings(&found, "date"),
@@ -288,23 +264,23 @@ async fn find_transactions_by_payee_amount_and_category() {
     assert_eq!(first["approved"], true);
     assert_eq!(first["memo"], Value::Null);
 
-    let duplicate = ok1(
-        &h,
-        "find_transactions",
-        json!({"plan_id": "last-used", "since_date": "2026-09-01", "amount": -71.86}),
-    )
-    .await;
+    let duplicate = h
+        .ok1(
+            "find_transactions",
+            json!({"plan_id": "last-used", "since_date": "2026-09-01", "amount": -71.86}),
+        )
+        .await;
     assert_eq!(list(&duplicate, "transactions").len(), 2);
 
     // Restaurants spent 89.10 in August 2026 and 142.50 in September.
     let restaurants = [id("cat-restaurants")];
-    let august = ok1(
-        &h,
-        "find_transactions",
-        json!({"plan_id": "last-used", "since_date": "2026-08-01", "until_date": "2026-08-31",
+    let august = h
+        .ok1(
+            "find_transactions",
+            json!({"plan_id": "last-used", "since_date": "2026-08-01", "until_date": "2026-08-31",
                "category_ids": restaurants}),
-    )
-    .await;
+        )
+        .await;
     let spent: i64 = list(&august, "transactions")
         .iter()
         .map(|t| (t["amount"].as_f64().unwrap_or(0.0) * 100.0).round() as i64)
@@ -314,9 +290,7 @@ async fn find_transactions_by_payee_amount_and_category() {
         strings(&list(&august, "transactions"), "category"),
         ["Restaurants", "Restaurants"]
     );
-    let september = ok1(
-        &h,
-        "find_transactions",
+    let september = h.ok1("find_transactions",
         json!({"plan_id": "last-used", "since_date": "2026-09-01", "category_ids": restaurants}),
     )
     .await;
@@ -329,28 +303,27 @@ async fn find_transactions_by_payee_amount_and_category() {
     );
 
     // tracking accounts are searched too; a limit cuts the newest first
-    let refund = ok1(
-        &h,
-        "find_transactions",
-        json!({"plan_id": "last-used", "since_date": "2026-09-15", "until_date": "2026-09-15",
+    let refund = h
+        .ok1(
+            "find_transactions",
+            json!({"plan_id": "last-used", "since_date": "2026-09-15", "until_date": "2026-09-15",
                "account_ids": [id("acc-joint-savings")]}),
-    )
-    .await;
+        )
+        .await;
     assert_eq!(
         strings(&list(&refund, "transactions"), "payee"),
         ["TRESOR PUBLIC REMBOURSEMENT"]
     );
-    let two = ok1(
-        &h,
-        "find_transactions",
-        json!({"plan_id": "last-used", "since_date": "2026-09-01", "limit": 2}),
-    )
-    .await;
+    let two = h
+        .ok1(
+            "find_transactions",
+            json!({"plan_id": "last-used", "since_date": "2026-09-01", "limit": 2}),
+        )
+        .await;
     assert_eq!(list(&two, "transactions").len(), 2);
     assert_eq!(two["truncated"], true);
     // 366 days apart is accepted
-    ok1(
-        &h,
+    h.ok1(
         "find_transactions",
         json!({"plan_id": "last-used", "since_date": "2025-09-14", "until_date": "2026-09-15",
                "payee": "RAIL CO"}),
@@ -404,7 +377,7 @@ async fn find_transactions_errors_name_the_problem() {
             "Argument payees: is not an argument of find_transactions: it takes plan_id, since_date, until_date, amount, account_ids, category_ids, payee, limit.",
         ),
     ] {
-        assert_eq!(refused(&h, "find_transactions", arguments).await, message);
+        assert_eq!(h.refused("find_transactions", arguments).await, message);
     }
     assert_eq!(h.sandbox.stats().total, 0, "nothing was sent to YNAB");
     let unknown = id("cat-nothing");
@@ -534,21 +507,23 @@ async fn suggest_categories_on_the_demo_plan() {
 #[tokio::test]
 async fn suggest_categories_pages_without_skipping_or_repeating() {
     let h = start(Era::Legacy, false).await;
-    let all = ok1(&h, "suggest_categories", json!({"plan_id": "last-used"})).await;
-    let first = ok1(
-        &h,
-        "suggest_categories",
-        json!({"plan_id": "last-used", "limit": 4}),
-    )
-    .await;
+    let all = h
+        .ok1("suggest_categories", json!({"plan_id": "last-used"}))
+        .await;
+    let first = h
+        .ok1(
+            "suggest_categories",
+            json!({"plan_id": "last-used", "limit": 4}),
+        )
+        .await;
     assert_eq!(first["next_cursor"], "b2Zmc2V0OjQ=");
     assert_eq!(list(&first, "categories").len(), 11);
-    let second = ok1(
-        &h,
-        "suggest_categories",
-        json!({"plan_id": "last-used", "limit": 4, "cursor": "b2Zmc2V0OjQ="}),
-    )
-    .await;
+    let second = h
+        .ok1(
+            "suggest_categories",
+            json!({"plan_id": "last-used", "limit": 4, "cursor": "b2Zmc2V0OjQ="}),
+        )
+        .await;
     assert_eq!(second["next_cursor"], Value::Null);
     assert_eq!(list(&second, "categories"), Vec::<Value>::new());
     assert_eq!(second["pending_count"], 6);
@@ -556,20 +531,19 @@ async fn suggest_categories_pages_without_skipping_or_repeating() {
     paged.extend(list(&second, "items"));
     assert_eq!(paged, list(&all, "items"));
     // an offset past the end is an empty last page
-    let past = ok1(
-        &h,
-        "suggest_categories",
-        json!({"plan_id": "last-used", "cursor": "b2Zmc2V0OjEwMA=="}),
-    )
-    .await;
+    let past = h
+        .ok1(
+            "suggest_categories",
+            json!({"plan_id": "last-used", "cursor": "b2Zmc2V0OjEwMA=="}),
+        )
+        .await;
     assert!(list(&past, "items").is_empty());
     assert_eq!(past["next_cursor"], Value::Null);
 
     let page3 = "cGFnZToz"; // Base64 of page:3
     for bad in ["banana", "b2Zmc2V0OjM", page3] {
         assert_eq!(
-            refused(
-                &h,
+            h.refused(
                 "suggest_categories",
                 json!({"plan_id": "last-used", "cursor": bad})
             )
@@ -578,8 +552,7 @@ async fn suggest_categories_pages_without_skipping_or_repeating() {
         );
     }
     assert_eq!(
-        refused(
-            &h,
+        h.refused(
             "suggest_categories",
             json!({"plan_id": "last-used", "limit": 0})
         )

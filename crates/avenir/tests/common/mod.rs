@@ -372,3 +372,25 @@ pub fn meta_of(result: &CallToolResult) -> Value {
         .map(|m| Value::Object(m.0.clone()))
         .unwrap_or(Value::Null)
 }
+
+impl Harness {
+    /// Call a tool that must succeed, and check it cost exactly one YNAB request.
+    pub async fn ok1(&self, tool: &'static str, arguments: Value) -> Value {
+        let before = self.sandbox.stats().total;
+        let value = self.ok(tool, arguments).await;
+        assert_eq!(
+            self.sandbox.stats().total,
+            before + 1,
+            "{tool}: one YNAB request"
+        );
+        value
+    }
+
+    /// Call a tool that must fail before sending anything to YNAB; its message.
+    pub async fn refused(&self, tool: &'static str, arguments: Value) -> String {
+        let before = self.sandbox.stats().total;
+        let message = self.error(tool, arguments).await;
+        assert_eq!(self.sandbox.stats().total, before, "{tool}: nothing sent");
+        message
+    }
+}
