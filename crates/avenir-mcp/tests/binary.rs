@@ -72,6 +72,23 @@ impl Drop for Session {
     }
 }
 
+/// `avenir-mcp sandbox` with `args`, and the base URL it prints first (`…/v1`).
+fn start_sandbox(args: &[&str]) -> (Child, String) {
+    let mut child = Command::new(BIN)
+        .arg("sandbox")
+        .args(args)
+        .env_remove("AVENIR_MCP_TODAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sandbox starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("its base URL");
+    (child, first.trim().to_string())
+}
+
 fn is_uuid(text: &str) -> bool {
     let parts: Vec<_> = text.split('-').collect();
     parts.iter().map(|p| p.len()).collect::<Vec<_>>() == [8, 4, 4, 4, 12]
@@ -128,17 +145,7 @@ fn demo_over_stdio_with_2026_07_28() {
 
 #[test]
 fn the_sandbox_prints_its_base_url_first_and_serves_accounts() {
-    let mut child = Command::new(BIN)
-        .args(["sandbox", "--listen", "127.0.0.1:0", "--plan", "demo"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sandbox starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut first)
-        .expect("first line");
-    let base = first.trim().to_string();
+    let (mut child, base) = start_sandbox(&["--listen", "127.0.0.1:0", "--plan", "demo"]);
     assert!(
         base.starts_with("http://127.0.0.1:") && base.ends_with("/v1"),
         "{base}"
@@ -192,30 +199,18 @@ fn an_unknown_argument_is_a_usage_error() {
 
 #[test]
 fn the_sandbox_serves_a_heavy_plan_of_the_size_asked() {
-    let mut child = Command::new(BIN)
-        .args([
-            "sandbox",
-            "--listen",
-            "127.0.0.1:0",
-            "--plan",
-            "heavy",
-            "--seed",
-            "7",
-            "--months",
-            "2",
-            "--per-month",
-            "10",
-        ])
-        .env_remove("AVENIR_MCP_TODAY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sandbox starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut first)
-        .expect("first line");
-    let base = first.trim().to_string();
+    let (mut child, base) = start_sandbox(&[
+        "--listen",
+        "127.0.0.1:0",
+        "--plan",
+        "heavy",
+        "--seed",
+        "7",
+        "--months",
+        "2",
+        "--per-month",
+        "10",
+    ]);
     assert!(base.ends_with("/v1"), "{base}");
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -316,20 +311,11 @@ fn initialize(session: &mut Session) {
 
 #[test]
 fn two_processes_share_one_hourly_budget() {
-    let mut sandbox = Command::new(BIN)
-        .args(["sandbox", "--listen", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sandbox starts");
-    let mut base = String::new();
-    BufReader::new(sandbox.stdout.take().expect("stdout"))
-        .read_line(&mut base)
-        .expect("base URL");
+    let (mut sandbox, base) = start_sandbox(&["--listen", "127.0.0.1:0"]);
     let state = std::env::temp_dir().join(format!("avenir-bin-ledger-{}", std::process::id()));
     let env = [
         ("YNAB_API_KEY", "one-token-for-both"),
-        ("AVENIR_MCP_YNAB_URL", base.trim()),
+        ("AVENIR_MCP_YNAB_URL", base.as_str()),
         ("XDG_STATE_HOME", state.to_str().unwrap_or("/tmp")),
         ("AVENIR_MCP_RATE_LIMIT", "3"),
     ];
@@ -502,21 +488,12 @@ fn ynab_sandbox_id(readable: &str) -> String {
 
 #[test]
 fn the_token_never_reaches_the_logs_even_at_debug() {
-    let mut sandbox = Command::new(BIN)
-        .args(["sandbox", "--listen", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sandbox starts");
-    let mut base = String::new();
-    BufReader::new(sandbox.stdout.take().expect("stdout"))
-        .read_line(&mut base)
-        .expect("base URL");
+    let (mut sandbox, base) = start_sandbox(&["--listen", "127.0.0.1:0"]);
     let state = std::env::temp_dir().join(format!("avenir-bin-token-{}", std::process::id()));
     let secret = "tok-3f9a1c7e-never-print-me";
     let mut child = Command::new(BIN)
         .env("YNAB_API_KEY", secret)
-        .env("AVENIR_MCP_YNAB_URL", base.trim())
+        .env("AVENIR_MCP_YNAB_URL", base.as_str())
         .env("AVENIR_MCP_LOG_LEVEL", "DEBUG")
         .env("XDG_STATE_HOME", &state)
         .env("AVENIR_MCP_WRITE", "1")

@@ -48,22 +48,7 @@ async fn the_three_tools_are_listed_with_their_cost_and_no_write_tool_named() {
                 "Suggest categories for pending transactions",
             ),
         ] {
-            let tool = tools
-                .iter()
-                .find(|t| t.name == name)
-                .unwrap_or_else(|| panic!("{name} listed"));
-            assert_eq!(tool.title.as_deref(), Some(title));
-            let a = tool.annotations.as_ref().expect("annotations");
-            assert_eq!(
-                (
-                    a.read_only_hint,
-                    a.idempotent_hint,
-                    a.open_world_hint,
-                    a.destructive_hint
-                ),
-                (Some(true), Some(true), Some(true), None)
-            );
-            assert!(tool.output_schema.is_some());
+            let tool = common::listed_read_tool(&tools, name, title);
             let description = tool.description.as_deref().unwrap_or("");
             assert!(
                 description.contains("≤ 1 YNAB request once the plan is loaded"),

@@ -394,3 +394,30 @@ impl Harness {
         message
     }
 }
+
+/// The listed read tool `name`, after checking its title, read-only annotations (no
+/// `destructiveHint`) and output schema.
+pub fn listed_read_tool<'a>(
+    tools: &'a [rmcp::model::Tool],
+    name: &str,
+    title: &str,
+) -> &'a rmcp::model::Tool {
+    let tool = tools
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("{name} listed"));
+    assert_eq!(tool.title.as_deref(), Some(title), "{name}");
+    let a = tool.annotations.as_ref().expect("annotations");
+    assert_eq!(
+        (
+            a.read_only_hint,
+            a.idempotent_hint,
+            a.open_world_hint,
+            a.destructive_hint
+        ),
+        (Some(true), Some(true), Some(true), None),
+        "{name}"
+    );
+    assert!(tool.output_schema.is_some(), "{name}");
+    tool
+}
