@@ -36,7 +36,10 @@ async fn every_tool_as_clients_see_it() {
             read_only_variant.unwrap_or(Value::Null),
         );
         surface.insert("annotations".into(), json!(tool.annotations));
-        surface.insert("inputSchema".into(), Value::Object((*tool.input_schema).clone()));
+        surface.insert(
+            "inputSchema".into(),
+            Value::Object((*tool.input_schema).clone()),
+        );
         surface.insert(
             "outputSchema".into(),
             tool.output_schema

@@ -17,6 +17,7 @@ pub mod random;
 pub use journaled::{Journaled, journal_failed, journaled};
 
 use crate::context::Context;
+use crate::plans::Freshness;
 use crate::store::journal::Move;
 use answer_state::AnswerStates;
 use codes::CodeStore;
@@ -147,6 +148,75 @@ impl From<ynab::Error> for WriteFailure {
     }
 }
 
+/// Where a write stands in its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteStatus {
+    /// Done in YNAB.
+    Applied,
+    /// Show the user the preview; call again with the code only if they agree.
+    ConfirmationRequired,
+    /// The user said no: nothing changed.
+    Declined,
+    /// Nothing would change: nothing was asked.
+    NothingToDo,
+    /// reconcile_account only: YNAB's cleared balance differs from the bank's; nothing changed.
+    DifferenceFound,
+}
+
+impl WriteStatus {
+    /// The status as the answer writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WriteStatus::Applied => "applied",
+            WriteStatus::ConfirmationRequired => "confirmation_required",
+            WriteStatus::Declined => "declined",
+            WriteStatus::NothingToDo => "nothing_to_do",
+            WriteStatus::DifferenceFound => "difference_found",
+        }
+    }
+}
+
+impl schemars::JsonSchema for WriteStatus {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "WriteStatus".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": ["applied", "confirmation_required", "declined", "nothing_to_do", "difference_found"],
+            "description": "applied: done in YNAB; confirmation_required: show the user the preview, call again with the code only if they agree; declined: the user said no; nothing_to_do: nothing would change; difference_found (reconcile_account only): YNAB's cleared balance differs from the bank's, nothing changed."
+        })
+    }
+}
+
+// Every write tool's answer: the status fields, then the tool's own (`details`, flattened). (A
+// plain comment: a doc comment would become the schema's description.)
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct WriteResult<D> {
+    pub status: WriteStatus,
+    /// What happened, or what to do next.
+    pub message: String,
+    /// The code to pass back once the user agreed (confirmation_required only).
+    pub confirmation: Option<String>,
+    /// The journal's id of the applied change, for undo_operation.
+    pub operation_id: Option<String>,
+    #[serde(flatten)]
+    pub details: D,
+}
+
+impl<D: serde::Serialize> WriteResult<D> {
+    /// The answer as JSON (a struct of plain fields always serialises).
+    pub fn into_value(self) -> Value {
+        serde_json::to_value(self).unwrap_or_else(|error| {
+            json!({"status": "applied", "message": format!("The answer could not be written: {error}.")})
+        })
+    }
+}
+
 /// What a successful write leaves for the journal.
 #[derive(Debug, Clone, Default)]
 pub struct JournalDraft {
@@ -167,7 +237,7 @@ pub struct JournalDraft {
 
 /// One confirmed write tool.
 pub trait ConfirmedWrite {
-    type Change: Clone;
+    type Change: Clone + Send + Sync;
 
     const TOOL: &'static str;
     const KIND: &'static str;
@@ -182,12 +252,12 @@ pub trait ConfirmedWrite {
         Self::KIND
     }
 
-    /// Validate against fresh plan data and compute the change. `fresh`: ask YNAB for the delta
-    /// whatever `AVENIR_MCP_FRESH_SECONDS` says (D18).
+    /// Validate against plan data and compute the change. [`Freshness::AskYnab`]: ask YNAB for
+    /// the delta whatever `AVENIR_MCP_FRESH_SECONDS` says (an answer or a code came, D18).
     fn prepare(
         &self,
         context: &Context,
-        fresh: bool,
+        freshness: Freshness,
     ) -> impl std::future::Future<Output = Result<Prepared<Self::Change>, String>> + Send;
 
     /// The intent's details: ids and the before values, nothing private (D31).
@@ -204,7 +274,7 @@ pub trait ConfirmedWrite {
     fn result(
         &self,
         change: &Self::Change,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,
@@ -250,7 +320,12 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     ask: &AskContext,
     write: &W,
 ) -> Finished {
-    let proposal = match write.prepare(context, ask.answers()).await {
+    let freshness = if ask.answers() {
+        Freshness::AskYnab
+    } else {
+        Freshness::AllowCached
+    };
+    let proposal = match write.prepare(context, freshness).await {
         Ok(Prepared::NothingToDo { value, plan_id }) => {
             return Finished::Result {
                 value,
@@ -265,7 +340,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     let decision = ask::decide(context, ask, W::TOOL, &fp, &proposal.question).await;
     let proposal = match decision {
         Decision::Apply => proposal,
-        Decision::Recheck => match write.prepare(context, true).await {
+        Decision::Recheck => match write.prepare(context, Freshness::AskYnab).await {
             Ok(Prepared::NothingToDo { value, .. }) => {
                 return Finished::Result { value, plan_id };
             }
@@ -282,7 +357,13 @@ pub async fn run<W: ConfirmedWrite + Sync>(
                 Style::Gate => "The user declined: nothing changed.",
                 Style::Plan => "The user declined: nothing was changed.",
             };
-            let value = write.result(&proposal.change, "declined", message.into(), None, None);
+            let value = write.result(
+                &proposal.change,
+                WriteStatus::Declined,
+                message.into(),
+                None,
+                None,
+            );
             return Finished::Result { value, plan_id };
         }
         Decision::Code(code) => {
@@ -297,7 +378,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
             };
             let value = write.result(
                 &proposal.change,
-                "confirmation_required",
+                WriteStatus::ConfirmationRequired,
                 message,
                 Some(code),
                 None,
@@ -334,7 +415,7 @@ async fn apply<W: ConfirmedWrite + Sync>(
             };
             let value = write.result(
                 &proposal.change,
-                "applied",
+                WriteStatus::Applied,
                 message,
                 None,
                 done.operation_id,
@@ -363,13 +444,13 @@ pub fn question(head: String, lines: Vec<String>) -> String {
 
 /// The result's common tail, in every write result.
 pub fn status_fields(
-    status: &str,
+    status: WriteStatus,
     message: String,
     confirmation: Option<String>,
     operation_id: Option<String>,
 ) -> Map<String, Value> {
     let mut map = Map::new();
-    map.insert("status".into(), json!(status));
+    map.insert("status".into(), json!(status.as_str()));
     map.insert("message".into(), json!(message));
     map.insert("confirmation".into(), json!(confirmation));
     map.insert("operation_id".into(), json!(operation_id));

@@ -7,7 +7,7 @@ pub mod resources;
 
 use crate::confirm::{AskContext, Finished};
 use crate::context::Context;
-use crate::tools::{self, Outcome, ToolSpec};
+use crate::tools::{self, ToolSpec};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -189,25 +189,16 @@ impl ServerHandler for AvenirServer {
         };
         let arguments = request.arguments.unwrap_or_default();
         tracing::info!("tool {}", spec.name);
-        let work = async {
-            if spec.read_only {
-                match tools::call(&self.context, spec.name, arguments).await {
-                    Outcome::Answer { value, plan_id } => Finished::Result { value, plan_id },
-                    Outcome::Error(message) => Finished::Error(message),
-                }
-            } else {
-                let ask = AskContext {
-                    arguments: Map::new(),
-                    confirmation: None,
-                    request_state: request.request_state.clone(),
-                    input_responses: request.input_responses.clone(),
-                    modern: is_modern(&context),
-                    can_ask: can_ask(&context),
-                    peer: Some(context.peer.clone()),
-                };
-                tools::writing::call(&self.context, spec.name, arguments, ask).await
-            }
+        let ask = AskContext {
+            arguments: Map::new(),
+            confirmation: None,
+            request_state: request.request_state.clone(),
+            input_responses: request.input_responses.clone(),
+            modern: is_modern(&context),
+            can_ask: can_ask(&context),
+            peer: Some(context.peer.clone()),
         };
+        let work = (spec.run)(&self.context, arguments, ask);
         let (finished, requests) = ynab::count_requests(work).await;
         let mut meta = Map::new();
         meta.insert(META_REQUESTS.into(), Value::from(requests));

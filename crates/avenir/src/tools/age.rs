@@ -2,7 +2,7 @@
 //! current one, with the latest figure, its trend and notes, read from the plan's month summaries.
 
 use super::budget_month::{PLAN_READ_COST, in_build};
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::{ArgError, Args};
 use crate::context::Context;
 use crate::logic::age::{Trend, age_of_money};
@@ -45,8 +45,8 @@ pub struct AgeOfMoneyAnswer {
     pub notes: Vec<String>,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "get_age_of_money",
         title: "Age of Money month by month",
         description: |_writes| {

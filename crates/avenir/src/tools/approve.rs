@@ -1,15 +1,15 @@
 //! `approve_transactions` (`tools-write.md` §8, D25, D33): the one immediate write — marking
 //! transactions reviewed — journaled and undoable like the others, without a question.
 
-use super::{Outcome, ToolSpec, plan_id_property};
+use super::{LegacySpec, Outcome, plan_id_property};
 use crate::args::Args;
 use crate::confirm::{JournalDraft, WriteFailure, journal_failed, journaled};
 use crate::context::Context;
 use serde_json::json;
 use ynab::writes::TransactionUpdate;
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "approve_transactions",
         title: "Approve transactions",
         description: |_| {

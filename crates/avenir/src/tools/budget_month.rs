@@ -2,7 +2,7 @@
 //! `get_budget_vs_actual`, each reading one budget month from the plan and shaping its figures.
 
 use super::{
-    Outcome, ToolSpec, list_answer, list_schema, object_answer, plan_id_property, registry,
+    LegacySpec, Outcome, list_answer, list_schema, object_answer, plan_id_property, registry,
     schema_value, take_plan_id,
 };
 use crate::args::Args;
@@ -145,8 +145,8 @@ pub struct MonthlySummary {
     pub overspent: Vec<Overspent>,
 }
 
-pub fn summary_spec() -> ToolSpec {
-    ToolSpec {
+pub fn summary_spec() -> LegacySpec {
+    LegacySpec {
         name: "get_monthly_summary",
         title: "Month summary",
         description: |_writes| {
@@ -244,8 +244,8 @@ impl CategoryBalance {
     }
 }
 
-pub fn balances_spec() -> ToolSpec {
-    ToolSpec {
+pub fn balances_spec() -> LegacySpec {
+    LegacySpec {
         name: "get_category_balances",
         title: "Category balances for a month",
         description: |_writes| {
@@ -357,8 +357,8 @@ pub struct BudgetVsActual {
     pub utilization_pct: Percent,
 }
 
-pub fn budget_vs_actual_spec() -> ToolSpec {
-    ToolSpec {
+pub fn budget_vs_actual_spec() -> LegacySpec {
+    LegacySpec {
         name: "get_budget_vs_actual",
         title: "Budget vs actual",
         description: |_writes| {

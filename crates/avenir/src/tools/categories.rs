@@ -1,7 +1,7 @@
 //! `list_category_groups` (`tools-read.md` §4): the groups a category can be created in or moved
 //! to, ids and names only.
 
-use super::{Outcome, ToolSpec, list_answer, list_schema, plan_id_schema, take_plan_id};
+use super::{LegacySpec, Outcome, list_answer, list_schema, plan_id_schema, take_plan_id};
 use crate::args::Args;
 use crate::context::Context;
 use crate::logic::categories::assignable_groups;
@@ -18,8 +18,8 @@ pub struct GroupEntry {
     pub name: String,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "list_category_groups",
         title: "List category groups",
         description: |writes| {

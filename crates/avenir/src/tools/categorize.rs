@@ -2,16 +2,18 @@
 //! one confirmed and undoable step.
 
 use super::budget::confirmation_property;
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::Args;
 use crate::confirm::fingerprint::order_free;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteStatus,
+    status_fields,
 };
 use crate::context::Context;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::names::{PlanNames, SplitLines};
 use crate::money::{MoneyFormat, units};
+use crate::plans::Freshness;
 use crate::store::journal::Move;
 use crate::text::safe;
 use serde_json::{Value, json};
@@ -74,8 +76,8 @@ pub struct Recategorisation {
     pub conflicts: Vec<String>,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "apply_categories",
         title: "Assign categories to transactions",
         description: |_| {
@@ -148,14 +150,13 @@ impl ConfirmedWrite for ApplyCategories {
     async fn prepare(
         &self,
         context: &Context,
-        fresh: bool,
+        freshness: Freshness,
     ) -> Result<Prepared<Recategorisation>, String> {
-        let snapshot = if fresh {
-            context.plans.read_fresh(&self.plan_id).await
-        } else {
-            context.plans.read(&self.plan_id).await
-        }
-        .map_err(|e| e.to_string())?;
+        let snapshot = context
+            .plans
+            .read_with(&self.plan_id, freshness)
+            .await
+            .map_err(|e| e.to_string())?;
         let plan = &snapshot.plan;
         let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
         let names = PlanNames::new(plan);
@@ -239,7 +240,7 @@ impl ConfirmedWrite for ApplyCategories {
         if change.changes.is_empty() {
             let value = self.result(
                 &change,
-                "nothing_to_do",
+                WriteStatus::NothingToDo,
                 "Nothing to change.".into(),
                 None,
                 None,
@@ -296,7 +297,7 @@ impl ConfirmedWrite for ApplyCategories {
     fn result(
         &self,
         change: &Recategorisation,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,
@@ -308,7 +309,7 @@ impl ConfirmedWrite for ApplyCategories {
 /// The `WriteResult` of `apply_categories` and of a `categorize` undo.
 pub fn result_of(
     change: &Recategorisation,
-    status: &str,
+    status: WriteStatus,
     message: String,
     confirmation: Option<String>,
     operation_id: Option<String>,

@@ -5,14 +5,15 @@
 //! delete or hide a category); an update is journaled as `category` and undo puts it back.
 
 use super::budget::{confirmation_property, write_result_schema};
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::Args;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,
 };
 use crate::context::Context;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{CategoryEdit, breaks_one_line, namesake};
+use crate::plans::Freshness;
 use crate::plans::PlanSnapshot;
 use crate::text::{quoted, safe};
 use serde_json::{Map, Value, json};
@@ -45,14 +46,13 @@ fn unknown_category(id: &str) -> String {
 async fn read_plan(
     context: &Context,
     plan_id: &str,
-    fresh: bool,
+    freshness: Freshness,
 ) -> Result<Arc<PlanSnapshot>, String> {
-    if fresh {
-        context.plans.read_fresh(plan_id).await
-    } else {
-        context.plans.read(plan_id).await
-    }
-    .map_err(|e| e.to_string())
+    context
+        .plans
+        .read_with(plan_id, freshness)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// The safe name of a visible group, or empty for a group that is not one (§9.10).
@@ -93,8 +93,8 @@ pub struct NewCategory {
     name: String,
 }
 
-pub fn create_spec() -> ToolSpec {
-    ToolSpec {
+pub fn create_spec() -> LegacySpec {
+    LegacySpec {
         name: "create_category",
         title: "Create a category",
         description: |_| {
@@ -152,9 +152,9 @@ impl ConfirmedWrite for CreateCategory {
     async fn prepare(
         &self,
         context: &Context,
-        fresh: bool,
+        freshness: Freshness,
     ) -> Result<Prepared<NewCategory>, String> {
-        let snapshot = read_plan(context, &self.plan_id, fresh).await?;
+        let snapshot = read_plan(context, &self.plan_id, freshness).await?;
         let plan = &snapshot.plan;
         let group = assignable_groups(&plan.category_groups)
             .into_iter()
@@ -225,12 +225,12 @@ impl ConfirmedWrite for CreateCategory {
     fn result(
         &self,
         change: &NewCategory,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,
     ) -> Value {
-        let category_id = (status == "applied")
+        let category_id = (status == WriteStatus::Applied)
             .then(|| self.created.get().cloned())
             .flatten();
         with_fields(
@@ -267,8 +267,8 @@ pub struct CategoryUpdate {
     to_group: String,
 }
 
-pub fn update_spec() -> ToolSpec {
-    ToolSpec {
+pub fn update_spec() -> LegacySpec {
+    LegacySpec {
         name: "update_category",
         title: "Rename or move a category",
         description: |_| {
@@ -336,9 +336,9 @@ impl ConfirmedWrite for UpdateCategory {
     async fn prepare(
         &self,
         context: &Context,
-        fresh: bool,
+        freshness: Freshness,
     ) -> Result<Prepared<CategoryUpdate>, String> {
-        let snapshot = read_plan(context, &self.plan_id, fresh).await?;
+        let snapshot = read_plan(context, &self.plan_id, freshness).await?;
         let plan = &snapshot.plan;
         let current = plan
             .categories
@@ -378,7 +378,11 @@ impl ConfirmedWrite for UpdateCategory {
         };
         let plan_id = snapshot.id().to_string();
         if change.edit.is_empty() {
-            let value = update_result(&change, "nothing_to_do", "Nothing to change.".into());
+            let value = update_result(
+                &change,
+                WriteStatus::NothingToDo,
+                "Nothing to change.".into(),
+            );
             return Ok(Prepared::NothingToDo { value, plan_id });
         }
         let question = format!(
@@ -432,7 +436,7 @@ impl ConfirmedWrite for UpdateCategory {
     fn result(
         &self,
         change: &CategoryUpdate,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,
@@ -444,7 +448,7 @@ impl ConfirmedWrite for UpdateCategory {
     }
 }
 
-fn update_result(change: &CategoryUpdate, status: &str, message: String) -> Value {
+fn update_result(change: &CategoryUpdate, status: WriteStatus, message: String) -> Value {
     with_fields(
         status_fields(status, message, None, None),
         json!({"category_id": change.category_id,

@@ -5,16 +5,17 @@
 //! payee, memo or amount reaches the disk in clear.
 
 use super::budget::{confirmation_property, write_result_schema};
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::{ArgError, Args};
 use crate::confirm::fingerprint::order_free;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,
 };
 use crate::context::Context;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::created::{digest, item};
 use crate::money::{MoneyFormat, units};
+use crate::plans::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use serde_json::{Value, json};
@@ -80,8 +81,8 @@ pub struct Creation {
     knowledge: i64,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "create_transactions",
         title: "Create transactions",
         description: |_| {
@@ -235,13 +236,16 @@ impl ConfirmedWrite for CreateTransactions {
     const TOOL: &'static str = "create_transactions";
     const KIND: &'static str = "create";
 
-    async fn prepare(&self, context: &Context, fresh: bool) -> Result<Prepared<Creation>, String> {
-        let snapshot = if fresh {
-            context.plans.read_fresh(&self.plan_id).await
-        } else {
-            context.plans.read(&self.plan_id).await
-        }
-        .map_err(|e| e.to_string())?;
+    async fn prepare(
+        &self,
+        context: &Context,
+        freshness: Freshness,
+    ) -> Result<Prepared<Creation>, String> {
+        let snapshot = context
+            .plans
+            .read_with(&self.plan_id, freshness)
+            .await
+            .map_err(|e| e.to_string())?;
         let plan = &snapshot.plan;
         let account = plan
             .accounts
@@ -380,12 +384,12 @@ impl ConfirmedWrite for CreateTransactions {
     fn result(
         &self,
         change: &Creation,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,
     ) -> Value {
-        let (created_ids, duplicates) = if status == "applied" {
+        let (created_ids, duplicates) = if status == WriteStatus::Applied {
             self.created()
         } else {
             (Vec::new(), Vec::new())

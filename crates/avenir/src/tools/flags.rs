@@ -2,16 +2,17 @@
 //! in one confirmed and undoable step.
 
 use super::budget::{confirmation_property, write_result_schema};
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::{ArgError, Args};
 use crate::confirm::fingerprint::order_free;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,
 };
 use crate::context::Context;
 use crate::logic::flags::{COLOURS, FlagAsked, FlagRefusal, check_request, plan_flags};
 use crate::logic::names::PlanNames;
 use crate::money::{MoneyFormat, units};
+use crate::plans::Freshness;
 use crate::text::{quoted, safe};
 use serde_json::{Value, json};
 use ynab::models::Milliunits;
@@ -61,8 +62,8 @@ pub struct Reflagging {
     pub unchanged_count: usize,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "flag_transactions",
         title: "Flag transactions",
         description: |_| {
@@ -173,16 +174,15 @@ impl ConfirmedWrite for FlagTransactions {
     async fn prepare(
         &self,
         context: &Context,
-        fresh: bool,
+        freshness: Freshness,
     ) -> Result<Prepared<Reflagging>, String> {
         // Refused before any read when the request alone is wrong.
         check_request(&self.flags).map_err(refusal)?;
-        let snapshot = if fresh {
-            context.plans.read_fresh(&self.plan_id).await
-        } else {
-            context.plans.read(&self.plan_id).await
-        }
-        .map_err(|e| e.to_string())?;
+        let snapshot = context
+            .plans
+            .read_with(&self.plan_id, freshness)
+            .await
+            .map_err(|e| e.to_string())?;
         let plan = &snapshot.plan;
         let planned = plan_flags(&self.flags, &plan.transactions).map_err(refusal)?;
         let names = PlanNames::new(plan);
@@ -204,7 +204,7 @@ impl ConfirmedWrite for FlagTransactions {
         if change.changes.is_empty() {
             let value = self.result(
                 &change,
-                "nothing_to_do",
+                WriteStatus::NothingToDo,
                 "Every flag is already as asked.".into(),
                 None,
                 None,
@@ -263,7 +263,7 @@ impl ConfirmedWrite for FlagTransactions {
     fn result(
         &self,
         change: &Reflagging,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,

@@ -3,7 +3,7 @@
 
 use super::budget_month::{PLAN_READ_COST, in_build};
 use super::scheduled::OccurrenceEntry;
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::{ArgError, Args};
 use crate::context::Context;
 use crate::logic::forecast::{
@@ -174,8 +174,8 @@ instructions.{past}{runway} {PLAN_READ_COST} Changes nothing."
     )
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "forecast_balance",
         title: "Forecast the balance",
         description,

@@ -5,12 +5,13 @@
 //! transaction is deleted in YNAB itself.
 
 use super::budget::{confirmation_property, write_result_schema};
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::Args;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,
 };
 use crate::context::Context;
+use crate::plans::Freshness;
 use serde_json::{Value, json};
 use std::sync::Mutex;
 
@@ -28,8 +29,8 @@ pub struct ImportTransactions {
     imported: Mutex<Vec<String>>,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "import_transactions",
         title: "Import the bank's latest transactions",
         description: |_| {
@@ -89,13 +90,16 @@ impl ConfirmedWrite for ImportTransactions {
 
     /// The plan is read to resolve `last-used` and check the plan exists: the subject is
     /// `{"import": true}`, bound to the resolved plan by the fingerprint (D3, D15, D17).
-    async fn prepare(&self, context: &Context, fresh: bool) -> Result<Prepared<()>, String> {
-        let snapshot = if fresh {
-            context.plans.read_fresh(&self.plan_id).await
-        } else {
-            context.plans.read(&self.plan_id).await
-        }
-        .map_err(|e| e.to_string())?;
+    async fn prepare(
+        &self,
+        context: &Context,
+        freshness: Freshness,
+    ) -> Result<Prepared<()>, String> {
+        let snapshot = context
+            .plans
+            .read_with(&self.plan_id, freshness)
+            .await
+            .map_err(|e| e.to_string())?;
         Ok(Prepared::Change(Proposal {
             plan_id: snapshot.id().to_string(),
             subject: json!({"import": true}),
@@ -131,12 +135,12 @@ impl ConfirmedWrite for ImportTransactions {
     fn result(
         &self,
         _change: &(),
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,
     ) -> Value {
-        let ids = if status == "applied" {
+        let ids = if status == WriteStatus::Applied {
             self.imported
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())

@@ -34,11 +34,14 @@ pub mod trends;
 pub mod undo;
 pub mod writing;
 
-use crate::args::{ArgError, Args};
+use crate::args::{ArgError, ArgObject, Args, InvalidArgument};
+use crate::confirm::{AskContext, ConfirmedWrite, Finished, WriteResult};
 use crate::context::Context;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
+use std::future::Future;
+use std::pin::Pin;
 
 /// What a tool call produced: its structured answer, or the message of an expected failure.
 #[derive(Debug)]
@@ -65,8 +68,284 @@ impl From<ArgError> for Outcome {
     }
 }
 
-/// How a tool presents itself in `tools/list`.
+impl From<InvalidArgument> for Outcome {
+    fn from(error: InvalidArgument) -> Self {
+        Outcome::Error(error.to_string())
+    }
+}
+
+impl From<Outcome> for Finished {
+    fn from(outcome: Outcome) -> Self {
+        match outcome {
+            Outcome::Answer { value, plan_id } => Finished::Result { value, plan_id },
+            Outcome::Error(message) => Finished::Error(message),
+        }
+    }
+}
+
+/// Why a tool answered with an error: each becomes the sentence the agent reads (D24) only at
+/// the edge, in [`ToolSpec::run`].
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    /// An argument broke a rule; nothing was read or sent.
+    #[error(transparent)]
+    Argument(#[from] InvalidArgument),
+    /// YNAB (or the way to it) failed.
+    #[error(transparent)]
+    Ynab(#[from] ynab::Error),
+    /// The plan's data rules the request out; the sentence says what to do.
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl From<ArgError> for ToolError {
+    fn from(error: ArgError) -> Self {
+        ToolError::Argument(error.into())
+    }
+}
+
+/// A tool's answer and the plan it was read from (named in `_meta`, D17).
+#[derive(Debug)]
+pub struct Answered<T> {
+    pub answer: T,
+    pub plan_id: Option<String>,
+}
+
+impl<T> Answered<T> {
+    pub fn new(answer: T, plan_id: impl Into<Option<String>>) -> Self {
+        Answered {
+            answer,
+            plan_id: plan_id.into(),
+        }
+    }
+}
+
+/// How a tool not yet on the typed arguments presents itself: a [`ToolSpec`] without `run`.
 #[derive(Debug, Clone)]
+pub struct LegacySpec {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: fn(writes: bool) -> String,
+    pub input_schema: fn() -> Value,
+    pub output_schema: fn() -> Value,
+    pub read_only: bool,
+    pub idempotent: bool,
+    pub destructive: Option<bool>,
+}
+
+fn legacy(spec: LegacySpec, run: Run) -> ToolSpec {
+    ToolSpec {
+        name: spec.name,
+        title: spec.title,
+        description: spec.description,
+        input_schema: spec.input_schema,
+        output_schema: spec.output_schema,
+        read_only: spec.read_only,
+        idempotent: spec.idempotent,
+        destructive: spec.destructive,
+        run,
+    }
+}
+
+/// Every tool of this build, in the order `tools/list` shows them. The one list: the server,
+/// the write gate, the guide, the prompts and the names of `names.rs` all read it.
+pub fn registry() -> Vec<ToolSpec> {
+    vec![
+        legacy(plans::spec(), |c, a, _| {
+            Box::pin(async move { plans::run(c, Args::new(a)).await.into() })
+        }),
+        answer_tool::<accounts::ListAccounts>(),
+        legacy(categories::spec(), |c, a, _| {
+            Box::pin(async move { categories::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(payees::spec(), |c, a, _| {
+            Box::pin(async move { payees::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(scheduled::spec(), |c, a, _| {
+            Box::pin(async move { scheduled::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(transactions::spec(), |c, a, _| {
+            Box::pin(async move { transactions::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(budget_month::summary_spec(), |c, a, _| {
+            Box::pin(async move { budget_month::run_summary(c, Args::new(a)).await.into() })
+        }),
+        legacy(budget_month::balances_spec(), |c, a, _| {
+            Box::pin(async move { budget_month::run_balances(c, Args::new(a)).await.into() })
+        }),
+        legacy(budget_month::budget_vs_actual_spec(), |c, a, _| {
+            Box::pin(async move {
+                budget_month::run_budget_vs_actual(c, Args::new(a))
+                    .await
+                    .into()
+            })
+        }),
+        legacy(trends::spec(), |c, a, _| {
+            Box::pin(async move { trends::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(suggestions::spec(), |c, a, _| {
+            Box::pin(async move { suggestions::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(forecast::spec(), |c, a, _| {
+            Box::pin(async move { forecast::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(charges::spec(), |c, a, _| {
+            Box::pin(async move { charges::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(age::spec(), |c, a, _| {
+            Box::pin(async move { age::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(payoff::spec(), |c, a, _| {
+            Box::pin(async move { payoff::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(net_worth::spec(), |c, a, _| {
+            Box::pin(async move { net_worth::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(runway::spec(), |c, a, _| {
+            Box::pin(async move { runway::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(savings::spec(), |c, a, _| {
+            Box::pin(async move { savings::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(targets::spec(), |c, a, _| {
+            Box::pin(async move { targets::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(categorize::spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "apply_categories", |a, _| {
+                categorize::ApplyCategories::parse(a)
+            }))
+        }),
+        confirmed_tool::<budget::SetBudget>(),
+        legacy(budget::move_money_spec(), |c, a, ask| {
+            Box::pin(writing::drive(
+                c,
+                a,
+                ask,
+                "move_money",
+                budget::MoveMoney::parse,
+            ))
+        }),
+        legacy(approve::spec(), |c, a, _| {
+            Box::pin(async move { approve::run(c, Args::new(a)).await.into() })
+        }),
+        legacy(category_writes::create_spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "create_category", |a, _| {
+                category_writes::CreateCategory::parse(a)
+            }))
+        }),
+        legacy(category_writes::update_spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "update_category", |a, _| {
+                category_writes::UpdateCategory::parse(a)
+            }))
+        }),
+        legacy(create::spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "create_transactions", |a, _| {
+                create::CreateTransactions::parse(a)
+            }))
+        }),
+        legacy(import::spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "import_transactions", |a, _| {
+                import::ImportTransactions::parse(a)
+            }))
+        }),
+        legacy(flags::spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "flag_transactions", |a, _| {
+                flags::FlagTransactions::parse(a)
+            }))
+        }),
+        legacy(payee_rename::spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "rename_payee", |a, _| {
+                payee_rename::RenamePayee::parse(a)
+            }))
+        }),
+        legacy(reconcile::spec(), |c, a, ask| {
+            Box::pin(writing::drive(
+                c,
+                a,
+                ask,
+                "reconcile_account",
+                reconcile::ReconcileAccount::parse,
+            ))
+        }),
+        legacy(split::spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "split_transaction", |a, _| {
+                split::SplitTransaction::parse(a)
+            }))
+        }),
+        legacy(target::spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "set_category_target", |a, _| {
+                target::SetTarget::parse(a)
+            }))
+        }),
+        legacy(undo::spec(), |c, a, ask| {
+            Box::pin(writing::drive(c, a, ask, "undo_operation", |a, _| {
+                undo::Undo::parse(a)
+            }))
+        }),
+    ]
+}
+
+/// The tool `name` of this build.
+pub fn find(name: &str) -> Option<ToolSpec> {
+    registry().into_iter().find(|t| t.name == name)
+}
+
+// The answer of a tool whose result is a list: `{"result": [...]}` (D27). (A plain comment: a
+// doc comment would become the schema's description.)
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ListOf<T> {
+    pub result: Vec<T>,
+}
+
+/// A tool that answers in one step: every read tool, and `approve_transactions` (the one
+/// immediate write).
+pub trait AnswerTool: Send + Sync + 'static {
+    const NAME: &'static str;
+    const TITLE: &'static str;
+    /// `false` only for `approve_transactions` (listed behind the write gate).
+    const READ_ONLY: bool = true;
+    const IDEMPOTENT: bool = true;
+    /// Set for write tools only.
+    const DESTRUCTIVE: Option<bool> = None;
+    /// The arguments: the input schema and the parser both come from this type.
+    type Args: ArgObject + JsonSchema + Send;
+    /// The structured answer: the output schema comes from this type.
+    type Answer: Serialize + JsonSchema;
+
+    /// The description; `writes` says whether the write gate is open (read-only variants, §3.3).
+    fn description(writes: bool) -> String;
+
+    fn run(
+        context: &Context,
+        args: Self::Args,
+    ) -> impl Future<Output = Result<Answered<Self::Answer>, ToolError>> + Send;
+}
+
+/// A write tool whose change goes through `confirm::run` (a preview, the person's yes, the
+/// re-check, the journal).
+pub trait ConfirmedTool: ConfirmedWrite + Sized + Send + Sync + 'static {
+    const TITLE: &'static str;
+    const IDEMPOTENT: bool = false;
+    const DESTRUCTIVE: bool;
+    /// The arguments (without `confirmation`, which every confirmed write takes).
+    type Args: ArgObject + JsonSchema + Send;
+    /// The tool's own fields of its answer, after the status fields of [`WriteResult`].
+    type Details: Serialize + JsonSchema;
+
+    fn description(writes: bool) -> String;
+
+    /// The write the arguments ask for; checks that need no plan data ("today" given).
+    fn from_args(args: Self::Args, today: chrono::NaiveDate) -> Result<Self, ToolError>;
+}
+
+/// One call's future.
+pub type Running<'a> = Pin<Box<dyn Future<Output = Finished> + Send + 'a>>;
+
+/// How a tool runs: the call's arguments (a JSON object) and how this request can ask.
+pub type Run = for<'a> fn(&'a Context, Map<String, Value>, AskContext) -> Running<'a>;
+
+/// How a tool presents itself in `tools/list`, and how it runs.
+#[derive(Clone)]
 pub struct ToolSpec {
     pub name: &'static str,
     pub title: &'static str,
@@ -79,60 +358,168 @@ pub struct ToolSpec {
     pub idempotent: bool,
     /// Set for write tools only.
     pub destructive: Option<bool>,
+    pub run: Run,
 }
 
-/// Every tool of this build, in the order `tools/list` shows them.
-pub fn registry() -> Vec<ToolSpec> {
-    vec![
-        plans::spec(),
-        accounts::spec(),
-        categories::spec(),
-        payees::spec(),
-        scheduled::spec(),
-        transactions::spec(),
-        budget_month::summary_spec(),
-        budget_month::balances_spec(),
-        budget_month::budget_vs_actual_spec(),
-        trends::spec(),
-        suggestions::spec(),
-        forecast::spec(),
-        charges::spec(),
-        age::spec(),
-        payoff::spec(),
-        net_worth::spec(),
-        runway::spec(),
-        savings::spec(),
-        targets::spec(),
-    ]
-    .into_iter()
-    .chain(writing::specs())
-    .collect()
+impl std::fmt::Debug for ToolSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolSpec")
+            .field("name", &self.name)
+            .finish()
+    }
 }
 
-/// Run the tool `name` with `arguments` (already known to be a JSON object).
-pub async fn call(context: &Context, name: &str, arguments: Map<String, Value>) -> Outcome {
-    let args = Args::new(arguments);
-    match name {
-        "list_plans" => plans::run(context, args).await,
-        "list_accounts" => accounts::run(context, args).await,
-        "list_category_groups" => categories::run(context, args).await,
-        "list_payees" => payees::run(context, args).await,
-        "list_scheduled_transactions" => scheduled::run(context, args).await,
-        "find_transactions" => transactions::run(context, args).await,
-        "suggest_categories" => suggestions::run(context, args).await,
-        "forecast_balance" => forecast::run(context, args).await,
-        "find_recurring_charges" => charges::run(context, args).await,
-        "get_age_of_money" => age::run(context, args).await,
-        "get_debt_payoff_plan" => payoff::run(context, args).await,
-        "get_net_worth_trend" => net_worth::run(context, args).await,
-        "get_runway" => runway::run(context, args).await,
-        "get_savings_rate" => savings::run(context, args).await,
-        "get_underfunded_targets" => targets::run(context, args).await,
-        "get_monthly_summary" => budget_month::run_summary(context, args).await,
-        "get_category_balances" => budget_month::run_balances(context, args).await,
-        "get_budget_vs_actual" => budget_month::run_budget_vs_actual(context, args).await,
-        "get_spending_trends" => trends::run(context, args).await,
-        other => Outcome::Error(format!("Unknown tool {other}.")),
+/// The registry entry of a tool that answers in one step.
+pub fn answer_tool<T: AnswerTool>() -> ToolSpec {
+    ToolSpec {
+        name: T::NAME,
+        title: T::TITLE,
+        description: T::description,
+        input_schema: input_schema::<T::Args>,
+        output_schema: schema_value::<T::Answer>,
+        read_only: T::READ_ONLY,
+        idempotent: T::IDEMPOTENT,
+        destructive: T::DESTRUCTIVE,
+        run: run_answer::<T>,
+    }
+}
+
+fn run_answer<T: AnswerTool>(
+    context: &Context,
+    arguments: Map<String, Value>,
+    _ask: AskContext,
+) -> Running<'_> {
+    Box::pin(async move {
+        let args = match Args::new(arguments).parse::<T::Args>(T::NAME) {
+            Ok(args) => args,
+            Err(error) => return Finished::Error(error.to_string()),
+        };
+        match T::run(context, args).await {
+            Ok(Answered { answer, plan_id }) => match serde_json::to_value(answer) {
+                Ok(value) => Finished::Result { value, plan_id },
+                Err(error) => Finished::Error(format!("The answer could not be written: {error}.")),
+            },
+            Err(error) => Finished::Error(error.to_string()),
+        }
+    })
+}
+
+/// The registry entry of a confirmed write tool.
+pub fn confirmed_tool<T: ConfirmedTool>() -> ToolSpec {
+    ToolSpec {
+        name: T::TOOL,
+        title: T::TITLE,
+        description: <T as ConfirmedTool>::description,
+        input_schema: confirmed_input_schema::<T::Args>,
+        output_schema: schema_value::<WriteResult<T::Details>>,
+        read_only: false,
+        idempotent: T::IDEMPOTENT,
+        destructive: Some(T::DESTRUCTIVE),
+        run: run_confirmed::<T>,
+    }
+}
+
+fn run_confirmed<T: ConfirmedTool>(
+    context: &Context,
+    arguments: Map<String, Value>,
+    mut ask: AskContext,
+) -> Running<'_> {
+    Box::pin(async move {
+        let mut bound = arguments.clone();
+        bound.remove("confirmation");
+        ask.arguments = bound;
+        let mut args = Args::new(arguments);
+        let parsed = args
+            .field::<Option<crate::args::Text<0, 200>>>("confirmation", None)
+            .and_then(|code| {
+                let write = T::Args::take(&mut args)?;
+                args.finish(T::TOOL)?;
+                Ok((code, write))
+            });
+        let (code, write) = match parsed {
+            Ok(parsed) => parsed,
+            Err(error) => return Finished::Error(error.to_string()),
+        };
+        ask.confirmation = code.map(|c| c.0);
+        let write = match T::from_args(write, context.settings.today()) {
+            Ok(write) => write,
+            Err(error) => return Finished::Error(error.to_string()),
+        };
+        crate::confirm::run(context, &ask, &write).await
+    })
+}
+
+/// The input schema of `T`: draft 2020-12, nested objects inline, a member with a default not
+/// required.
+pub fn input_schema<T: JsonSchema>() -> Value {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut value = serde_json::to_value(schema).unwrap_or_else(|_| json!({"type": "object"}));
+    if let Some(object) = value.as_object_mut() {
+        object.remove("$schema");
+        object.remove("title");
+        object.remove("description");
+    }
+    defaults_not_required(&mut value);
+    one_line_descriptions(&mut value);
+    value
+}
+
+/// `T`'s input schema with the `confirmation` member every confirmed write takes.
+pub fn confirmed_input_schema<T: JsonSchema>() -> Value {
+    let mut value = input_schema::<T>();
+    if let Some(properties) = value.get_mut("properties").and_then(Value::as_object_mut) {
+        properties.insert(
+            "confirmation".into(),
+            json!({"type": ["string", "null"], "description": "Code from a previous \"confirmation_required\" result."}),
+        );
+    }
+    value
+}
+
+/// A doc comment's line breaks are its source's, not its meaning's: descriptions read as one line
+/// (a blank line, a new paragraph, is kept).
+fn one_line_descriptions(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(text)) = map.get_mut("description") {
+                *text = text
+                    .split("\n\n")
+                    .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
+                    .collect::<Vec<_>>()
+                    .join("\n\n");
+            }
+            map.values_mut().for_each(one_line_descriptions);
+        }
+        Value::Array(items) => items.iter_mut().for_each(one_line_descriptions),
+        _ => {}
+    }
+}
+
+fn defaults_not_required(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            let defaulted: Vec<String> = map
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| {
+                    p.iter()
+                        .filter(|(_, v)| v.get("default").is_some())
+                        .map(|(k, _)| k.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(Value::Array(required)) = map.get_mut("required") {
+                required.retain(|r| r.as_str().is_none_or(|r| !defaulted.iter().any(|d| d == r)));
+                if required.is_empty() {
+                    map.remove("required");
+                }
+            }
+            map.values_mut().for_each(defaults_not_required);
+        }
+        Value::Array(items) => items.iter_mut().for_each(defaults_not_required),
+        _ => {}
     }
 }
 
@@ -174,7 +561,58 @@ pub fn schema_value<T: JsonSchema>() -> Value {
         object.remove("$schema");
         object.remove("title");
     }
+    one_line_descriptions(&mut value);
     value
+}
+
+/// The `plan_id` argument every plan tool takes. Left out, it means YNAB's `last-used` plan
+/// (D40); a write then checks that the token reads only one plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanId(pub String);
+
+impl crate::args::ArgField for PlanId {
+    const GIVE: &'static str = "a plan id from list_plans, or 'last-used'";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        String::present(name, value).map(PlanId)
+    }
+}
+
+impl JsonSchema for PlanId {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PlanId".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "YNAB plan id from list_plans, or 'last-used' (the plan last opened in YNAB, resolved once and kept while the server runs). Left out: 'last-used'."
+        })
+    }
+}
+
+/// The plan a call names: the id given, or `last-used` when left out (D40).
+pub fn plan_or_last_used(plan_id: &Option<PlanId>) -> String {
+    plan_id
+        .as_ref()
+        .map(|p| p.0.clone())
+        .unwrap_or_else(|| "last-used".to_string())
+}
+
+crate::tool_args! {
+    /// The arguments of a tool that takes only the plan.
+    pub struct PlanArgs {
+        pub plan_id: Option<PlanId>,
+    }
+}
+
+impl PlanArgs {
+    /// The plan named, `last-used` when left out.
+    pub fn plan(&self) -> String {
+        plan_or_last_used(&self.plan_id)
+    }
 }
 
 /// The input schema shared by tools that take only `plan_id`.

@@ -2,7 +2,7 @@
 //! the last months, the current one included, rebuilt by the logic from today's balances.
 
 use super::budget_month::{PLAN_READ_COST, in_build};
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::{ArgError, Args};
 use crate::context::Context;
 use crate::logic::net_worth::net_worth_trend;
@@ -47,8 +47,8 @@ pub struct NetWorthAnswer {
     pub accounts: Vec<String>,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "get_net_worth_trend",
         title: "Net worth month by month",
         description: |_writes| {

@@ -2,13 +2,14 @@
 //! confirmed and undoable.
 
 use super::budget::{confirmation_property, write_result_schema};
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::{ArgError, Args};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,
 };
 use crate::context::Context;
 use crate::logic::rename::{MAX_PAYEE_NAME, RenameRefusal, plan_rename};
+use crate::plans::Freshness;
 use crate::text::{quoted, safe};
 use serde_json::{Value, json};
 
@@ -32,8 +33,8 @@ pub struct PayeeRename {
     pub transactions: usize,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "rename_payee",
         title: "Rename a payee",
         description: |_| {
@@ -126,14 +127,13 @@ impl ConfirmedWrite for RenamePayee {
     async fn prepare(
         &self,
         context: &Context,
-        fresh: bool,
+        freshness: Freshness,
     ) -> Result<Prepared<PayeeRename>, String> {
-        let snapshot = if fresh {
-            context.plans.read_fresh(&self.plan_id).await
-        } else {
-            context.plans.read(&self.plan_id).await
-        }
-        .map_err(|e| e.to_string())?;
+        let snapshot = context
+            .plans
+            .read_with(&self.plan_id, freshness)
+            .await
+            .map_err(|e| e.to_string())?;
         let plan = &snapshot.plan;
         let rename = plan_rename(&plan.payees, &plan.transactions, &self.payee_id, &self.name)
             .map_err(|refused| refusal(&self.payee_id, refused))?;
@@ -147,7 +147,7 @@ impl ConfirmedWrite for RenamePayee {
         if unchanged {
             let value = self.result(
                 &change,
-                "nothing_to_do",
+                WriteStatus::NothingToDo,
                 "Nothing to change: the payee is already called that.".into(),
                 None,
                 None,
@@ -197,7 +197,7 @@ impl ConfirmedWrite for RenamePayee {
     fn result(
         &self,
         change: &PayeeRename,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,

@@ -1,7 +1,7 @@
 //! `list_payees` (`tools-read.md` §5): payees by use, each with the merchant its bank label
 //! normalises to, so labels that name one shop can be seen together.
 
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::Args;
 use crate::context::Context;
 use crate::logic::payees::payees_by_use;
@@ -35,8 +35,8 @@ pub struct PayeeListing {
     pub shown: usize,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "list_payees",
         title: "List payees",
         description: |writes| {

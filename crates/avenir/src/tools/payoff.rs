@@ -2,7 +2,7 @@
 //! reads the plan once, and shapes the avalanche / snowball plans the logic simulates.
 
 use super::budget_month::{PLAN_READ_COST, in_build};
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::{ArgError, Args};
 use crate::context::Context;
 use crate::logic::payoff::{
@@ -207,8 +207,8 @@ impl From<PayoffPlan<'_>> for DebtPayoffPlan {
     }
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "get_debt_payoff_plan",
         title: "Debt payoff plan",
         description: |_writes| {

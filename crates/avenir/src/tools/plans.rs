@@ -1,6 +1,6 @@
 //! `list_plans` (`tools-read.md` §2): the plans the token can read, with the ids other tools take.
 
-use super::{Outcome, ToolSpec, list_answer, list_schema};
+use super::{LegacySpec, Outcome, list_answer, list_schema};
 use crate::args::Args;
 use crate::context::Context;
 use crate::text::safe;
@@ -21,8 +21,8 @@ pub struct PlanEntry {
     pub last_month: Option<String>,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "list_plans",
         title: "List plans",
         description: |_| {

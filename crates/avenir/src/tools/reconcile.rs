@@ -7,16 +7,17 @@
 //! and its intent left unfinished (§13 #4).
 
 use super::budget::{confirmation_property, write_result_schema};
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::{ArgError, Args};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,
 };
 use crate::context::Context;
 use crate::logic::assignable::{CategoryIndex, INTERNAL_GROUP};
 use crate::logic::created::{digest, item};
 use crate::logic::reconcile::{Analysis, Verdict, analyse};
 use crate::money::{MoneyFormat, units};
+use crate::plans::Freshness;
 use crate::text::safe;
 use serde_json::{Value, json};
 use ynab::models::{Milliunits, PlanDetail};
@@ -58,8 +59,8 @@ pub struct Reconciliation {
     fmt: MoneyFormat,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "reconcile_account",
         title: "Reconcile an account with the bank",
         description: |_| {
@@ -106,7 +107,7 @@ or two to apply."
                 "applied",
                 "confirmation_required",
                 "declined",
-                "nothing_to_do",
+                WriteStatus::NothingToDo,
                 "difference_found"
             ]);
             schema
@@ -196,7 +197,7 @@ fn ready_to_assign(plan: &PlanDetail) -> Option<String> {
 
 fn result_of(
     change: &Reconciliation,
-    status: &str,
+    status: WriteStatus,
     message: String,
     confirmation: Option<String>,
     operation_id: Option<String>,
@@ -217,14 +218,13 @@ impl ConfirmedWrite for ReconcileAccount {
     async fn prepare(
         &self,
         context: &Context,
-        fresh: bool,
+        freshness: Freshness,
     ) -> Result<Prepared<Reconciliation>, String> {
-        let snapshot = if fresh {
-            context.plans.read_fresh(&self.plan_id).await
-        } else {
-            context.plans.read(&self.plan_id).await
-        }
-        .map_err(|e| e.to_string())?;
+        let snapshot = context
+            .plans
+            .read_with(&self.plan_id, freshness)
+            .await
+            .map_err(|e| e.to_string())?;
         let plan = &snapshot.plan;
         let plan_id = snapshot.id().to_string();
         let Some(account) = plan
@@ -251,14 +251,14 @@ impl ConfirmedWrite for ReconcileAccount {
             knowledge: snapshot.server_knowledge,
             fmt,
         };
-        let not_asked = |status: &str, message: String| Prepared::NothingToDo {
+        let not_asked = |status: WriteStatus, message: String| Prepared::NothingToDo {
             value: result_of(&change, status, message, None, None),
             plan_id: plan_id.clone(),
         };
         let adjustment = match analysis.verdict(self.adjust) {
             Verdict::DifferenceFound => {
                 return Ok(not_asked(
-                    "difference_found",
+                    WriteStatus::DifferenceFound,
                     format!(
                         "YNAB's cleared balance differs from the bank by {}. Nothing was changed. Check explained_by, uncleared and possible_duplicates with the user; call again once fixed, or with adjust=true to record the gap as an adjustment.",
                         change.fmt.plain(analysis.difference)
@@ -267,7 +267,7 @@ impl ConfirmedWrite for ReconcileAccount {
             }
             Verdict::AlreadyReconciled => {
                 return Ok(not_asked(
-                    "nothing_to_do",
+                    WriteStatus::NothingToDo,
                     "Already reconciled: nothing to do.".into(),
                 ));
             }
@@ -378,7 +378,7 @@ impl ConfirmedWrite for ReconcileAccount {
     fn result(
         &self,
         change: &Reconciliation,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,

@@ -6,6 +6,7 @@ use super::categorize::{Recategorisation, Recategorised};
 use super::undo::{Revert, UndoChange, undo_result};
 use crate::confirm::Prepared;
 use crate::confirm::Proposal;
+use crate::confirm::WriteStatus;
 use crate::confirm::fingerprint::order_free;
 use crate::context::Context;
 use crate::logic::assignable::CategoryIndex;
@@ -13,6 +14,7 @@ use crate::logic::category_edits::changed_since;
 use crate::logic::names::PlanNames;
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
+use crate::plans::Freshness;
 use crate::store::journal::Operation;
 use crate::text::safe;
 use serde_json::{Value, json};
@@ -113,7 +115,8 @@ pub(crate) async fn plan_undo(
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             let (from, to) = (milli(d, "from").unwrap_or(0), milli(d, "to").unwrap_or(0));
-            let (_, categories) = month_categories(context, &plan_id, month, false).await?;
+            let (_, categories) =
+                month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
             let current = categories
                 .iter()
                 .find(|c| c.id == category_id && !c.deleted);
@@ -166,7 +169,8 @@ pub(crate) async fn plan_undo(
                 .and_then(Value::as_array)
                 .cloned()
                 .unwrap_or_default();
-            let (_, categories) = month_categories(context, &plan_id, month, false).await?;
+            let (_, categories) =
+                month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
             let mut sides = Vec::new();
             for change in changes.iter().take(2) {
                 let id = change
@@ -552,7 +556,7 @@ fn finish(
         from_intent,
     };
     if let Some(message) = nothing {
-        let value = undo_result(&change, "nothing_to_do", message, None);
+        let value = undo_result(&change, WriteStatus::NothingToDo, message, None);
         return Ok(Prepared::NothingToDo { value, plan_id });
     }
     let subject = json!({"undo": op.operation_id, "reverts": order_free(reverts)});

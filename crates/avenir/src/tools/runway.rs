@@ -2,7 +2,7 @@
 //! reads the plan once, and shapes how long the money available would last with no income.
 
 use super::budget_month::{PLAN_READ_COST, in_build};
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::{ArgError, Args};
 use crate::context::Context;
 use crate::logic::runway::{Coverage, DEFAULT_MONTHS, MAX_MONTHS, Request, Runway, runway};
@@ -120,8 +120,8 @@ impl From<Runway<'_>> for RunwayAnswer {
     }
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "get_runway",
         title: "Months of runway",
         description: |_writes| {

@@ -2,7 +2,7 @@
 //! month before the current one, from the budget accounts' transactions, with totals and notes.
 
 use super::budget_month::{PLAN_READ_COST, Percent, in_build};
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::{ArgError, Args};
 use crate::context::Context;
 use crate::logic::savings::{MonthSavings, savings_rate};
@@ -70,8 +70,8 @@ pub struct SavingsRateAnswer {
     pub notes: Vec<String>,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "get_savings_rate",
         title: "Savings rate month by month",
         description: |_writes| {

@@ -1,7 +1,7 @@
 //! `list_scheduled_transactions` (`tools-read.md` §6): every date a scheduled transaction falls on
 //! between two dates, with the money in and out over the period, transfers left out of the totals.
 
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::{ArgError, Args};
 use crate::context::Context;
 use crate::logic::period;
@@ -67,8 +67,8 @@ impl From<Occurrence> for OccurrenceEntry {
     }
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "list_scheduled_transactions",
         title: "List scheduled transactions",
         description: |_writes| {

@@ -5,15 +5,17 @@
 //! `"undoable": false` and a reason (D25); the question and the result say so.
 
 use super::budget::{confirmation_property, write_result_schema};
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::{ArgError, Args};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, capped_lines, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, capped_lines,
+    status_fields,
 };
 use crate::context::Context;
 use crate::logic::created::digest;
 use crate::logic::split::{LineAsked, check};
 use crate::money::{MoneyFormat, units};
+use crate::plans::Freshness;
 use crate::text::safe;
 use serde_json::{Value, json};
 use ynab::models::Milliunits;
@@ -60,8 +62,8 @@ pub struct SplitPlan {
     memos: Vec<Option<String>>,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "split_transaction",
         title: "Split a transaction across categories",
         description: |_| {
@@ -173,13 +175,16 @@ impl ConfirmedWrite for SplitTransaction {
     const TOOL: &'static str = "split_transaction";
     const KIND: &'static str = "split";
 
-    async fn prepare(&self, context: &Context, fresh: bool) -> Result<Prepared<SplitPlan>, String> {
-        let snapshot = if fresh {
-            context.plans.read_fresh(&self.plan_id).await
-        } else {
-            context.plans.read(&self.plan_id).await
-        }
-        .map_err(|e| e.to_string())?;
+    async fn prepare(
+        &self,
+        context: &Context,
+        freshness: Freshness,
+    ) -> Result<Prepared<SplitPlan>, String> {
+        let snapshot = context
+            .plans
+            .read_with(&self.plan_id, freshness)
+            .await
+            .map_err(|e| e.to_string())?;
         let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
         let split = check(&snapshot.plan, &self.transaction_id, &self.lines, &fmt)?;
         let tx = split.transaction;
@@ -287,7 +292,7 @@ impl ConfirmedWrite for SplitTransaction {
     fn result(
         &self,
         change: &SplitPlan,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,

@@ -2,7 +2,7 @@
 //! time, each with a category suggested from the payee's own history when it is clear enough.
 
 use super::scheduled::COST;
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::{ArgError, Args};
 use crate::context::Context;
 use crate::logic::assignable::Offered;
@@ -107,8 +107,8 @@ impl From<Offered> for CategoryChoice {
     }
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "suggest_categories",
         title: "Suggest categories for pending transactions",
         description: |writes| {

@@ -5,10 +5,10 @@
 //! the question, and the change is journaled with `"undoable": false` and a reason (D25).
 
 use super::budget::{confirmation_property, write_result_schema};
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::{ArgError, Args};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,
 };
 use crate::context::Context;
 use crate::logic::assignable::{CategoryIndex, Role};
@@ -16,6 +16,7 @@ use crate::logic::target_change::{
     FREQUENCIES, TargetAsked, TargetChange, category_change, check_arguments, pairing, plan,
 };
 use crate::money::MoneyFormat;
+use crate::plans::Freshness;
 use crate::text::{quoted, safe};
 use serde_json::{Value, json};
 
@@ -44,8 +45,8 @@ impl TargetEdit {
     }
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "set_category_target",
         title: "Set a category's target",
         description: |_| {
@@ -129,14 +130,13 @@ impl ConfirmedWrite for SetTarget {
     async fn prepare(
         &self,
         context: &Context,
-        fresh: bool,
+        freshness: Freshness,
     ) -> Result<Prepared<TargetEdit>, String> {
-        let snapshot = if fresh {
-            context.plans.read_fresh(&self.plan_id).await
-        } else {
-            context.plans.read(&self.plan_id).await
-        }
-        .map_err(|e| e.to_string())?;
+        let snapshot = context
+            .plans
+            .read_with(&self.plan_id, freshness)
+            .await
+            .map_err(|e| e.to_string())?;
         let plan_data = &snapshot.plan;
         let index = CategoryIndex::new(&plan_data.category_groups, &plan_data.categories);
         let category = plan_data
@@ -162,7 +162,7 @@ impl ConfirmedWrite for SetTarget {
         if edit.change.is_nothing() {
             let value = result_of(
                 &edit,
-                "nothing_to_do",
+                WriteStatus::NothingToDo,
                 "The target is already that one.".into(),
                 None,
                 None,
@@ -224,7 +224,7 @@ impl ConfirmedWrite for SetTarget {
     fn result(
         &self,
         edit: &TargetEdit,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,
@@ -245,7 +245,7 @@ impl ConfirmedWrite for SetTarget {
 
 fn result_of(
     edit: &TargetEdit,
-    status: &str,
+    status: WriteStatus,
     message: String,
     confirmation: Option<String>,
     operation_id: Option<String>,

@@ -2,7 +2,7 @@
 //! a month, most urgent first, with what they need together against Ready to Assign.
 
 use super::budget_month::{PLAN_READ_COST, in_build, take_month};
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::Args;
 use crate::context::Context;
 use crate::logic::budget_month::{GroupNames, find_month, held_range};
@@ -90,8 +90,8 @@ pub struct UnderfundedAnswer {
     pub notes: Vec<String>,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "get_underfunded_targets",
         title: "Underfunded targets",
         description: |writes| {

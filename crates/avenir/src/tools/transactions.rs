@@ -2,7 +2,7 @@
 //! date range, exact amount, accounts, categories and payee, newest first.
 
 use super::scheduled::COST;
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::{ArgError, Args};
 use crate::context::Context;
 use crate::logic::period;
@@ -65,8 +65,8 @@ impl From<Match> for TransactionEntry {
     }
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "find_transactions",
         title: "Find transactions",
         description: |_writes| {

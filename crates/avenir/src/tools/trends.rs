@@ -2,7 +2,7 @@
 //! last months up to the current one, keyed by category id with each category's group and name.
 
 use super::budget_month::{PLAN_READ_COST, in_build};
-use super::{Outcome, ToolSpec, object_answer, plan_id_property, schema_value, take_plan_id};
+use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
 use crate::args::Args;
 use crate::context::Context;
 use crate::logic::budget_month::GroupNames;
@@ -45,8 +45,8 @@ pub struct CategoryTrend {
 /// its category.)
 pub type SpendingTrends = BTreeMap<String, CategoryTrend>;
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "get_spending_trends",
         title: "Spending trends",
         description: |_writes| {

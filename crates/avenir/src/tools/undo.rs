@@ -9,13 +9,15 @@
 use super::budget::{Side, confirmation_property, put_back};
 use super::categorize::{Recategorisation, result_of};
 use super::reverts::plan_undo;
-use super::{ToolSpec, plan_id_property};
+use super::{LegacySpec, plan_id_property};
 use crate::args::Args;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteStatus,
+    status_fields,
 };
 use crate::context::Context;
 use crate::money::MoneyFormat;
+use crate::plans::Freshness;
 use crate::store::journal::{Intent, Operation};
 use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
@@ -103,8 +105,8 @@ pub struct UndoChange {
     pub from_intent: bool,
 }
 
-pub fn spec() -> ToolSpec {
-    ToolSpec {
+pub fn spec() -> LegacySpec {
+    LegacySpec {
         name: "undo_operation",
         title: "Undo an operation",
         description: |_| {
@@ -219,14 +221,13 @@ impl ConfirmedWrite for Undo {
     async fn prepare(
         &self,
         context: &Context,
-        fresh: bool,
+        freshness: Freshness,
     ) -> Result<Prepared<UndoChange>, String> {
-        let snapshot = if fresh {
-            context.plans.read_fresh(&self.plan_id).await
-        } else {
-            context.plans.read(&self.plan_id).await
-        }
-        .map_err(|e| e.to_string())?;
+        let snapshot = context
+            .plans
+            .read_with(&self.plan_id, freshness)
+            .await
+            .map_err(|e| e.to_string())?;
         let plan_id = snapshot.id().to_string();
         let view = context.journal.read().map_err(|e| e.to_string())?;
         let unfinished_intents: Vec<Intent> = context
@@ -521,7 +522,7 @@ impl ConfirmedWrite for Undo {
     fn result(
         &self,
         change: &UndoChange,
-        status: &str,
+        status: WriteStatus,
         message: String,
         confirmation: Option<String>,
         _operation_id: Option<String>,
@@ -549,7 +550,7 @@ impl ConfirmedWrite for Undo {
 /// The `WriteResult` of an undo.
 pub(crate) fn undo_result(
     change: &UndoChange,
-    status: &str,
+    status: WriteStatus,
     message: String,
     confirmation: Option<String>,
 ) -> Value {

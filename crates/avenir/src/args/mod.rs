@@ -1,6 +1,11 @@
 //! Tool arguments, validated by our own code (decision D23): a wrong, missing or unknown argument
 //! becomes a sentence naming the field by its dotted path and the rule it broke.
 
+mod fields;
+
+pub use fields::{ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, Text};
+
+use crate::months::MonthError;
 use crate::text::quoted;
 use chrono::NaiveDate;
 use rust_decimal::prelude::ToPrimitive;
@@ -25,12 +30,45 @@ impl std::fmt::Display for ArgError {
     }
 }
 
+impl std::error::Error for ArgError {}
+
 impl ArgError {
+    /// The argument `path` broke `rule`.
+    pub fn at(path: &str, rule: impl Into<String>) -> ArgError {
+        ArgError {
+            path: path.to_string(),
+            rule: rule.into(),
+        }
+    }
+
     /// The same error, named inside `parent` (`one_offs.0` + `date` → `one_offs.0.date`).
     pub fn within(self, parent: &str) -> ArgError {
         ArgError {
             path: format!("{parent}.{}", self.path),
             rule: self.rule,
+        }
+    }
+}
+
+/// Any argument a tool refuses before it reads plan data: a rule broken (D23), or a month that
+/// is none of the four forms (D21, D35, whose message names the argument its own way).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidArgument {
+    #[error("{0}")]
+    Rule(#[from] ArgError),
+    #[error("{0}")]
+    Month(#[from] MonthError),
+}
+
+impl InvalidArgument {
+    /// The same error, named inside `parent` (a month's message names its argument alone).
+    pub fn within(self, parent: &str) -> InvalidArgument {
+        match self {
+            InvalidArgument::Rule(error) => InvalidArgument::Rule(error.within(parent)),
+            InvalidArgument::Month(error) => InvalidArgument::Month(MonthError {
+                argument: format!("{parent}.{}", error.argument),
+                value: error.value,
+            }),
         }
     }
 }
@@ -63,6 +101,27 @@ impl Args {
             path: name.to_string(),
             rule: rule.into(),
         }
+    }
+
+    /// Take the argument `name` as a `T` (absent and null alike are absence); `give` overrides
+    /// what a required type's absence asks for.
+    pub fn field<T: ArgField>(
+        &mut self,
+        name: &'static str,
+        give: Option<&str>,
+    ) -> Result<T, InvalidArgument> {
+        match self.take(name) {
+            None => T::absent(name, give),
+            Some(value) => T::present(name, value),
+        }
+    }
+
+    /// Read a whole argument struct and refuse every field it does not take (`tool`'s name in
+    /// the message).
+    pub fn parse<T: ArgObject>(mut self, tool: &str) -> Result<T, InvalidArgument> {
+        let value = T::take(&mut self)?;
+        self.finish(tool)?;
+        Ok(value)
     }
 
     /// A required string. `what` completes "is required: give {what}.".
@@ -389,7 +448,7 @@ pub fn milliunits_of(text: &str) -> Option<Milliunits> {
         .to_i64()
 }
 
-fn kind(value: &Value) -> &'static str {
+pub(crate) fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
