@@ -151,6 +151,13 @@ impl PlanStore {
         Ok(updated)
     }
 
+    /// The name of a plan (resolved id), if loaded.
+    pub async fn name_of(&self, plan_id: &str) -> Option<String> {
+        let slot = self.slot(&self.resolved(plan_id));
+        let cached = slot.lock().await;
+        cached.as_ref().map(|c| c.snapshot.plan.name.clone())
+    }
+
     /// The `server_knowledge` of the cached copy of a plan (resolved id), if loaded.
     pub async fn cached_knowledge(&self, plan_id: &str) -> Option<i64> {
         let slot = self.slot(&self.resolved(plan_id));

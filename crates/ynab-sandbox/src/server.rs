@@ -44,19 +44,25 @@ pub struct Stats {
     pub routes: BTreeMap<String, u64>,
 }
 
-/// What the handlers share: the plan and the request counter.
+/// What the handlers share: the plans and the request counter.
 #[derive(Debug)]
 pub(crate) struct Shared {
+    /// The plan last used in YNAB: `last-used` and `default` name it.
     pub(crate) plan: PlanState,
+    /// The token's other plans, listed after it and read or written by their ids.
+    pub(crate) others: Vec<PlanState>,
     pub(crate) stats: Stats,
-    /// The plan as loaded, for `POST /__sandbox/reset`.
+    /// The plans as loaded, for `POST /__sandbox/reset`.
     pub(crate) original: PlanState,
+    pub(crate) original_others: Vec<PlanState>,
     pub(crate) faults: Arc<Faults>,
 }
 
 impl Shared {
     pub(crate) fn new(plan: PlanState) -> Self {
         Shared {
+            others: Vec::new(),
+            original_others: Vec::new(),
             original: plan.clone(),
             plan,
             stats: Stats::default(),
@@ -84,9 +90,22 @@ pub struct Sandbox {
 impl Sandbox {
     /// Serve `plan` on `options.listen` until the returned value is dropped.
     pub async fn start(plan: PlanState, options: SandboxOptions) -> std::io::Result<Sandbox> {
+        Self::start_plans(plan, Vec::new(), options).await
+    }
+
+    /// Serve a token that reads several plans: `last_used` (what `last-used` and `default`
+    /// name) and `others`, each read and written by its id.
+    pub async fn start_plans(
+        last_used: PlanState,
+        others: Vec<PlanState>,
+        options: SandboxOptions,
+    ) -> std::io::Result<Sandbox> {
         let listener = tokio::net::TcpListener::bind(options.listen).await?;
         let addr = listener.local_addr()?;
-        let state: AppState = Arc::new(Mutex::new(Shared::new(plan)));
+        let mut shared = Shared::new(last_used);
+        shared.original_others = others.clone();
+        shared.others = others;
+        let state: AppState = Arc::new(Mutex::new(shared));
         let app = router(state.clone());
         let task = tokio::spawn(async move {
             if let Err(error) = axum::serve(listener, app).await {
@@ -176,6 +195,7 @@ fn router(state: AppState) -> Router {
 async fn reset(State(state): State<AppState>) -> Response {
     let mut shared = lock(&state);
     shared.plan = shared.original.clone();
+    shared.others = shared.original_others.clone();
     shared.stats = Stats::default();
     shared.faults.clear();
     StatusCode::NO_CONTENT.into_response()

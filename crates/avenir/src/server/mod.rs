@@ -24,6 +24,8 @@ pub const SERVER_NAME: &str = "avenir-mcp";
 
 /// Key of `_meta` naming the plan a result was read from (decision D17).
 pub const META_PLAN_ID: &str = "avenir-mcp/plan_id";
+/// Key of `_meta` naming the plan a call that left `plan_id` out was answered for (D40).
+pub const META_PLAN_NAME: &str = "avenir-mcp/plan_name";
 /// Key of `_meta` counting the YNAB requests the call made (every try that left).
 pub const META_REQUESTS: &str = "avenir-mcp/ynab_requests";
 /// Key of `_meta` giving the requests the hourly budget still allows (absent without a token).
@@ -198,6 +200,7 @@ impl ServerHandler for AvenirServer {
             can_ask: can_ask(&context),
             peer: Some(context.peer.clone()),
         };
+        let left_out = spec.takes_plan_id() && tools::plan_left_out(&["plan_id"], &arguments);
         let work = (spec.run)(&self.context, arguments, ask);
         let (finished, requests) = ynab::count_requests(work).await;
         let mut meta = Map::new();
@@ -207,10 +210,22 @@ impl ServerHandler for AvenirServer {
         }
         let mut result = match finished {
             Finished::Result { value, plan_id } => {
+                let mut named = None;
                 if let Some(plan_id) = plan_id {
+                    if left_out && let Some(name) = self.context.plans.name_of(&plan_id).await {
+                        let name = crate::text::safe(&name);
+                        named = Some(format!(
+                            "Answered for {name} (plan_id {plan_id}), the plan last used in YNAB: plan_id was left out. Pass plan_id from list_plans to read another plan."
+                        ));
+                        meta.insert(META_PLAN_NAME.into(), Value::String(name));
+                    }
                     meta.insert(META_PLAN_ID.into(), Value::String(plan_id));
                 }
-                CallToolResult::structured(value)
+                let mut result = CallToolResult::structured(value);
+                if let Some(note) = named {
+                    result.content.push(ContentBlock::text(note));
+                }
+                result
             }
             Finished::Error(message) => {
                 tracing::info!("tool {} answered an error", spec.name);

@@ -12,7 +12,7 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{GetPromptResult, JsonObject, Prompt, PromptArgument, PromptMessage, Role};
 use serde_json::{Value, json};
 
-const PLAN_ID: &str = "YNAB plan id or 'last-used'.";
+const PLAN_ID: &str = "YNAB plan id or 'last-used' (the default, D40).";
 
 /// The sentence every prompt that shows bank text ends with.
 const BANK_TEXT: &str =
@@ -39,13 +39,13 @@ pub fn list() -> Vec<Prompt> {
         Prompt::new(
             "classify_pending",
             Some("Classify the transactions waiting for a category."),
-            Some(vec![argument("plan_id", PLAN_ID, true)]),
+            Some(vec![argument("plan_id", PLAN_ID, false)]),
         ),
         Prompt::new(
             "monthly_review",
             Some("Review a month of a plan: where the money went and what needs attention."),
             Some(vec![
-                argument("plan_id", PLAN_ID, true),
+                argument("plan_id", PLAN_ID, false),
                 argument(
                     "month",
                     "'current' (the default), 'last', YYYY-MM or YYYY-MM-01.",
@@ -57,7 +57,7 @@ pub fn list() -> Vec<Prompt> {
             "reconcile",
             Some("Reconcile an account with the balance the bank shows."),
             Some(vec![
-                argument("plan_id", PLAN_ID, true),
+                argument("plan_id", PLAN_ID, false),
                 argument(
                     "account_id",
                     "Account to reconcile (from list_accounts).",
@@ -75,7 +75,7 @@ pub fn list() -> Vec<Prompt> {
             Some(
                 "Prepare next month's category amounts from the forecast and this month's categories.",
             ),
-            Some(vec![argument("plan_id", PLAN_ID, true)]),
+            Some(vec![argument("plan_id", PLAN_ID, false)]),
         ),
     ]
 }
@@ -95,7 +95,7 @@ pub fn get(
     let (description, text) = match name {
         "classify_pending" => (
             "Classify the transactions waiting for a category.",
-            classify_pending(tools, &args.required("plan_id")?),
+            classify_pending(tools, &args.plan()?),
         ),
         "monthly_review" => {
             let month = args.optional("month")?.unwrap_or_else(|| "current".into());
@@ -104,21 +104,21 @@ pub fn get(
                 .resolve(today);
             (
                 "Review a month of a plan: where the money went and what needs attention.",
-                monthly_review(tools, &args.required("plan_id")?, &month.label()),
+                monthly_review(tools, &args.plan()?, &month.label()),
             )
         }
         "reconcile" => (
             "Reconcile an account with the balance the bank shows.",
             reconcile(
                 tools,
-                &args.required("plan_id")?,
+                &args.plan()?,
                 &args.required("account_id")?,
                 &args.required("bank_balance")?,
             ),
         ),
         "plan_next_month" => (
             "Prepare next month's category amounts from the forecast and this month's categories.",
-            plan_next_month(tools, &args.required("plan_id")?),
+            plan_next_month(tools, &args.plan()?),
         ),
         other => {
             return Err(McpError::invalid_params(
@@ -150,6 +150,13 @@ impl PromptArgs<'_> {
                 None,
             )),
         }
+    }
+
+    /// The plan named, `last-used` when left out (D40).
+    fn plan(&self) -> Result<String, McpError> {
+        Ok(self
+            .optional("plan_id")?
+            .unwrap_or_else(|| "last-used".to_string()))
     }
 
     fn required(&self, name: &str) -> Result<String, McpError> {
@@ -430,7 +437,8 @@ mod tests {
             .filter(|a| a.required == Some(true))
             .map(|a| a.name.as_str())
             .collect();
-        assert_eq!(required, ["plan_id", "account_id", "bank_balance"]);
+        // D40: plan_id may be left out (last-used).
+        assert_eq!(required, ["account_id", "bank_balance"]);
     }
 
     #[test]
@@ -519,6 +527,8 @@ mod tests {
             error("reconcile", json!({"plan_id": "p"})),
             Some("Argument account_id of reconcile is required.".into())
         );
+        // D40: no plan_id means the plan last used.
+        assert!(text(&tools, "plan_next_month", json!({})).contains("last-used"));
         assert_eq!(
             error("nothing", json!({})),
             Some("Unknown prompt: nothing".into())

@@ -361,6 +361,16 @@ pub struct ToolSpec {
     pub run: Run,
 }
 
+impl ToolSpec {
+    /// The tool takes a `plan_id` argument.
+    pub fn takes_plan_id(&self) -> bool {
+        (self.input_schema)()
+            .get("properties")
+            .and_then(|p| p.get("plan_id"))
+            .is_some()
+    }
+}
+
 impl std::fmt::Debug for ToolSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolSpec")
@@ -390,10 +400,14 @@ fn run_answer<T: AnswerTool>(
     _ask: AskContext,
 ) -> Running<'_> {
     Box::pin(async move {
+        let check_plan = !T::READ_ONLY && plan_left_out(T::Args::FIELDS, &arguments);
         let args = match Args::new(arguments).parse::<T::Args>(T::NAME) {
             Ok(args) => args,
             Err(error) => return Finished::Error(error.to_string()),
         };
+        if check_plan && let Err(error) = require_one_plan(context).await {
+            return Finished::Error(error.to_string());
+        }
         match T::run(context, args).await {
             Ok(Answered { answer, plan_id }) => match serde_json::to_value(answer) {
                 Ok(value) => Finished::Result { value, plan_id },
@@ -428,6 +442,7 @@ fn run_confirmed<T: ConfirmedTool>(
         let mut bound = arguments.clone();
         bound.remove("confirmation");
         ask.arguments = bound;
+        let check_plan = plan_left_out(T::Args::FIELDS, &arguments);
         let mut args = Args::new(arguments);
         let parsed = args
             .field::<Option<crate::args::Text<0, 200>>>("confirmation", None)
@@ -445,6 +460,9 @@ fn run_confirmed<T: ConfirmedTool>(
             Ok(write) => write,
             Err(error) => return Finished::Error(error.to_string()),
         };
+        if check_plan && let Err(error) = require_one_plan(context).await {
+            return Finished::Error(error.to_string());
+        }
         crate::confirm::run(context, &ask, &write).await
     })
 }
@@ -591,6 +609,26 @@ impl JsonSchema for PlanId {
             "description": "YNAB plan id from list_plans, or 'last-used' (the plan last opened in YNAB, resolved once and kept while the server runs). Left out: 'last-used'."
         })
     }
+}
+
+/// The call leaves `plan_id` out (absent or null) although the tool takes it (D40).
+pub fn plan_left_out(fields: &[&str], arguments: &Map<String, Value>) -> bool {
+    fields.contains(&"plan_id") && arguments.get("plan_id").is_none_or(Value::is_null)
+}
+
+/// A write that leaves `plan_id` out runs on `last-used` only when the token reads exactly one
+/// plan (D40): with several, it is refused and nothing is sent. Costs one request (`GET /plans`).
+pub async fn require_one_plan(context: &Context) -> Result<(), ToolError> {
+    let plans = context.plans.client().plans().await?;
+    if plans.len() <= 1 {
+        return Ok(());
+    }
+    let names: Vec<String> = plans.iter().map(|p| crate::text::safe(&p.name)).collect();
+    Err(ToolError::Refused(format!(
+        "Name the plan: this token reads {} plans ({}). Pass plan_id from list_plans.",
+        plans.len(),
+        names.join(", ")
+    )))
 }
 
 /// The plan a call names: the id given, or `last-used` when left out (D40).

@@ -18,6 +18,7 @@ pub async fn drive<W: ConfirmedWrite + Sync>(
     let mut bound = arguments.clone();
     bound.remove("confirmation");
     ask.arguments = bound;
+    let check_plan = super::plan_left_out(&["plan_id"], &arguments);
     let mut args = Args::new(arguments);
     let confirmation = match args.optional_string("confirmation", 0, 200) {
         Ok(code) => code,
@@ -29,6 +30,9 @@ pub async fn drive<W: ConfirmedWrite + Sync>(
         Err(message) => return Finished::Error(message),
     };
     if let Err(error) = args.finish(name) {
+        return Finished::Error(error.to_string());
+    }
+    if check_plan && let Err(error) = super::require_one_plan(context).await {
         return Finished::Error(error.to_string());
     }
     run(context, &ask, &write).await

@@ -194,6 +194,8 @@ pub struct Options {
     pub asker: Option<Asker>,
     pub clock: Option<avenir::confirm::codes::ManualClock>,
     pub plan: Option<ynab_sandbox::PlanState>,
+    /// The token's other plans (the sandbox lists them after `plan`, the last used).
+    pub other_plans: Vec<ynab_sandbox::PlanState>,
 }
 
 impl Options {
@@ -209,6 +211,7 @@ impl Options {
             asker: None,
             clock: None,
             plan: None,
+            other_plans: Vec::new(),
         }
     }
 }
@@ -240,7 +243,7 @@ pub async fn start_options(options: Options) -> Harness {
     let plan = options
         .plan
         .unwrap_or_else(|| ynab_sandbox::demo::demo_plan(today()));
-    let sandbox = Sandbox::start(plan, SandboxOptions::default())
+    let sandbox = Sandbox::start_plans(plan, options.other_plans, SandboxOptions::default())
         .await
         .expect("sandbox starts");
     let client = Arc::new(

@@ -170,17 +170,26 @@ fn names_plan(plan: &PlanState, plan_id: &str) -> bool {
     plan_id == plan.id || plan_id == "last-used" || plan_id == "default"
 }
 
+/// The plan `plan_id` names among the token's plans (`last-used` is the first).
+fn plan_named<'a>(
+    shared: &'a mut crate::server::Shared,
+    plan_id: &str,
+) -> Option<&'a mut PlanState> {
+    if names_plan(&shared.plan, plan_id) {
+        return Some(&mut shared.plan);
+    }
+    shared.others.iter_mut().find(|p| p.id == plan_id)
+}
+
 /// Runs `f` on the plan `plan_id` names (404 if none).
 pub(crate) fn read<T>(
     state: &AppState,
     plan_id: &str,
     f: impl FnOnce(&PlanState) -> ApiResult<T>,
 ) -> ApiResult<T> {
-    let shared = lock(state);
-    if !names_plan(&shared.plan, plan_id) {
-        return Err(ApiError::NotFound);
-    }
-    f(&shared.plan)
+    let mut shared = lock(state);
+    let plan = plan_named(&mut shared, plan_id).ok_or(ApiError::NotFound)?;
+    f(plan)
 }
 
 /// Runs the write `apply` on a draft of the plan `plan_id` names; on success the draft becomes
@@ -193,11 +202,9 @@ pub(crate) fn write<T, R>(
     respond: impl FnOnce(&PlanState, T) -> R,
 ) -> ApiResult<R> {
     let mut shared = lock(state);
-    if !names_plan(&shared.plan, plan_id) {
-        return Err(ApiError::NotFound);
-    }
-    let out = knowledge::commit(&mut shared.plan, apply)?;
-    Ok(respond(&shared.plan, out))
+    let plan = plan_named(&mut shared, plan_id).ok_or(ApiError::NotFound)?;
+    let out = knowledge::commit(plan, apply)?;
+    Ok(respond(plan, out))
 }
 
 /// The query parameters of a request.

@@ -27,7 +27,8 @@ pub(crate) async fn user() -> Response {
     ok(json!({"user": {"id": crate::ids::id("sandbox-user")}}))
 }
 
-/// `GET /plans` (`/budgets`): the one plan, with its accounts when `include_accounts=true`.
+/// `GET /plans` (`/budgets`): the token's plans, the last used first, each with its accounts when
+/// `include_accounts=true`.
 pub(crate) async fn list(
     State(state): State<AppState>,
     params: Params,
@@ -35,18 +36,23 @@ pub(crate) async fn list(
 ) -> ApiResult<Response> {
     let include_accounts = params.flag("include_accounts")?;
     let shared = crate::server::lock(&state);
-    let plan = &shared.plan;
-    let mut entry = to_json(&summary(plan));
-    if include_accounts && let Value::Object(map) = &mut entry {
-        let accounts: Vec<_> = compute::accounts(plan)
-            .into_iter()
-            .filter(|a| !a.deleted)
-            .collect();
-        map.insert("accounts".into(), to_json(&accounts));
-    }
+    let entries: Vec<Value> = std::iter::once(&shared.plan)
+        .chain(shared.others.iter())
+        .map(|plan| {
+            let mut entry = to_json(&summary(plan));
+            if include_accounts && let Value::Object(map) = &mut entry {
+                let accounts: Vec<_> = compute::accounts(plan)
+                    .into_iter()
+                    .filter(|a| !a.deleted)
+                    .collect();
+                map.insert("accounts".into(), to_json(&accounts));
+            }
+            entry
+        })
+        .collect();
     Ok(ok(match naming {
-        Naming::Plans => json!({"plans": [entry], "default_plan": null}),
-        Naming::Budgets => json!({"budgets": [entry], "default_budget": null}),
+        Naming::Plans => json!({"plans": entries, "default_plan": null}),
+        Naming::Budgets => json!({"budgets": entries, "default_budget": null}),
     }))
 }
 
