@@ -7,7 +7,6 @@ pub mod error;
 pub mod models;
 pub mod pacing;
 pub mod quote;
-pub mod text_class;
 pub mod writes;
 
 pub use client::{Client, TransactionFilter, check_segment, count_requests};
