@@ -1,5 +1,9 @@
-//! Randomness from the operating system's CSPRNG, for codes, nonces, operation ids and keys.
-//! Nothing here is ever derived from time or counters.
+//! Randomness from the operating system's CSPRNG, for confirmation codes, nonces, operation ids,
+//! sealing keys and the HTTP transport's token. Nothing here is ever derived from time or
+//! counters.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 /// `N` bytes from the OS CSPRNG.
 pub fn bytes<const N: usize>() -> [u8; N] {
@@ -11,28 +15,15 @@ pub fn bytes<const N: usize>() -> [u8; N] {
     buf
 }
 
-/// Base64url without padding (RFC 4648 §5).
-pub fn base64url(data: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-        }
-    }
-    out
+/// `N` random bytes as base64url without padding (RFC 4648 §5): `ceil(4N/3)` characters from
+/// `A–Z a–z 0–9 - _`.
+pub fn base64url<const N: usize>() -> String {
+    URL_SAFE_NO_PAD.encode(bytes::<N>())
 }
 
-/// Lower-case hex.
-pub fn hex(data: &[u8]) -> String {
-    data.iter().map(|b| format!("{b:02x}")).collect()
+/// `N` random bytes as `2N` lower-case hex digits.
+pub fn hex<const N: usize>() -> String {
+    ::hex::encode(bytes::<N>())
 }
 
 #[cfg(test)]
@@ -40,13 +31,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64url_matches_rfc_4648() {
-        assert_eq!(base64url(b""), "");
-        assert_eq!(base64url(b"f"), "Zg");
-        assert_eq!(base64url(b"fo"), "Zm8");
-        assert_eq!(base64url(b"foo"), "Zm9v");
-        assert_eq!(base64url(b"foobar"), "Zm9vYmFy");
-        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
-        assert_eq!(base64url(&bytes::<8>()).len(), 11);
+    fn base64url_is_unpadded_and_url_safe() {
+        assert_eq!(URL_SAFE_NO_PAD.encode([0xfb, 0xff]), "-_8");
+        let code = base64url::<8>();
+        assert_eq!(code.len(), 11);
+        assert!(
+            code.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        );
+        assert_eq!(base64url::<32>().len(), 43);
+    }
+
+    #[test]
+    fn hex_is_two_lower_case_digits_per_byte() {
+        let id = hex::<6>();
+        assert_eq!(id.len(), 12);
+        assert!(id.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')));
+        assert_ne!(hex::<16>(), hex::<16>());
     }
 }

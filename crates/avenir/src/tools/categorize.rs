@@ -4,11 +4,11 @@
 use super::budget::confirmation_property;
 use super::{ToolSpec, plan_id_property};
 use crate::args::Args;
-use crate::confirm::fingerprint::order_free;
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, status_fields,
 };
 use crate::context::Context;
+use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::names::{PlanNames, SplitLines};
 use crate::money::{MoneyFormat, units};
