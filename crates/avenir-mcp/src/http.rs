@@ -14,6 +14,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::IpAddr;
 use std::sync::Arc;
+use subtle::ConstantTimeEq;
 
 /// The 401 body (exact, `server.md` §2.3).
 pub const UNAUTHORIZED: &str = "Unauthorized: send the header Authorization: Bearer <token>, with AVENIR_MCP_HTTP_TOKEN or the token avenir-mcp printed when it started.";
@@ -53,8 +54,7 @@ impl HttpOptions {
         let token = match std::env::var("AVENIR_MCP_HTTP_TOKEN") {
             Ok(token) if !token.is_empty() => token,
             _ => {
-                let token =
-                    avenir::confirm::random::base64url(&avenir::confirm::random::bytes::<32>());
+                let token = avenir::random::base64url::<32>();
                 // Printed once, not through logging, whatever the log level (§2.4).
                 eprintln!(
                     "avenir-mcp: AVENIR_MCP_HTTP_TOKEN is not set, so this run requires a token made for it:\n\n    Authorization: Bearer {token}\n\nIt changes at each start; set AVENIR_MCP_HTTP_TOKEN to a long random value to keep one."
@@ -212,14 +212,11 @@ fn origin_allowed(origin: &str, host: &(String, Option<u16>)) -> bool {
         && origin_port.unwrap_or(default_port) == host.1.unwrap_or(80)
 }
 
+/// `subtle`'s constant-time comparison: the time taken does not depend on where the bytes
+/// differ. Lengths are compared openly (a token's length is no secret: a made one is 43
+/// characters).
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    let mut diff = a.len() ^ b.len();
-    for i in 0..a.len().max(b.len()) {
-        let x = a.get(i).copied().unwrap_or(0);
-        let y = b.get(i).copied().unwrap_or(0);
-        diff |= usize::from(x ^ y);
-    }
-    diff == 0
+    bool::from(a.ct_eq(b))
 }
 
 #[cfg(test)]

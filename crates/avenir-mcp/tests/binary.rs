@@ -30,6 +30,10 @@ impl Session {
         for (key, value) in env {
             command.env(key, value);
         }
+        Session::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Session {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -141,6 +145,49 @@ fn demo_over_stdio_with_2026_07_28() {
     let checking = &answer["result"]["structuredContent"]["result"][0];
     assert_eq!(checking["name"], "Checking");
     assert_eq!(checking["balance"], json!(3328.5));
+}
+
+/// D38: the Python server's update-check and tracking switches are accepted and change nothing
+/// (there is no update check and no telemetry to turn off).
+#[test]
+fn update_check_and_tracking_variables_change_nothing() {
+    const SWITCHES: [&str; 3] = ["AVENIR_MCP_NO_UPDATE_CHECK", "DO_NOT_TRACK", "CI"];
+    let answers = |env: &[(&str, &str)]| {
+        let mut command = Command::new(BIN);
+        command
+            .arg("--demo")
+            .env_remove("YNAB_API_KEY")
+            .env_remove("YNAB_API_KEY_FILE")
+            .env_remove("AVENIR_MCP_TODAY");
+        for key in SWITCHES {
+            command.env_remove(key);
+        }
+        command.envs(env.iter().copied());
+        let mut s = Session::spawn(command);
+        s.send(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "binary-test", "version": "0"}}}),
+        );
+        let init = s.answer(1);
+        s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+        let tools = s.answer(2);
+        s.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                      "params": {"name": "list_accounts", "arguments": {"plan_id": "last-used"}}}));
+        (init, tools, s.answer(3))
+    };
+    let unset = answers(&[]);
+    let set = answers(&[
+        ("AVENIR_MCP_NO_UPDATE_CHECK", "1"),
+        ("DO_NOT_TRACK", "1"),
+        ("CI", "true"),
+    ]);
+    assert_eq!(
+        unset.2["result"]["structuredContent"]["result"][0]["name"],
+        "Checking"
+    );
+    assert_eq!(set, unset, "{SWITCHES:?} change nothing");
 }
 
 #[test]

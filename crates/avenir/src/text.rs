@@ -1,7 +1,9 @@
 //! Text from YNAB is untrusted (banks, merchants, anyone who can pay the user): these rules make it
 //! safe to place in an answer or a question, as data that can never forge a line or an instruction.
 
-use ynab::text_class::{is_control, is_format, is_line_or_paragraph_separator};
+pub mod class;
+
+use class::{is_control, is_format, is_line_or_paragraph_separator};
 
 pub use ynab::quote::quoted;
 

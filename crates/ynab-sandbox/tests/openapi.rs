@@ -3,7 +3,7 @@
 //! Error bodies (400, 401, 404, 409, and the injected 429, 500 and 503) validate as
 //! `ErrorResponse`.
 //!
-//! The spec (`shared/ynab/open_api_spec.yaml`) is read as `openapi/spec.rs` says. It has no
+//! The spec (vendored at `crates/ynab/openapi/open_api_spec.yaml`) is read as `openapi/spec.rs` says. It has no
 //! `/budgets` paths: a legacy alias is checked against its `/plans` operation after its
 //! `budgets`/`budget`/`default_budget` members are renamed to the `plans` names.
 

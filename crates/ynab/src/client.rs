@@ -547,45 +547,14 @@ pub fn pause_seconds(retry_after: Option<&str>) -> u64 {
     }
 }
 
-/// Seconds from now until an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), 0 when past.
+/// Seconds from now until an HTTP-date (IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, or the
+/// obsolete RFC 850 and asctime forms RFC 9110 asks recipients to accept), 0 when past.
 fn httpdate_seconds_from_now(value: &str) -> Option<u64> {
-    let parts: Vec<&str> = value.split_whitespace().collect();
-    if parts.len() != 6 || parts[5] != "GMT" {
-        return None;
-    }
-    let day: u32 = parts[1].parse().ok()?;
-    let month = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-    .iter()
-    .position(|m| *m == parts[2])? as u32
-        + 1;
-    let year: i64 = parts[3].parse().ok()?;
-    let hms: Vec<u32> = parts[4]
-        .split(':')
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    if hms.len() != 3 || day == 0 || day > 31 || hms[0] > 23 || hms[1] > 59 || hms[2] > 60 {
-        return None;
-    }
-    let days = days_from_civil(year, month, day);
-    let at = days * 86_400 + i64::from(hms[0] * 3600 + hms[1] * 60 + hms[2]);
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?
-        .as_secs() as i64;
-    Some((at - now).max(0) as u64)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(
+        at.duration_since(std::time::SystemTime::now())
+            .map_or(0, |ahead| ahead.as_secs()),
+    )
 }
 
 /// `{ErrorKind}: {detail}` for the transport-failure messages.
@@ -654,7 +623,10 @@ mod tests {
         assert_eq!(pause_seconds(Some("soon")), 600);
         // a date in the past clamps to the minimum
         assert_eq!(pause_seconds(Some("Sun, 06 Nov 1994 08:49:37 GMT")), 60);
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(pause_seconds(Some("Sun, 06 Nov 1994 08:49:37 PST")), 600);
+        // a date 15 minutes ahead pauses about 15 minutes
+        let ahead = std::time::SystemTime::now() + std::time::Duration::from_secs(900);
+        let paused = pause_seconds(Some(&httpdate::fmt_http_date(ahead)));
+        assert!((895..=900).contains(&paused), "{paused}");
     }
 }

@@ -107,7 +107,7 @@ pub fn now_ms() -> i64 {
 /// The ledger's file name for `token`: never the token itself.
 pub fn ledger_name(token: &Token) -> String {
     let digest = Sha256::digest(format!("avenir-mcp-ledger:{}", token.expose()).as_bytes());
-    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    hex::encode(&digest[..8])
 }
 
 /// The state directory: `$XDG_STATE_HOME/avenir-mcp`, else `~/.local/state/avenir-mcp`.

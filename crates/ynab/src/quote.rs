@@ -1,5 +1,12 @@
 //! Quoting a value the way the reference's messages do (Python's `repr` of a string).
 //! Messages that say `{x!r}` in the spec use [`quoted`] so they stay byte-identical.
+//!
+//! Why it lives in the YNAB layer, not with the server's text rules (`avenir::text`): this
+//! crate's own error messages quote what they refuse (a bad path segment, an unreadable
+//! `AVENIR_MCP_RATE_LIMIT`), and `ynab` cannot depend on `avenir`. It is the one piece of
+//! message formatting kept here; `avenir::text` re-exports it so both crates quote alike.
+
+use unicode_general_category::{GeneralCategory, get_general_category};
 
 /// Quote `text` like Python's `repr(str)`: single quotes, or double quotes when the text holds a
 /// `'` and no `"`; `\\`, the chosen quote, `\n`, `\r`, `\t` escaped; other non-printable
@@ -49,7 +56,7 @@ fn is_printable(c: char) -> bool {
     if c.is_control() || c.is_whitespace() {
         return false;
     }
-    !crate::text_class::is_format(c)
+    get_general_category(c) != GeneralCategory::Format
 }
 
 #[cfg(test)]

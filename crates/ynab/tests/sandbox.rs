@@ -193,8 +193,7 @@ async fn token_file_permissions_are_checked() {
 
 #[test]
 fn the_api_version_is_the_shipped_spec_s() {
-    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/ynab/open_api_spec.yaml");
+    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openapi/open_api_spec.yaml");
     let text = std::fs::read_to_string(&spec)
         .unwrap_or_else(|e| panic!("{} must be readable: {e}", spec.display()));
     let version = text

@@ -42,7 +42,7 @@ impl Default for AnswerStates {
 
 impl AnswerStates {
     pub fn new(clock: Box<dyn Clock>) -> Self {
-        let key = super::random::bytes::<32>();
+        let key = crate::random::bytes::<32>();
         AnswerStates {
             codec: RequestStateCodec::try_new(key.to_vec())
                 .expect("32 random bytes make a valid signing key"),
@@ -56,7 +56,7 @@ impl AnswerStates {
     pub fn seal(&self, associated: &[u8], fingerprint: &str) -> Option<String> {
         let sealed = Sealed {
             fingerprint: fingerprint.to_string(),
-            nonce: super::random::hex(&super::random::bytes::<16>()),
+            nonce: crate::random::hex::<16>(),
             issued_ms: self.elapsed_ms(),
         };
         let options = SealOptions::new()

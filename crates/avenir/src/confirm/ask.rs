@@ -4,7 +4,7 @@
 
 use super::{
     ANSWER_INVALID, AskContext, BAD_CODE, BUDGET_CHANGED, CANNOT_ASK, CODES_DISABLED,
-    Confirmations, Decision, codes, fingerprint,
+    Confirmations, Decision, codes,
 };
 use crate::context::Context;
 use rmcp::model::{
@@ -115,7 +115,7 @@ fn read_answer(value: &Value) -> Answer {
 fn associated_data(tool: &str, arguments: &Map<String, Value>) -> String {
     format!(
         "{tool}\n{}",
-        fingerprint::canon(&Value::Object(arguments.clone()))
+        crate::digest::canon(&Value::Object(arguments.clone()))
     )
 }
 

@@ -70,7 +70,7 @@ impl CodeStore {
         let now = self.clock.now();
         let mut codes = self.codes.lock().unwrap_or_else(|p| p.into_inner());
         codes.retain(|_, issued| now.duration_since(issued.at) <= CODE_LIFETIME);
-        let code = super::random::base64url(&super::random::bytes::<8>());
+        let code = crate::random::base64url::<8>();
         codes.insert(
             code.clone(),
             Issued {

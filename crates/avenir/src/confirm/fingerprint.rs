@@ -1,44 +1,24 @@
 //! Subjects and their fingerprints (`tools-write.md` §4.2, D2, D15): the exact change as JSON,
 //! hashed with the resolved plan id so that an answer confirms that change and no other.
+//! Canonical JSON and SHA-256 themselves live in [`crate::digest`].
 
+use crate::digest::sha256_hex;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
-
-/// Canonical JSON: keys sorted by code point, no whitespace, minimal escapes, raw UTF-8.
-///
-/// `serde_json`'s maps are sorted (no `preserve_order`), and its writer escapes exactly `"`,
-/// `\` and the controls (short forms, else `\u00xx` lower-case), as canon asks.
-pub fn canon(value: &Value) -> String {
-    value.to_string()
-}
-
-/// An order-free list in canonical order: each element canonicalised, sorted by that text.
-pub fn order_free(items: Vec<Value>) -> Value {
-    let mut keyed: Vec<(String, Value)> = items.into_iter().map(|v| (canon(&v), v)).collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    Value::Array(keyed.into_iter().map(|(_, v)| v).collect())
-}
 
 /// Lower-case hex SHA-256 of `canon([plan_id, subject])`. `subject`'s order-free lists must
-/// already be in canonical order ([`order_free`]).
+/// already be in canonical order ([`crate::digest::order_free`]).
 pub fn fingerprint(plan_id: &str, subject: &Value) -> String {
-    let payload = Value::Array(vec![Value::String(plan_id.to_string()), subject.clone()]);
-    let digest = Sha256::digest(canon(&payload).as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    sha256_hex(&Value::Array(vec![
+        Value::String(plan_id.to_string()),
+        subject.clone(),
+    ]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::digest::order_free;
     use serde_json::json;
-
-    #[test]
-    fn canon_sorts_keys_and_escapes_minimally() {
-        assert_eq!(
-            canon(&json!({"b": 1, "a": "é\n\u{1}", "c": [true, null]})),
-            "{\"a\":\"é\\n\\u0001\",\"b\":1,\"c\":[true,null]}"
-        );
-    }
 
     /// The seed's minimal subjects of `tools-write.md` §14, whose digests are printed there:
     /// the same canonical JSON gives the same SHA-256.

@@ -12,7 +12,6 @@ mod ask;
 pub mod codes;
 pub mod fingerprint;
 mod journaled;
-pub mod random;
 
 pub use journaled::{Journaled, journal_failed, journaled};
 

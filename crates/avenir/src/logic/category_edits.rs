@@ -2,9 +2,9 @@
 //! §10.2): names the person will read on one line, no twin name in a group, what an edit changes,
 //! and whether a category still looks as an edit left it.
 
+use crate::text::class::{is_control, is_format, is_line_or_paragraph_separator};
 use crate::text::fold;
 use ynab::models::Category;
-use ynab::text_class::{is_control, is_format, is_line_or_paragraph_separator};
 
 /// The one-line rule of `server.md` §6.4: a name holding a control (Cc), format (Cf), line or
 /// paragraph separator (Zl, Zp) character could add a line to a question, or hide what it says.

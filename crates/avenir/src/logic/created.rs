@@ -4,9 +4,8 @@
 //! Recovery of an interrupted create recognises its own items by digest among the transactions
 //! that changed since the intent: payees, memos and amounts never reach the disk in clear.
 
-use crate::confirm::fingerprint::canon;
+use crate::digest::sha256_hex;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use ynab::models::{Milliunits, Transaction};
 
@@ -27,10 +26,7 @@ pub fn item(
 
 /// Lower-case hex SHA-256 of an item's canonical JSON.
 pub fn digest(item: &Value) -> String {
-    Sha256::digest(canon(item).as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    sha256_hex(item)
 }
 
 /// The item a transaction of YNAB's answers would have been created from.
@@ -71,6 +67,7 @@ pub fn recognise(digests: &[String], account_id: &str, changed: &[Transaction]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::digest::canon;
 
     fn transaction(id: &str, account: &str, payee: &str, memo: Option<&str>) -> Transaction {
         Transaction {

@@ -334,7 +334,7 @@ fn parse_operation(value: &Value) -> Option<Operation> {
 
 /// 12 lower-case hex characters from 6 CSPRNG bytes.
 pub fn new_operation_id() -> String {
-    crate::confirm::random::hex(&crate::confirm::random::bytes::<6>())
+    crate::random::hex::<6>()
 }
 
 /// Now, as the journal writes it: `2026-09-25T09:12:04+00:00`.

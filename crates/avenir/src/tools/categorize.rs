@@ -4,12 +4,12 @@
 use super::budget::confirmation_property;
 use super::{LegacySpec, plan_id_property};
 use crate::args::Args;
-use crate::confirm::fingerprint::order_free;
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteStatus,
     status_fields,
 };
 use crate::context::Context;
+use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::names::{PlanNames, SplitLines};
 use crate::money::{MoneyFormat, units};

@@ -4,11 +4,11 @@
 use super::budget::{confirmation_property, write_result_schema};
 use super::{LegacySpec, plan_id_property};
 use crate::args::{ArgError, Args};
-use crate::confirm::fingerprint::order_free;
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,
 };
 use crate::context::Context;
+use crate::digest::order_free;
 use crate::logic::flags::{COLOURS, FlagAsked, FlagRefusal, check_request, plan_flags};
 use crate::logic::names::PlanNames;
 use crate::money::{MoneyFormat, units};

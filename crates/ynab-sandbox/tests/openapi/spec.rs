@@ -1,4 +1,4 @@
-//! YNAB's OpenAPI spec as the tests read it: `shared/ynab/open_api_spec.yaml` loaded from its YAML,
+//! YNAB's OpenAPI spec as the tests read it: `crates/ynab/openapi/open_api_spec.yaml` loaded from its YAML,
 //! the response schema each operation declares for a status, and a JSON Schema 2020-12 check of a
 //! body against it. Its one OpenAPI 3.0 leftover, `nullable`, is read as its authors meant it.
 //!
@@ -28,9 +28,9 @@ pub struct Spec {
     validators: Mutex<HashMap<String, Arc<Validator>>>,
 }
 
-/// Where CI keeps the spec: `shared/` beside the repository clone.
+/// Where the repository keeps the spec: vendored in the `ynab` crate (D39).
 fn spec_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/ynab/open_api_spec.yaml")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../ynab/openapi/open_api_spec.yaml")
 }
 
 /// The spec, loaded once per test binary.
@@ -44,7 +44,7 @@ impl Spec {
         let path = spec_path();
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
-                "YNAB's OpenAPI spec is missing at {} ({e}): these tests need shared/ynab/open_api_spec.yaml beside the repository clone",
+                "YNAB's OpenAPI spec is missing at {} ({e}): these tests need the vendored crates/ynab/openapi/open_api_spec.yaml",
                 path.display()
             )
         });

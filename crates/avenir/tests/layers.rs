@@ -1,0 +1,333 @@
+//! The layer rules of `ARCHITECTURE.md`, enforced by reading the sources from disk (like
+//! rust-analyzer's tidy tests): logic is pure, only the confirmation path writes to YNAB, every
+//! module opens with `//!`. Each failure names the file and line.
+//!
+//! The scan is textual: whole-line comments are skipped, everything else is code. It is strict on
+//! purpose; a rule that no longer fits the design is changed here, with its reason.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (this crate is `crates/avenir`).
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A source file: its path from the workspace root and its lines.
+struct Source {
+    path: String,
+    lines: Vec<String>,
+}
+
+impl Source {
+    /// Lines with their 1-based numbers, whole-line comments left out.
+    fn code(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| (i + 1, line.as_str()))
+            .filter(|(_, line)| !line.trim_start().starts_with("//"))
+    }
+}
+
+/// Every `.rs` file under `dir` (relative to the workspace root), sorted.
+fn sources(dir: &str) -> Vec<Source> {
+    let root = workspace();
+    let mut files = Vec::new();
+    let mut pending = vec![root.join(dir)];
+    while let Some(dir) = pending.pop() {
+        let entries = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{} cannot be listed: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
+            let relative = path.strip_prefix(&root).unwrap_or(&path);
+            Source {
+                path: relative.to_string_lossy().replace('\\', "/"),
+                lines: text.lines().map(str::to_string).collect(),
+            }
+        })
+        .collect()
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Whether `word` occurs in `line` as a whole identifier (or path, when it holds `::`).
+fn mentions(line: &str, word: &str) -> bool {
+    line.match_indices(word).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let after = line[at + word.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+fn assert_none(rule: &str, violations: Vec<String>) {
+    assert!(
+        violations.is_empty(),
+        "{rule}\n{}",
+        violations
+            .iter()
+            .map(|v| format!("  {v}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// (a) Logic is pure and synchronous: no runtime, no HTTP, no disk, no network, no clock.
+#[test]
+fn logic_does_no_io_and_reads_no_clock() {
+    const FORBIDDEN: [(&str, &str); 10] = [
+        ("tokio", "an async runtime"),
+        ("reqwest", "HTTP"),
+        ("std::fs", "the disk"),
+        ("std::net", "the network"),
+        ("SystemTime", "the clock"),
+        ("Instant", "the clock"),
+        ("Utc::now", "the clock"),
+        ("Local::now", "the clock"),
+        ("Utc::today", "the clock"),
+        ("Local::today", "the clock"),
+    ];
+    let logic = sources("crates/avenir/src/logic");
+    assert!(!logic.is_empty(), "crates/avenir/src/logic holds no file");
+    let mut violations = Vec::new();
+    for source in &logic {
+        for (number, line) in source.code() {
+            for (word, what) in FORBIDDEN {
+                if mentions(line, word) {
+                    violations.push(format!(
+                        "{}:{number}: `{word}` reaches {what}; logic takes what it needs (\"today\" included) as arguments",
+                        source.path
+                    ));
+                }
+            }
+        }
+    }
+    assert_none("logic/ must stay pure (no I/O, no clock):", violations);
+}
+
+/// `ynab::Client`'s operations that change a plan. `request` takes any method, so it counts as
+/// one.
+const WRITES: [&str; 9] = [
+    "set_assigned",
+    "create_category",
+    "update_category",
+    "create_transactions",
+    "update_transactions",
+    "delete_transaction",
+    "import_transactions",
+    "rename_payee",
+    "request",
+];
+
+/// `ynab::Client`'s operations that only read.
+const READS: [&str; 11] = [
+    "plans",
+    "plan",
+    "plan_settings",
+    "accounts",
+    "categories",
+    "payees",
+    "transactions",
+    "scheduled_transactions",
+    "months",
+    "month",
+    "get",
+];
+
+/// A new operation of the client must be sorted into [`WRITES`] or [`READS`], so the write rule
+/// cannot miss it.
+#[test]
+fn every_client_operation_is_a_read_or_a_write() {
+    let client = sources("crates/ynab/src")
+        .into_iter()
+        .find(|s| s.path == "crates/ynab/src/client.rs")
+        .expect("crates/ynab/src/client.rs");
+    let mut violations = Vec::new();
+    for (number, line) in client.code() {
+        let Some(rest) = line.strip_prefix("    pub async fn ") else {
+            continue;
+        };
+        let name: String = rest.chars().take_while(|c| is_ident(*c)).collect();
+        if !WRITES.contains(&name.as_str()) && !READS.contains(&name.as_str()) {
+            violations.push(format!(
+                "{}:{number}: `Client::{name}` is neither in WRITES nor in READS of tests/layers.rs",
+                client.path
+            ));
+        }
+    }
+    assert_none("every YNAB operation is classified:", violations);
+}
+
+/// The function a line sits in: its name, and the `impl` header above it when it is a method.
+fn enclosing_fn(source: &Source, number: usize) -> Option<(String, Option<String>)> {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let at = indent(&source.lines[number - 1]);
+    let (fn_index, name, fn_indent) = source.lines[..number - 1]
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, line)| {
+            let trimmed = line.trim_start();
+            let rest = ["pub(crate) ", "pub(super) ", "pub "]
+                .iter()
+                .find_map(|p| trimmed.strip_prefix(p))
+                .unwrap_or(trimmed);
+            let rest = rest.strip_prefix("async ").unwrap_or(rest);
+            let name = rest.strip_prefix("fn ")?;
+            let name: String = name.chars().take_while(|c| is_ident(*c)).collect();
+            (indent(line) < at).then_some((i, name, indent(line)))
+        })?;
+    let header = (fn_indent > 0)
+        .then(|| {
+            source.lines[..fn_index]
+                .iter()
+                .rev()
+                .find(|line| {
+                    [
+                        "impl",
+                        "fn ",
+                        "async fn ",
+                        "pub ",
+                        "pub(",
+                        "mod ",
+                        "struct ",
+                        "enum ",
+                    ]
+                    .iter()
+                    .any(|item| line.starts_with(item))
+                })
+                .filter(|line| line.starts_with("impl"))
+                .cloned()
+        })
+        .flatten();
+    Some((name, header))
+}
+
+/// Whether the function is a `ConfirmedWrite::write`.
+fn is_confirmed_write(name: &str, header: Option<&str>) -> bool {
+    name == "write" && header.is_some_and(|h| h.starts_with("impl ConfirmedWrite for "))
+}
+
+/// Rollbacks of a two-part write, allowed to write because only `ConfirmedWrite::write` calls
+/// them: (file, function).
+const ROLLBACKS: [(&str, &str); 1] = [("crates/avenir/src/tools/budget.rs", "put_back")];
+
+/// (b) Only the confirmation path writes to YNAB. Today's strictest rule: a client write is
+/// called only inside a `ConfirmedWrite::write` impl, in `confirm/`, in `tools/approve.rs` (the
+/// one immediate write), or in a rollback of [`ROLLBACKS`] that is itself called only from a
+/// `ConfirmedWrite::write`.
+#[test]
+fn only_the_confirmation_path_writes_to_ynab() {
+    let mut scanned = sources("crates/avenir/src");
+    scanned.extend(sources("crates/avenir-mcp/src"));
+    let mut violations = Vec::new();
+    let mut calls = 0;
+    for source in &scanned {
+        for (number, line) in source.code() {
+            for write in WRITES {
+                let call = format!(".{write}(");
+                let turbofish = format!(".{write}::<");
+                if !line.contains(&call) && !line.contains(&turbofish) {
+                    continue;
+                }
+                calls += 1;
+                if source.path.starts_with("crates/avenir/src/confirm/")
+                    || source.path == "crates/avenir/src/tools/approve.rs"
+                {
+                    continue;
+                }
+                let (name, header) = enclosing_fn(source, number).unwrap_or_default();
+                let rollback = ROLLBACKS.contains(&(source.path.as_str(), name.as_str()));
+                if !is_confirmed_write(&name, header.as_deref()) && !rollback {
+                    violations.push(format!(
+                        "{}:{number}: `{call}` (a YNAB write) in `fn {name}`: only a `ConfirmedWrite::write` impl, confirm/ or tools/approve.rs may write",
+                        source.path
+                    ));
+                }
+            }
+            for (_, rollback) in ROLLBACKS {
+                let call = format!("{rollback}(");
+                if !mentions(line, rollback) || !line.contains(&call) || line.contains("fn ") {
+                    continue;
+                }
+                let (name, header) = enclosing_fn(source, number).unwrap_or_default();
+                if !is_confirmed_write(&name, header.as_deref()) {
+                    violations.push(format!(
+                        "{}:{number}: `{rollback}` writes to YNAB and is called from `fn {name}`: only a `ConfirmedWrite::write` impl may call it",
+                        source.path
+                    ));
+                }
+            }
+        }
+    }
+    assert!(calls > 0, "no YNAB write call found: the scan is broken");
+    assert_none("YNAB writes only on the confirmation path:", violations);
+}
+
+/// (c) Every module of every crate opens with `//!` lines saying its job.
+#[test]
+fn every_module_opens_with_a_doc_comment() {
+    let mut violations = Vec::new();
+    let mut files = 0;
+    for krate in ["ynab", "ynab-sandbox", "avenir", "avenir-mcp"] {
+        for source in sources(&format!("crates/{krate}/src")) {
+            files += 1;
+            if !source
+                .lines
+                .first()
+                .is_some_and(|line| line.starts_with("//!"))
+            {
+                violations.push(format!(
+                    "{}:1: a module starts with `//!` lines saying its job in two sentences",
+                    source.path
+                ));
+            }
+        }
+    }
+    assert!(files > 0, "no source file found");
+    assert_none("every module has a `//!` doc:", violations);
+}
+
+/// The scanner's own pieces, on small texts.
+#[test]
+fn the_scanner_finds_what_it_should() {
+    assert!(mentions("use tokio::sync::Mutex;", "tokio"));
+    assert!(!mentions("let tokio_like = 1;", "tokio"));
+    assert!(mentions("let t = Instant::now();", "Instant"));
+    assert!(!mentions("let t = Instantly;", "Instant"));
+    let source = Source {
+        path: "x.rs".into(),
+        lines: [
+            "impl ConfirmedWrite for X {",
+            "    async fn write(&self) {",
+            "        client",
+            "            .set_assigned(a, b)",
+            "    }",
+            "}",
+            "fn other() {",
+            "    client.set_assigned(a, b);",
+            "}",
+        ]
+        .map(str::to_string)
+        .to_vec(),
+    };
+    let (name, header) = enclosing_fn(&source, 4).expect("inside a fn");
+    assert!(is_confirmed_write(&name, header.as_deref()));
+    let (name, header) = enclosing_fn(&source, 8).expect("inside a fn");
+    assert_eq!(name, "other");
+    assert!(!is_confirmed_write(&name, header.as_deref()));
+}
