@@ -9,9 +9,9 @@ use crate::confirm::Prepared;
 use crate::confirm::Proposal;
 use crate::confirm::fingerprint::order_free;
 use crate::context::Context;
-use crate::logic::undo::{self, AssignedBack, CategoryMove, Details, UndoPlan};
+use crate::logic::undo::{self, AssignedBack, CategoryMove, Details, Refusal, UndoPlan};
 use crate::money::MoneyFormat;
-use crate::store::journal::Operation;
+use crate::store::journal::{JournalError, Operation};
 use serde_json::{Value, json};
 
 /// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2): the
@@ -36,8 +36,10 @@ pub(crate) async fn plan_undo(
             to_category_id: m.to_category_id.clone(),
         })
         .collect();
-    let details = undo::parse(&op.kind, &op.details, moves, from_intent)
-        .map_err(|refusal| refusal.message(&op.operation_id, &op.kind))?;
+    let details = match undo::parse(&op.kind, &op.details, moves, from_intent) {
+        Ok(details) => details,
+        Err(refusal) => return Err(refused(context, &op, from_intent, &refusal)),
+    };
     let planned = match details {
         Details::Categorize { moves } => undo::categorize(&moves, plan, &fmt),
         Details::Budget { month, change } => {
@@ -85,6 +87,25 @@ pub(crate) async fn plan_undo(
         Details::Approve { transaction_ids } => undo::approve(transaction_ids, plan),
     };
     Ok(finish(op, planned, unfinished, from_intent, plan_id, &fmt))
+}
+
+/// The sentence for an operation whose details cannot be undone. A journal line with a damaged
+/// detail is not a journal entry: E-U3 names the file and the line (an intent, or a journal
+/// that cannot be read again, gets the refusal's own sentence).
+fn refused(context: &Context, op: &Operation, from_intent: bool, refusal: &Refusal) -> String {
+    if matches!(refusal, Refusal::Damaged { .. })
+        && !from_intent
+        && let Ok(path) = context.journal.path()
+        && let Ok(view) = context.journal.read()
+        && let Some(line) = view.line_of(&op.operation_id)
+    {
+        return JournalError::Damaged {
+            path: path.display().to_string(),
+            line,
+        }
+        .to_string();
+    }
+    refusal.message(&op.operation_id, &op.kind)
 }
 
 fn side(back: AssignedBack) -> Side {
