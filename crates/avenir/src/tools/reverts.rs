@@ -9,7 +9,9 @@ use crate::confirm::Prepared;
 use crate::confirm::Proposal;
 use crate::confirm::fingerprint::order_free;
 use crate::context::Context;
-use crate::logic::undo::{self, AssignedBack, CategoryMove, Details, Refusal, UndoPlan};
+use crate::logic::undo::{
+    self, AssignedBack, CategoryMove, Details, Recognition, Refusal, UndoPlan,
+};
 use crate::money::MoneyFormat;
 use crate::store::journal::{JournalError, Operation};
 use serde_json::{Value, json};
@@ -54,11 +56,15 @@ pub(crate) async fn plan_undo(
             let (_, categories) = month_categories(context, &plan_id, month, false).await?;
             undo::move_money(month, &source, &target, &categories, from_intent, &fmt)
         }
-        Details::Create { transaction_ids } => {
-            let ids = match transaction_ids {
-                Some(ids) if !(from_intent && ids.is_empty()) => ids,
+        Details::Create {
+            transaction_ids,
+            recognition,
+        } => {
+            let ids = match (transaction_ids, recognition) {
+                (Some(ids), _) => ids,
                 // An interrupted create_transactions: its items, recognised by digest (D31).
-                _ => super::create::recover(context, &plan_id, &op.details).await?,
+                (None, Some(recognition)) => recognise(context, &plan_id, &recognition).await?,
+                (None, None) => Vec::new(),
             };
             undo::create(ids, plan)
         }
@@ -67,14 +73,16 @@ pub(crate) async fn plan_undo(
         Details::Reconcile {
             reconciled_ids,
             adjustment_id,
+            recognition,
         } => {
-            let adjustment = match adjustment_id {
+            let adjustment = match (adjustment_id, recognition) {
+                (Some(known), _) => Some(known),
                 // A reconciliation interrupted after its adjustment: recognised by digest (D31).
-                None if from_intent => super::create::recover(context, &plan_id, &op.details)
+                (None, Some(recognition)) => recognise(context, &plan_id, &recognition)
                     .await?
                     .into_iter()
                     .next(),
-                known => known,
+                (None, None) => None,
             };
             undo::reconcile(reconciled_ids, adjustment, plan)
         }
@@ -87,6 +95,34 @@ pub(crate) async fn plan_undo(
         Details::Approve { transaction_ids } => undo::approve(transaction_ids, plan),
     };
     Ok(finish(op, planned, unfinished, from_intent, plan_id, &fmt))
+}
+
+/// The transactions an interrupted write created, recognised by digest among the account's
+/// transactions changed since the intent's knowledge (D31). One delta request, none without
+/// digests.
+async fn recognise(
+    context: &Context,
+    plan_id: &str,
+    recognition: &Recognition,
+) -> Result<Vec<String>, String> {
+    if recognition.item_digests.is_empty() {
+        return Ok(Vec::new());
+    }
+    let filter = ynab::TransactionFilter {
+        last_knowledge: recognition.server_knowledge,
+        ..ynab::TransactionFilter::default()
+    };
+    let (changed, _) = context
+        .plans
+        .client()
+        .transactions(plan_id, &filter)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(crate::logic::created::recognise(
+        &recognition.item_digests,
+        &recognition.account_id,
+        &changed,
+    ))
 }
 
 /// The sentence for an operation whose details cannot be undone. A journal line with a damaged

@@ -39,6 +39,16 @@ pub struct CategoryEdit {
     pub group_after: String,
 }
 
+/// How an unfinished intent's new transactions are found again (D31): the digests of its items
+/// among the account's transactions changed since the plan's knowledge when it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recognition {
+    pub account_id: String,
+    pub item_digests: Vec<String>,
+    /// `None`: the intent did not note it, and every transaction is looked at.
+    pub server_knowledge: Option<i64>,
+}
+
 /// What an operation of each kind changed, as its journal details say.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Details {
@@ -55,9 +65,11 @@ pub enum Details {
         source: AssignedChange,
         target: AssignedChange,
     },
-    /// `None` only for an unfinished intent, whose items are recognised by digest (D31).
+    /// A journal line names the transactions created; an unfinished intent, how to recognise
+    /// them (D31).
     Create {
         transaction_ids: Option<Vec<String>>,
+        recognition: Option<Recognition>,
     },
     Flag {
         changes: Vec<FlagChange>,
@@ -67,9 +79,11 @@ pub enum Details {
         from: String,
         to: String,
     },
+    /// `recognition` is set for an unfinished intent that was to create an adjustment.
     Reconcile {
         reconciled_ids: Vec<String>,
         adjustment_id: Option<String>,
+        recognition: Option<Recognition>,
     },
     Category(CategoryEdit),
     /// `fields` restore the previous target; `after` is how the target read once set.
@@ -191,6 +205,26 @@ fn flag(details: &Value, key: &str, field: &str) -> Result<Option<String>, Refus
     Ok(nullable(details, key, field)?.filter(|c| !c.is_empty()))
 }
 
+/// An intent's [`Recognition`], when it holds `item_digests`.
+fn recognition(details: &Value) -> Result<Option<Recognition>, Refusal> {
+    if details.get("item_digests").is_none() {
+        return Ok(None);
+    }
+    let server_knowledge = match details.get("server_knowledge") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(
+            value
+                .as_i64()
+                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
+        ),
+    };
+    Ok(Some(Recognition {
+        account_id: text(details, "account_id", "account_id")?,
+        item_digests: strings(details, "item_digests")?,
+        server_knowledge,
+    }))
+}
+
 /// The `moves` of an unfinished `categorize` intent.
 fn intent_moves(details: &Value) -> Result<Vec<CategoryMove>, Refusal> {
     let moves = details
@@ -245,11 +279,18 @@ pub fn parse(
                 target: assigned(target, "changes.1.")?,
             })
         }
+        "create" if from_intent && details.get("transaction_ids").is_none() => {
+            Ok(Details::Create {
+                transaction_ids: None,
+                recognition: Some(
+                    recognition(details)?
+                        .ok_or_else(|| damaged("item_digests", "a list of ids"))?,
+                ),
+            })
+        }
         "create" => Ok(Details::Create {
-            transaction_ids: match details.get("transaction_ids") {
-                None if from_intent => None,
-                _ => Some(strings(details, "transaction_ids")?),
-            },
+            transaction_ids: Some(strings(details, "transaction_ids")?),
+            recognition: None,
         }),
         "flag" => {
             let changes = details
@@ -283,6 +324,11 @@ pub fn parse(
             adjustment_id: match details.get("adjustment_id") {
                 None => None,
                 Some(_) => nullable(details, "adjustment_id", "adjustment_id")?,
+            },
+            recognition: if from_intent {
+                recognition(details)?
+            } else {
+                None
             },
         }),
         "category" => Ok(Details::Category(CategoryEdit {

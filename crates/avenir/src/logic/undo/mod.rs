@@ -6,7 +6,7 @@
 pub mod details;
 
 pub use details::{
-    AssignedChange, CategoryEdit, CategoryMove, Details, FlagChange, Refusal, parse,
+    AssignedChange, CategoryEdit, CategoryMove, Details, FlagChange, Recognition, Refusal, parse,
 };
 
 use crate::logic::assignable::CategoryIndex;

@@ -246,12 +246,39 @@ fn create_deletes_what_is_still_there() {
         parsed("create", json!({})),
         damaged("transaction_ids", "a list of ids")
     );
-    // an intent holds no ids yet: its items are recognised by digest
+    // an intent holds no ids yet: its items are recognised by digest (D31)
     assert_eq!(
-        parse("create", &json!({"item_digests": []}), Vec::new(), true),
+        parse(
+            "create",
+            &json!({"account_id": "a", "item_digests": ["d1"], "server_knowledge": 7}),
+            Vec::new(),
+            true
+        ),
         Ok(Details::Create {
-            transaction_ids: None
+            transaction_ids: None,
+            recognition: Some(Recognition {
+                account_id: "a".into(),
+                item_digests: vec!["d1".into()],
+                server_knowledge: Some(7),
+            })
         })
+    );
+    assert_eq!(
+        parse("create", &json!({"account_id": "a"}), Vec::new(), true),
+        damaged("item_digests", "a list of ids")
+    );
+    assert_eq!(
+        parse("create", &json!({"item_digests": ["d1"]}), Vec::new(), true),
+        damaged("account_id", "a string")
+    );
+    assert_eq!(
+        parse(
+            "create",
+            &json!({"account_id": "a", "item_digests": [], "server_knowledge": "7"}),
+            Vec::new(),
+            true
+        ),
+        damaged("server_knowledge", "an integer")
     );
 }
 
@@ -332,10 +359,18 @@ fn reconcile_clears_what_is_still_reconciled_and_deletes_the_adjustment() {
         parsed("reconcile", json!({"reconciled_ids": ["t1"]})),
         Ok(Details::Reconcile {
             reconciled_ids: vec!["t1".into()],
-            adjustment_id: None
+            adjustment_id: None,
+            recognition: None,
         }),
         "a reconciliation without adjustment"
     );
+    // an intent interrupted after its adjustment finds it by digest
+    let intent = json!({"account_id": "a", "reconciled_ids": [], "adjustment_id": null,
+                        "item_digests": ["d"]});
+    assert!(matches!(
+        parse("reconcile", &intent, Vec::new(), true),
+        Ok(Details::Reconcile { recognition: Some(ref r), .. }) if r.item_digests == ["d"]
+    ));
     assert_eq!(
         parsed(
             "reconcile",
