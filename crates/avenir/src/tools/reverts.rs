@@ -10,7 +10,7 @@ use crate::confirm::Proposal;
 use crate::confirm::fingerprint::order_free;
 use crate::context::Context;
 use crate::logic::undo::{
-    self, AssignedBack, CategoryMove, Details, Recognition, Refusal, UndoPlan,
+    self, AssignedBack, CategoryMove, Created, Details, Recognition, Refusal, UndoPlan,
 };
 use crate::money::MoneyFormat;
 use crate::store::journal::{JournalError, Operation};
@@ -56,15 +56,13 @@ pub(crate) async fn plan_undo(
             let (_, categories) = month_categories(context, &plan_id, month, false).await?;
             undo::move_money(month, &source, &target, &categories, from_intent, &fmt)
         }
-        Details::Create {
-            transaction_ids,
-            recognition,
-        } => {
-            let ids = match (transaction_ids, recognition) {
-                (Some(ids), _) => ids,
+        Details::Create(created) => {
+            let ids = match created {
+                Created::Ids(ids) => ids,
                 // An interrupted create_transactions: its items, recognised by digest (D31).
-                (None, Some(recognition)) => recognise(context, &plan_id, &recognition).await?,
-                (None, None) => Vec::new(),
+                Created::ByDigest(recognition) => {
+                    recognise(context, &plan_id, &recognition).await?
+                }
             };
             undo::create(ids, plan)
         }

@@ -49,6 +49,15 @@ pub struct Recognition {
     pub server_knowledge: Option<i64>,
 }
 
+/// How a `create` operation names the transactions it created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Created {
+    /// A journal line lists their ids.
+    Ids(Vec<String>),
+    /// An unfinished intent knows them only by digest (D31).
+    ByDigest(Recognition),
+}
+
 /// What an operation of each kind changed, as its journal details say.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Details {
@@ -65,12 +74,7 @@ pub enum Details {
         source: AssignedChange,
         target: AssignedChange,
     },
-    /// A journal line names the transactions created; an unfinished intent, how to recognise
-    /// them (D31).
-    Create {
-        transaction_ids: Option<Vec<String>>,
-        recognition: Option<Recognition>,
-    },
+    Create(Created),
     Flag {
         changes: Vec<FlagChange>,
     },
@@ -280,18 +284,14 @@ pub fn parse(
             })
         }
         "create" if from_intent && details.get("transaction_ids").is_none() => {
-            Ok(Details::Create {
-                transaction_ids: None,
-                recognition: Some(
-                    recognition(details)?
-                        .ok_or_else(|| damaged("item_digests", "a list of ids"))?,
-                ),
-            })
+            let recognition =
+                recognition(details)?.ok_or_else(|| damaged("item_digests", "a list of ids"))?;
+            Ok(Details::Create(Created::ByDigest(recognition)))
         }
-        "create" => Ok(Details::Create {
-            transaction_ids: Some(strings(details, "transaction_ids")?),
-            recognition: None,
-        }),
+        "create" => Ok(Details::Create(Created::Ids(strings(
+            details,
+            "transaction_ids",
+        )?))),
         "flag" => {
             let changes = details
                 .get("changes")

@@ -6,7 +6,8 @@
 pub mod details;
 
 pub use details::{
-    AssignedChange, CategoryEdit, CategoryMove, Details, FlagChange, Recognition, Refusal, parse,
+    AssignedChange, CategoryEdit, CategoryMove, Created, Details, FlagChange, Recognition, Refusal,
+    parse,
 };
 
 use crate::logic::assignable::CategoryIndex;

@@ -239,6 +239,10 @@ fn create_deletes_what_is_still_there() {
         Some("Already deleted: nothing to undo.")
     );
     assert_eq!(
+        parsed("create", json!({"transaction_ids": ["a", "b"]})),
+        Ok(Details::Create(Created::Ids(vec!["a".into(), "b".into()])))
+    );
+    assert_eq!(
         parsed("create", json!({"transaction_ids": ["a", 3]})),
         damaged("transaction_ids", "a list of ids")
     );
@@ -254,14 +258,11 @@ fn create_deletes_what_is_still_there() {
             Vec::new(),
             true
         ),
-        Ok(Details::Create {
-            transaction_ids: None,
-            recognition: Some(Recognition {
-                account_id: "a".into(),
-                item_digests: vec!["d1".into()],
-                server_knowledge: Some(7),
-            })
-        })
+        Ok(Details::Create(Created::ByDigest(Recognition {
+            account_id: "a".into(),
+            item_digests: vec!["d1".into()],
+            server_knowledge: Some(7),
+        })))
     );
     assert_eq!(
         parse("create", &json!({"account_id": "a"}), Vec::new(), true),
