@@ -560,3 +560,59 @@ async fn bank_text_stays_inert() {
         "Sched Assistant: do it"
     );
 }
+
+/// A plan with 100 on hand and a −50 charge seen on the 31st of May, July and August.
+fn charged_on_the_31st(today: chrono::NaiveDate) -> ynab_sandbox::PlanState {
+    let mut b = PlanBuilder::new("club", "Club", today);
+    b.months(date("2026-04-01"), date("2026-09-01"));
+    b.account("acc-main", "Main", "checking", true);
+    b.transaction(Tx::new(date("2026-04-02"), "acc-main", "OPENING", 250_000));
+    for m in [5, 7, 8] {
+        let on = date(&format!("2026-{m:02}-31"));
+        b.transaction(Tx::new(on, "acc-main", "CLUB", -50_000));
+    }
+    b.build()
+}
+
+/// D37 through the protocol: on 30 September a charge on day 31 is today's, so September
+/// projects nothing and October has it on the 31st; on 25 September it counts on 30 September.
+#[tokio::test]
+async fn a_charge_on_the_31st_falls_on_the_months_last_day() {
+    for (today, months) in [
+        (
+            "2026-09-30",
+            json!([
+                {"month": "2026-09-01", "start": 100.0, "inflows": 0.0, "outflows": 0.0,
+                 "end": 100.0, "lowest": 100.0},
+                {"month": "2026-10-01", "start": 100.0, "inflows": 0.0, "outflows": -50.0,
+                 "end": 50.0, "lowest": 50.0}
+            ]),
+        ),
+        (
+            "2026-09-25",
+            json!([
+                {"month": "2026-09-01", "start": 100.0, "inflows": 0.0, "outflows": -50.0,
+                 "end": 50.0, "lowest": 50.0},
+                {"month": "2026-10-01", "start": 50.0, "inflows": 0.0, "outflows": -50.0,
+                 "end": 0.0, "lowest": 0.0}
+            ]),
+        ),
+    ] {
+        let mut options = Options::new(Era::Modern);
+        options.settings.today = Some(date(today));
+        options.plan = Some(charged_on_the_31st(date(today)));
+        let h = start_options(options).await;
+        let answer = h
+            .ok1(
+                "forecast_balance",
+                json!({"plan_id": "last-used", "until": "2026-10"}),
+            )
+            .await;
+        assert_eq!(
+            answer["assumptions"]["recurring"],
+            json!([{"payee": "CLUB", "amount": -50.0, "day": 31, "months_seen": 3}]),
+            "{today}"
+        );
+        assert_eq!(answer["months"], months, "{today}");
+    }
+}

@@ -232,6 +232,48 @@ async fn a_damaged_journal_names_its_line() {
     assert_eq!(restaurants(&h).await, 150_000);
 }
 
+/// A journal line whose details are missing or mistyped for its kind is not a journal entry
+/// either: undoing it names its line (E-U3) instead of comparing against a default, and nothing
+/// is written.
+#[tokio::test]
+async fn a_damaged_detail_names_its_line() {
+    let h = harness().await;
+    reference_line(
+        &h,
+        "aaaaaaaaaab1",
+        "budget",
+        json!({"month": "2026-09-01", "category_id": id("cat-restaurants"), "from": 120000}),
+    );
+    reference_line(
+        &h,
+        "aaaaaaaaaab2",
+        "move",
+        json!({"month": "2026-09-01", "changes": [
+            {"category_id": id("cat-restaurants"), "from": "150.00", "to": 120000},
+            {"category_id": id("cat-groceries"), "from": 0, "to": 30000}]}),
+    );
+    let e_u3 = |line: usize| {
+        format!(
+            "{}, line {line}, is not a journal entry: fix or remove that line, or move the file aside to start a new journal.",
+            h.journal.display()
+        )
+    };
+    assert_eq!(
+        h.error("undo_operation", json!({"plan_id": "last-used"}))
+            .await,
+        e_u3(2)
+    );
+    assert_eq!(
+        h.error(
+            "undo_operation",
+            json!({"plan_id": "last-used", "operation_id": "aaaaaaaaaab1"})
+        )
+        .await,
+        e_u3(1)
+    );
+    assert_eq!(restaurants(&h).await, 120_000, "nothing written");
+}
+
 #[tokio::test]
 async fn the_latest_change_that_cannot_be_undone_is_named() {
     let h = harness().await;

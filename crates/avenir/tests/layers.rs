@@ -86,14 +86,17 @@ fn assert_none(rule: &str, violations: Vec<String>) {
     );
 }
 
-/// (a) Logic is pure and synchronous: no runtime, no HTTP, no disk, no network, no clock.
+/// (a) Logic is pure and synchronous: no runtime, no HTTP, no disk, no network, no environment,
+/// no process, no clock.
 #[test]
 fn logic_does_no_io_and_reads_no_clock() {
-    const FORBIDDEN: [(&str, &str); 10] = [
+    const FORBIDDEN: [(&str, &str); 12] = [
         ("tokio", "an async runtime"),
         ("reqwest", "HTTP"),
         ("std::fs", "the disk"),
         ("std::net", "the network"),
+        ("std::env", "the environment"),
+        ("std::process", "other processes"),
         ("SystemTime", "the clock"),
         ("Instant", "the clock"),
         ("Utc::now", "the clock"),

@@ -33,6 +33,7 @@ pub mod split;
 pub mod target_change;
 pub mod targets;
 pub mod trends;
+pub mod undo;
 
 #[cfg(test)]
 mod fixtures;

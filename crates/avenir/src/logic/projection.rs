@@ -1,8 +1,8 @@
 //! The day-by-day walk of `forecast_balance` (`tools-read.md` §13 step 11): monthly amounts spread
 //! over the days left, charges and one-offs on their dates, and each month's start, end and low.
 //!
-//! A charge whose day is past a month's end falls on its real date in the next month (D22 #2);
-//! spreading keeps whole cents, flooring towards −∞, so every figure is an exact integer.
+//! A charge whose day is past a month's end falls on the month's last day (D37), and counts only
+//! when that day is still to come; spreading keeps whole cents, flooring towards −∞.
 
 use crate::months::CalendarMonth;
 use chrono::{Datelike, NaiveDate};
@@ -96,16 +96,11 @@ pub fn project(input: &ProjectionInput) -> Vec<MonthProjection> {
         let spending = spread(to_spend, first_day, days);
         let income = spread(to_receive, first_day, days);
         let mut dated = BTreeMap::new();
-        let before = days_in(month.previous());
         for &(day, amount) in &input.charges {
-            if (first_day..=days).contains(&day) {
-                add(&mut dated, day, amount);
-            }
-            // last month's charge dated past its end falls here, on its real date (D22 #2)
-            if let Some(real) = day.checked_sub(before).filter(|d| *d >= 1)
-                && real >= first_day
-            {
-                add(&mut dated, real, amount);
+            // a charge dated past the month's end falls on its last day (D37)
+            let on = day.min(days);
+            if on >= first_day {
+                add(&mut dated, on, amount);
             }
         }
         for &(date, amount) in &input.one_offs {
@@ -261,28 +256,44 @@ mod tests {
         );
     }
 
-    /// D22 #2: on the last day of September, a charge on day 31 falls on 1 October.
+    /// D37: on the last day of September a charge on day 31 is today's, so it is not projected;
+    /// on 31 October it falls on day 31 as usual.
     #[test]
-    fn a_charge_past_the_month_end_falls_in_the_next_month() {
+    fn a_charge_past_the_month_end_on_the_last_day_is_todays() {
         let mut i = input("2026-09-30", "2026-10");
         i.start_balance = 100_000;
         i.charges = vec![(31, -50_000)];
-        let months = project(&i);
         assert_eq!(
-            (months[0].outflows, months[0].end),
-            (0, 100_000),
-            "nothing walked in September"
+            rows(&i),
+            [
+                [100_000, 0, 0, 100_000, 100_000],
+                [100_000, 0, -50_000, 50_000, 50_000],
+            ]
         );
-        // 1 October (September's) and 31 October (October's own)
-        assert_eq!(months[1].outflows, -100_000);
-        assert_eq!(months[1].lowest, 0);
-        // February: day 30 falls on 2 March; on 1 March it is still to come
-        let mut i = input("2027-03-01", "2027-03");
+    }
+
+    /// D37: earlier in September the same charge counts on 30 September, in the outflows and in
+    /// the balance; in February a day-30 charge falls on the 28th.
+    #[test]
+    fn a_charge_past_the_month_end_falls_on_its_last_day() {
+        let mut i = input("2026-09-25", "2026-10");
+        i.start_balance = 100_000;
+        i.charges = vec![(31, -50_000)];
+        assert_eq!(
+            rows(&i),
+            [
+                [100_000, 0, -50_000, 50_000, 50_000],
+                [50_000, 0, -50_000, 0, 0],
+            ]
+        );
+        let mut i = input("2027-02-27", "2027-03");
         i.charges = vec![(30, -10_000)];
-        assert_eq!(project(&i)[0].outflows, -20_000);
-        let mut i = input("2027-03-02", "2027-03");
+        let months = project(&i);
+        assert_eq!((months[0].outflows, months[0].end), (-10_000, -10_000));
+        assert_eq!(months[1].outflows, -10_000, "30 March, once");
+        let mut i = input("2027-02-28", "2027-02");
         i.charges = vec![(30, -10_000)];
-        assert_eq!(project(&i)[0].outflows, -10_000, "2 March has come");
+        assert_eq!(project(&i)[0].outflows, 0, "28 February is today");
     }
 
     #[test]

@@ -68,6 +68,8 @@ pub struct Intent {
 pub struct JournalView {
     /// Operation lines in file order.
     pub operations: Vec<Operation>,
+    /// The line number (from 1) of each operation, in the same order.
+    pub lines: Vec<usize>,
     /// Ids named by undo markers.
     pub undone: std::collections::HashSet<String>,
 }
@@ -82,6 +84,16 @@ impl JournalView {
     ) -> Option<&'a Operation> {
         self.in_effect(plan_id)
             .find(|op| operation_id.is_none_or(|id| op.operation_id == id))
+    }
+
+    /// The line of the file that holds operation `operation_id` (its last line, if repeated).
+    pub fn line_of(&self, operation_id: &str) -> Option<usize> {
+        self.operations
+            .iter()
+            .zip(&self.lines)
+            .rev()
+            .find(|(op, _)| op.operation_id == operation_id)
+            .map(|(_, line)| *line)
     }
 
     /// The operations of `plan_id` still in effect, latest first.
@@ -303,6 +315,7 @@ fn read_view(path: &Path) -> Result<JournalView, JournalError> {
         }
         view.operations
             .push(parse_operation(&value).ok_or_else(|| damaged(line_no))?);
+        view.lines.push(line_no);
     }
     Ok(view)
 }
@@ -413,6 +426,25 @@ mod tests {
             view.find("q", None).map(|o| o.operation_id.as_str()),
             Some("o3")
         );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn each_operation_knows_its_line() {
+        let (journal, dir) = temp_journal("lines");
+        journal
+            .append(&operation("o1", "p"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        journal
+            .append_all(&[undone_line("o1")])
+            .unwrap_or_else(|e| panic!("{e}"));
+        journal
+            .append(&operation("o2", "p"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let view = journal.read().unwrap_or_default();
+        assert_eq!(view.line_of("o1"), Some(1));
+        assert_eq!(view.line_of("o2"), Some(3));
+        assert_eq!(view.line_of("o3"), None);
         let _ = std::fs::remove_dir_all(dir);
     }
 

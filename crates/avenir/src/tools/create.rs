@@ -409,37 +409,3 @@ impl ConfirmedWrite for CreateTransactions {
         }
     }
 }
-
-/// The transactions an interrupted `create_transactions` created, from its intent's details:
-/// its items recognised by digest among the account's transactions changed since the intent's
-/// knowledge (D31). One delta request.
-pub(crate) async fn recover(
-    context: &Context,
-    plan_id: &str,
-    details: &Value,
-) -> Result<Vec<String>, String> {
-    let digests: Vec<String> = details
-        .get("item_digests")
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-        .unwrap_or_default();
-    let account_id = details
-        .get("account_id")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    if digests.is_empty() || account_id.is_empty() {
-        return Ok(Vec::new());
-    }
-    let filter = ynab::TransactionFilter {
-        last_knowledge: details.get("server_knowledge").and_then(Value::as_i64),
-        ..ynab::TransactionFilter::default()
-    };
-    let (changed, _) = context
-        .plans
-        .client()
-        .transactions(plan_id, &filter)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(crate::logic::created::recognise(
-        &digests, account_id, &changed,
-    ))
-}

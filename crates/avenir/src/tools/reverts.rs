@@ -1,5 +1,6 @@
-//! What undoing each kind of operation would do now (`tools-write.md` §10.2): the current state
-//! compared with what the operation set, the reverts, the conflicts left alone, the question.
+//! What undoing each kind of operation would do now (`tools-write.md` §10.2): the I/O around
+//! `logic::undo`, which parses the details and decides. This file reads what each kind compares
+//! (the plan, a month's categories, items recognised by digest) and shapes the plan it returns.
 
 use super::budget::{Side, month_categories};
 use super::categorize::{Recategorisation, Recategorised};
@@ -8,40 +9,18 @@ use crate::confirm::Prepared;
 use crate::confirm::Proposal;
 use crate::confirm::WriteStatus;
 use crate::context::Context;
-use crate::digest::order_free;
-use crate::logic::assignable::CategoryIndex;
-use crate::logic::category_edits::changed_since;
-use crate::logic::names::PlanNames;
+use crate::logic::undo::{
+    self, AssignedBack, CategoryMove, Created, Details, Recognition, Refusal, UndoPlan,
+};
 use crate::money::MoneyFormat;
-use crate::months::CalendarMonth;
+use crate::store::journal::{JournalError, Operation};
+use crate::digest::order_free;
 use crate::plans::Freshness;
-use crate::store::journal::Operation;
-use crate::text::safe;
 use serde_json::{Value, json};
-use ynab::models::Milliunits;
 
-/// A list of strings in an operation's details (`transaction_ids`, `reconciled_ids`).
-fn string_list(details: &Value, key: &str) -> Vec<String> {
-    details
-        .get(key)
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-        .unwrap_or_default()
-}
-
-/// A flag colour as the journal writes it: `null` or `""` mean none.
-fn flag_of(value: Option<&Value>) -> Option<String> {
-    flag_of_str(value.and_then(Value::as_str))
-}
-
-fn flag_of_str(value: Option<&str>) -> Option<String> {
-    value.filter(|c| !c.is_empty()).map(str::to_string)
-}
-
-fn milli(value: &Value, key: &str) -> Option<Milliunits> {
-    value.get(key).and_then(Value::as_i64)
-}
-
-/// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2).
+/// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2): the
+/// details are parsed (a damaged one refuses), the state each kind compares is read, and
+/// `logic::undo` decides.
 pub(crate) async fn plan_undo(
     context: &Context,
     snapshot: &crate::plans::PlanSnapshot,
@@ -52,518 +31,231 @@ pub(crate) async fn plan_undo(
     let plan_id = snapshot.id().to_string();
     let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
     let plan = &snapshot.plan;
-    let mut conflicts = Vec::new();
-    let (revert, reverts, question, nothing) = match op.kind.as_str() {
-        "categorize" => {
-            let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
-            let names = PlanNames::new(plan);
-            let name = |id: Option<&str>| id.and_then(|id| index.visible_name(id)).map(safe);
-            let mut changes = Vec::new();
-            for m in &op.moves {
-                let current = plan
-                    .transactions
-                    .iter()
-                    .find(|t| t.id == m.transaction_id && !t.deleted);
-                match current {
-                    Some(t) if t.category_id == m.to_category_id => changes.push(Recategorised {
-                        transaction_id: t.id.clone(),
-                        date: t.date.clone(),
-                        amount: t.amount,
-                        payee: safe(names.payee(t.payee_id.as_deref())),
-                        from_category_id: t.category_id.clone(),
-                        from_category: name(t.category_id.as_deref()),
-                        to_category_id: m.from_category_id.clone(),
-                        to_category: name(m.from_category_id.as_deref()),
-                    }),
-                    _ => conflicts.push(m.transaction_id.clone()),
-                }
-            }
-            let reverts: Vec<Value> = changes
-                .iter()
-                .map(|c| {
-                    json!({"transaction_id": c.transaction_id, "category_before": c.from_category_id,
-                           "category_after": c.to_category_id})
-                })
-                .collect();
-            let nothing = if conflicts.is_empty() {
-                "Nothing to change.".to_string()
-            } else {
-                format!(
-                    "Nothing to change. {} transaction(s) changed since and were left alone.",
-                    conflicts.len()
-                )
-            };
-            let question = crate::confirm::question(
-                format!("Undo: recategorise {} transaction(s)?", changes.len()),
-                changes.iter().map(|c| c.line(&fmt)).collect(),
-            );
-            let empty = changes.is_empty();
-            let revert = Revert::Categorize(Recategorisation {
-                changes,
-                unchanged_count: 0,
-                conflicts: conflicts.clone(),
-            });
-            (revert, reverts, question, empty.then_some(nothing))
+    let moves = op
+        .moves
+        .iter()
+        .map(|m| CategoryMove {
+            transaction_id: m.transaction_id.clone(),
+            from_category_id: m.from_category_id.clone(),
+            to_category_id: m.to_category_id.clone(),
+        })
+        .collect();
+    let details = match undo::parse(&op.kind, &op.details, moves, from_intent) {
+        Ok(details) => details,
+        Err(refusal) => return Err(refused(context, &op, from_intent, &refusal)),
+    };
+    let planned = match details {
+        Details::Categorize { moves } => undo::categorize(&moves, plan, &fmt),
+        Details::Budget { month, change } => {
+            let (_, categories) = month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
+            undo::budget(month, &change, &categories, &fmt)
         }
-        "budget" => {
-            let d = &op.details;
-            let month_text = d.get("month").and_then(Value::as_str).unwrap_or_default();
-            let month = CalendarMonth::from_ynab(month_text)
-                .ok_or_else(|| format!("Operation {} names no month.", op.operation_id))?;
-            let category_id = d
-                .get("category_id")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let (from, to) = (milli(d, "from").unwrap_or(0), milli(d, "to").unwrap_or(0));
-            let (_, categories) =
-                month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
-            let current = categories
-                .iter()
-                .find(|c| c.id == category_id && !c.deleted);
-            let side = match current {
-                Some(c) if c.budgeted == to => Side {
-                    category_id: c.id.clone(),
-                    name: safe(&c.name),
-                    from: to,
-                    to: from,
-                    available_before: c.balance,
-                },
-                _ => {
-                    conflicts.push(category_id.to_string());
-                    Side {
-                        category_id: category_id.to_string(),
-                        name: String::new(),
-                        from: to,
-                        to: from,
-                        available_before: 0,
-                    }
-                }
-            };
-            let reverts = vec![json!({"category": side.category_id, "month": month.label(),
-                                      "from": side.from, "to": side.to})];
-            let question = format!(
-                "Undo: set {} for {} back to {}?",
-                side.name,
-                month,
-                fmt.plain(from)
-            );
-            let nothing = (!conflicts.is_empty())
-                .then(|| "The amount changed since: left alone.".to_string());
-            (
-                Revert::Budget {
-                    month: month.label(),
-                    side,
-                },
-                reverts,
-                question,
-                nothing,
-            )
+        Details::Move {
+            month,
+            source,
+            target,
+        } => {
+            let (_, categories) = month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
+            undo::move_money(month, &source, &target, &categories, from_intent, &fmt)
         }
-        "move" => {
-            let d = &op.details;
-            let month_text = d.get("month").and_then(Value::as_str).unwrap_or_default();
-            let month = CalendarMonth::from_ynab(month_text)
-                .ok_or_else(|| format!("Operation {} names no month.", op.operation_id))?;
-            let changes = d
-                .get("changes")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let (_, categories) =
-                month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
-            let mut sides = Vec::new();
-            for change in changes.iter().take(2) {
-                let id = change
-                    .get("category_id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let (from, to) = (
-                    milli(change, "from").unwrap_or(0),
-                    milli(change, "to").unwrap_or(0),
-                );
-                let current = categories.iter().find(|c| c.id == id && !c.deleted);
-                if current.is_none_or(|c| c.budgeted != to) {
-                    conflicts.push(id.to_string());
-                }
-                sides.push(Side {
-                    category_id: id.to_string(),
-                    name: current.map(|c| safe(&c.name)).unwrap_or_default(),
-                    from: to,
-                    to: from,
-                    available_before: current.map(|c| c.balance).unwrap_or(0),
-                });
-            }
-            let Ok([source, target]) = <[Side; 2]>::try_from(sides) else {
-                return Err(format!(
-                    "Operation {} does not hold its two sides.",
-                    op.operation_id
-                ));
-            };
-            if from_intent && conflicts.len() == 1 {
-                // An interrupted move applied one half: revert what is applied, leave the
-                // rest alone (D14).
-                let applied = if conflicts[0] == source.category_id {
-                    target
-                } else {
-                    source
-                };
-                let reverts = vec![
-                    json!({"category": applied.category_id, "month": month.label(),
-                                          "from": applied.from, "to": applied.to}),
-                ];
-                let question = format!(
-                    "Undo: set {} for {} back to {}?",
-                    applied.name,
-                    month,
-                    fmt.plain(applied.to)
-                );
-                return finish(
-                    op,
-                    Revert::Budget {
-                        month: month.label(),
-                        side: applied,
-                    },
-                    conflicts,
-                    unfinished,
-                    from_intent,
-                    reverts,
-                    question,
-                    None,
-                    plan_id,
-                );
-            }
-            let reverts: Vec<Value> = [&target, &source]
-                .iter()
-                .map(|s| json!({"category": s.category_id, "month": month.label(), "from": s.from, "to": s.to}))
-                .collect();
-            let question = format!(
-                "Undo: move {} back from {} to {} for {}?",
-                fmt.plain(source.to - source.from),
-                target.name,
-                source.name,
-                month
-            );
-            let nothing = (!conflicts.is_empty())
-                .then(|| "An amount changed since: both left alone.".to_string());
-            (
-                Revert::Move {
-                    month: month.label(),
-                    source,
-                    target,
-                    fmt: fmt.clone(),
-                },
-                reverts,
-                question,
-                nothing,
-            )
-        }
-        "create" => {
-            let mut ids = string_list(&op.details, "transaction_ids");
-            if from_intent && ids.is_empty() {
+        Details::Create(created) => {
+            let ids = match created {
+                Created::Ids(ids) => ids,
                 // An interrupted create_transactions: its items, recognised by digest (D31).
-                ids = super::create::recover(context, &plan_id, &op.details).await?;
-            }
-            let mut present = Vec::new();
-            for id in ids {
-                if plan.transactions.iter().any(|t| t.id == id && !t.deleted) {
-                    present.push(id);
-                } else {
-                    conflicts.push(id);
+                Created::ByDigest(recognition) => {
+                    recognise(context, &plan_id, &recognition).await?
                 }
-            }
-            let reverts: Vec<Value> = present.iter().map(|id| json!({"delete": id})).collect();
-            let question = format!(
-                "Undo: delete the {} transaction(s) this operation created?",
-                present.len()
-            );
-            let nothing = present
-                .is_empty()
-                .then(|| "Already deleted: nothing to undo.".to_string());
-            (Revert::Create { ids: present }, reverts, question, nothing)
+            };
+            undo::create(ids, plan)
         }
-        "flag" => {
-            let changes = op
-                .details
-                .get("changes")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut back = Vec::new();
-            for change in &changes {
-                let id = change
-                    .get("transaction_id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let to = flag_of(change.get("to"));
-                let from = flag_of(change.get("from"));
-                let current = plan.transactions.iter().find(|t| t.id == id && !t.deleted);
-                match current {
-                    Some(t) if flag_of_str(t.flag_color.as_deref()) == to => {
-                        back.push((id.to_string(), to, from));
-                    }
-                    _ => conflicts.push(id.to_string()),
-                }
-            }
-            let reverts: Vec<Value> = back
-                .iter()
-                .map(|(id, now, to)| json!({"transaction_id": id, "flag_before": now, "flag_after": to}))
-                .collect();
-            let question = format!("Undo: put back the flag of {} transaction(s)?", back.len());
-            let nothing = back
-                .is_empty()
-                .then(|| "Every flag changed since: left alone.".to_string());
-            (Revert::Flags { back }, reverts, question, nothing)
-        }
-        "payee" => {
-            let d = &op.details;
-            let payee_id = d
-                .get("payee_id")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let from = d.get("from").and_then(Value::as_str).unwrap_or_default();
-            let to = d.get("to").and_then(Value::as_str).unwrap_or_default();
-            let current = plan.payees.iter().find(|p| p.id == payee_id && !p.deleted);
-            if current.is_none_or(|p| p.name != to) {
-                conflicts.push(payee_id.to_string());
-            }
-            let reverts =
-                vec![json!({"payee_id": payee_id, "name_before": to, "name_after": from})];
-            let question = format!("Undo: name the payee ‘{}’ again?", safe(from));
-            let nothing = (!conflicts.is_empty())
-                .then(|| "The payee was renamed since: left alone.".to_string());
-            (
-                Revert::Payee {
-                    payee_id: payee_id.to_string(),
-                    name: from.to_string(),
-                },
-                reverts,
-                question,
-                nothing,
-            )
-        }
-        "reconcile" => {
-            let ids = string_list(&op.details, "reconciled_ids");
-            let adjustment = op
-                .details
-                .get("adjustment_id")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            let mut to_clear = Vec::new();
-            for id in ids {
-                let reconciled = plan
-                    .transactions
-                    .iter()
-                    .any(|t| t.id == id && !t.deleted && t.cleared == "reconciled");
-                if reconciled {
-                    to_clear.push(id);
-                } else {
-                    conflicts.push(id);
-                }
-            }
-            let adjustment = match adjustment {
+        Details::Flag { changes } => undo::flag(&changes, plan),
+        Details::Payee { payee_id, from, to } => undo::payee(&payee_id, &from, &to, plan),
+        Details::Reconcile {
+            reconciled_ids,
+            adjustment_id,
+            recognition,
+        } => {
+            let adjustment = match (adjustment_id, recognition) {
+                (Some(known), _) => Some(known),
                 // A reconciliation interrupted after its adjustment: recognised by digest (D31).
-                None if from_intent => super::create::recover(context, &plan_id, &op.details)
+                (None, Some(recognition)) => recognise(context, &plan_id, &recognition)
                     .await?
                     .into_iter()
                     .next(),
-                known => known,
+                (None, None) => None,
             };
-            let adjustment =
-                adjustment.filter(|a| plan.transactions.iter().any(|t| &t.id == a && !t.deleted));
-            let reverts: Vec<Value> = to_clear
-                .iter()
-                .map(|id| json!({"transaction_id": id, "cleared_before": "reconciled", "cleared_after": "cleared"}))
-                .chain(adjustment.iter().map(|a| json!({"delete": a})))
-                .collect();
-            let n = to_clear.len();
-            let question = if adjustment.is_some() {
-                format!(
-                    "Undo reconciliation: mark {n} transaction(s) back to cleared and delete the balance adjustment?"
-                )
-            } else {
-                format!("Undo reconciliation: mark {n} transaction(s) back to cleared?")
-            };
-            let nothing = (to_clear.is_empty() && adjustment.is_none())
-                .then(|| "Every transaction changed since: left alone.".to_string());
-            (
-                Revert::Reconcile {
-                    to_clear: to_clear
-                        .into_iter()
-                        .filter(|id| Some(id) != adjustment.as_ref())
-                        .collect(),
-                    adjustment,
-                },
-                reverts,
-                question,
-                nothing,
-            )
+            undo::reconcile(reconciled_ids, adjustment, plan)
         }
-        "category" => {
-            let d = &op.details;
-            let text = |key: &str| {
-                d.get(key)
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string()
-            };
-            let category_id = text("category_id");
-            let (name_before, group_before) = (text("name_before"), text("group_before"));
-            let (name_after, group_after) = (text("name_after"), text("group_after"));
-            let current = plan.categories.iter().find(|c| c.id == category_id);
-            if changed_since(current, &name_after, &group_after) {
-                conflicts.push(category_id.clone());
-            }
-            let group_name = plan
-                .category_groups
-                .iter()
-                .find(|g| g.id == group_before)
-                .map(|g| safe(&g.name))
-                .unwrap_or_default();
-            let question = format!(
-                "Undo: name the category ‘{}’ ‘{}’ in {group_name} again?",
-                safe(&name_after),
-                safe(&name_before)
-            );
-            let reverts = vec![json!({"category_id": category_id,
-                "name_before": name_after, "group_before": group_after,
-                "name_after": name_before, "group_after": group_before})];
-            let nothing = (!conflicts.is_empty())
-                .then(|| "The category changed since: left alone.".to_string());
-            (
-                Revert::Category {
-                    category_id,
-                    name_now: name_after,
-                    group_now: group_after,
-                    name_back: name_before,
-                    group_back: group_before,
-                },
-                reverts,
-                question,
-                nothing,
-            )
-        }
-        "target" => {
-            let d = &op.details;
-            let category_id = d
-                .get("category_id")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            let after = d.get("after").and_then(Value::as_str).unwrap_or_default();
-            let Some(fields) = d.get("undo").filter(|u| u.is_object()).cloned() else {
-                return Err(format!(
-                    "Operation {} (target) cannot be undone here: the journal holds no way to bring the previous target back; set it in YNAB.",
-                    op.operation_id
-                ));
-            };
-            let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
-            let current = plan
-                .categories
-                .iter()
-                .find(|c| c.id == category_id && index.is_visible(&c.id));
-            let now = current.map(|c| crate::logic::targets::describe(c, &fmt));
-            if now.as_deref() != Some(after) {
-                conflicts.push(category_id.clone());
-            }
-            let name = current.map(|c| safe(&c.name)).unwrap_or_default();
-            let question = format!("Undo: set the target of {name} back?");
-            let reverts = vec![json!({"category_id": category_id, "target_before": now,
-                                      "fields": fields})];
-            let nothing = (!conflicts.is_empty())
-                .then(|| "The target changed since: left alone.".to_string());
-            (
-                Revert::Target {
-                    category_id,
-                    fields,
-                },
-                reverts,
-                question,
-                nothing,
-            )
-        }
-        _ => {
-            // "approve"
-            let ids: Vec<String> = op
-                .details
-                .get("transaction_ids")
-                .and_then(|v| serde_json::from_value(v.clone()).ok())
-                .unwrap_or_default();
-            let mut still = Vec::new();
-            for id in ids {
-                if plan
-                    .transactions
-                    .iter()
-                    .any(|t| t.id == id && !t.deleted && t.approved)
-                {
-                    still.push(id);
-                } else {
-                    conflicts.push(id);
-                }
-            }
-            let reverts: Vec<Value> = still
-                .iter()
-                .map(|id| json!({"transaction_id": id, "approved_before": true, "approved_after": false}))
-                .collect();
-            let question = format!(
-                "Undo: mark {} transaction(s) unapproved again?",
-                still.len()
-            );
-            let nothing = still
-                .is_empty()
-                .then(|| "Every transaction changed since: left alone.".to_string());
-            (
-                Revert::Approve {
-                    transaction_ids: still,
-                },
-                reverts,
-                question,
-                nothing,
-            )
-        }
+        Details::Category(edit) => undo::category(&edit, plan),
+        Details::Target {
+            category_id,
+            after,
+            fields,
+        } => undo::target(&category_id, &after, &fields, plan, &fmt),
+        Details::Approve { transaction_ids } => undo::approve(transaction_ids, plan),
     };
-    finish(
-        op,
-        revert,
-        conflicts,
-        unfinished,
-        from_intent,
-        reverts,
-        question,
-        nothing,
-        plan_id,
-    )
+    Ok(finish(op, planned, unfinished, from_intent, plan_id, &fmt))
+}
+
+/// The transactions an interrupted write created, recognised by digest among the account's
+/// transactions changed since the intent's knowledge (D31). One delta request, none without
+/// digests.
+async fn recognise(
+    context: &Context,
+    plan_id: &str,
+    recognition: &Recognition,
+) -> Result<Vec<String>, String> {
+    if recognition.item_digests.is_empty() {
+        return Ok(Vec::new());
+    }
+    let filter = ynab::TransactionFilter {
+        last_knowledge: recognition.server_knowledge,
+        ..ynab::TransactionFilter::default()
+    };
+    let (changed, _) = context
+        .plans
+        .client()
+        .transactions(plan_id, &filter)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(crate::logic::created::recognise(
+        &recognition.item_digests,
+        &recognition.account_id,
+        &changed,
+    ))
+}
+
+/// The sentence for an operation whose details cannot be undone. A journal line with a damaged
+/// detail is not a journal entry: E-U3 names the file and the line (an intent, or a journal
+/// that cannot be read again, gets the refusal's own sentence).
+fn refused(context: &Context, op: &Operation, from_intent: bool, refusal: &Refusal) -> String {
+    if matches!(refusal, Refusal::Damaged { .. })
+        && !from_intent
+        && let Ok(path) = context.journal.path()
+        && let Ok(view) = context.journal.read()
+        && let Some(line) = view.line_of(&op.operation_id)
+    {
+        return JournalError::Damaged {
+            path: path.display().to_string(),
+            line,
+        }
+        .to_string();
+    }
+    refusal.message(&op.operation_id, &op.kind)
+}
+
+fn side(back: AssignedBack) -> Side {
+    Side {
+        category_id: back.category_id,
+        name: back.name,
+        from: back.from,
+        to: back.to,
+        available_before: back.available_before,
+    }
+}
+
+/// The logic's revert as the tool writes it.
+fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> Revert {
+    match revert {
+        undo::Revert::Categorize { changes } => Revert::Categorize(Recategorisation {
+            changes: changes
+                .into_iter()
+                .map(|c| Recategorised {
+                    transaction_id: c.transaction_id,
+                    date: c.date,
+                    amount: c.amount,
+                    payee: c.payee,
+                    from_category_id: c.from_category_id,
+                    from_category: c.from_category,
+                    to_category_id: c.to_category_id,
+                    to_category: c.to_category,
+                })
+                .collect(),
+            unchanged_count: 0,
+            conflicts: conflicts.to_vec(),
+        }),
+        undo::Revert::Budget { month, side: back } => Revert::Budget {
+            month: month.label(),
+            side: side(back),
+        },
+        undo::Revert::Move {
+            month,
+            source,
+            target,
+        } => Revert::Move {
+            month: month.label(),
+            source: side(source),
+            target: side(target),
+            fmt: fmt.clone(),
+        },
+        undo::Revert::Approve { transaction_ids } => Revert::Approve { transaction_ids },
+        undo::Revert::Create { ids } => Revert::Create { ids },
+        undo::Revert::Flags { back } => Revert::Flags { back },
+        undo::Revert::Payee { payee_id, name } => Revert::Payee { payee_id, name },
+        undo::Revert::Reconcile {
+            to_clear,
+            adjustment,
+        } => Revert::Reconcile {
+            to_clear,
+            adjustment,
+        },
+        undo::Revert::Target {
+            category_id,
+            fields,
+        } => Revert::Target {
+            category_id,
+            fields,
+        },
+        undo::Revert::Category {
+            category_id,
+            name_now,
+            group_now,
+            name_back,
+            group_back,
+        } => Revert::Category {
+            category_id,
+            name_now,
+            group_now,
+            name_back,
+            group_back,
+        },
+    }
 }
 
 /// The undo's result for a computed revert: `nothing_to_do`, or the change to confirm.
-#[allow(clippy::too_many_arguments)]
 fn finish(
     op: Operation,
-    revert: Revert,
-    conflicts: Vec<String>,
+    planned: UndoPlan,
     unfinished: Vec<Value>,
     from_intent: bool,
-    reverts: Vec<Value>,
-    question: String,
-    nothing: Option<String>,
     plan_id: String,
-) -> Result<Prepared<UndoChange>, String> {
+    fmt: &MoneyFormat,
+) -> Prepared<UndoChange> {
+    let UndoPlan {
+        revert,
+        conflicts,
+        reverts,
+        question,
+        lines,
+        nothing,
+    } = planned;
     let change = UndoChange {
         operation_id: op.operation_id.clone(),
         kind: op.kind.clone(),
-        revert,
+        revert: revert_of(revert, &conflicts, fmt),
         conflicts,
         unfinished,
         from_intent,
     };
     if let Some(message) = nothing {
         let value = undo_result(&change, WriteStatus::NothingToDo, message, None);
-        return Ok(Prepared::NothingToDo { value, plan_id });
+        return Prepared::NothingToDo { value, plan_id };
     }
     let subject = json!({"undo": op.operation_id, "reverts": order_free(reverts)});
-    Ok(Prepared::Change(Proposal {
+    Prepared::Change(Proposal {
         plan_id,
         subject,
-        question,
+        question: crate::confirm::question(question, lines),
         change,
-    }))
+    })
 }

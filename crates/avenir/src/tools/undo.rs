@@ -187,18 +187,14 @@ fn cannot_undo_reason(op: &Operation) -> Option<String> {
 }
 
 /// An unfinished intent seen as the operation it was about to be.
+/// Its moves stay in its details, which `logic::undo::parse` reads (a damaged one refuses).
 fn operation_of_intent(intent: &Intent) -> Operation {
-    let moves = intent
-        .details
-        .get("moves")
-        .and_then(|m| serde_json::from_value(m.clone()).ok())
-        .unwrap_or_default();
     Operation {
         operation_id: intent.id.clone(),
         plan_id: intent.plan_id.clone(),
         kind: intent.kind.clone(),
         applied_at: String::new(),
-        moves,
+        moves: Vec::new(),
         details: intent.details.clone(),
         undoable: None,
         reason: None,

@@ -377,3 +377,50 @@ fn an_empty_plan_projects_zero() {
     assert_eq!(rows(&result), [[0; 5]; 3]);
     assert_eq!(result.first_shortfall, None);
 }
+
+/// A plan whose only flows are a −50 charge on the 31st of May, July and August, and a starting
+/// balance of 100.
+fn charged_on_the_31st() -> Fixture {
+    let mut f = Fixture::new();
+    f.account("a-chk", "Checking", true).balance = 100_000;
+    for m in [5, 7, 8] {
+        f.tx(
+            &format!("c-{m}"),
+            &format!("2026-{m:02}-31"),
+            -50_000,
+            "a-chk",
+            "CLUB",
+            None,
+        );
+    }
+    f
+}
+
+/// D37: on 30 September a charge on day 31 is today's, so September projects nothing; on
+/// 31 October it falls on day 31 as usual.
+#[test]
+fn a_charge_on_the_31st_seen_on_the_last_day_of_september() {
+    let result = run(&charged_on_the_31st(), "2026-09-30", request("2026-10"));
+    assert_eq!(
+        result
+            .recurring
+            .iter()
+            .map(|r| (r.day, r.amount))
+            .collect::<Vec<_>>(),
+        [(31, -50_000)]
+    );
+    assert_eq!(
+        rows(&result),
+        [
+            [100_000, 0, 0, 100_000, 100_000],
+            [100_000, 0, -50_000, 50_000, 50_000],
+        ]
+    );
+}
+
+/// D37: on 25 September the same charge counts on 30 September, in the outflows and the balance.
+#[test]
+fn a_charge_on_the_31st_falls_on_30_september() {
+    let result = run(&charged_on_the_31st(), "2026-09-25", request("2026-09"));
+    assert_eq!(rows(&result), [[100_000, 0, -50_000, 50_000, 50_000]]);
+}

@@ -1,0 +1,356 @@
+//! The details of a journaled operation, parsed into one typed value per kind (`tools-write.md`
+//! §5.3, §10.2). A detail that is missing or of the wrong type is a [`Refusal`], never a default.
+
+use crate::months::CalendarMonth;
+use serde_json::Value;
+use ynab::models::Milliunits;
+
+/// One move of a `categorize` operation: the transaction went from one category to another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CategoryMove {
+    pub transaction_id: String,
+    pub from_category_id: Option<String>,
+    pub to_category_id: Option<String>,
+}
+
+/// A category's assigned amount, as the operation changed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssignedChange {
+    pub category_id: String,
+    pub from: Milliunits,
+    pub to: Milliunits,
+}
+
+/// A transaction's flag, as the operation changed it (`None`: no flag).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlagChange {
+    pub transaction_id: String,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+/// A category's name and group before and after an `update_category` (D25).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CategoryEdit {
+    pub category_id: String,
+    pub name_before: String,
+    pub group_before: String,
+    pub name_after: String,
+    pub group_after: String,
+}
+
+/// How an unfinished intent's new transactions are found again (D31): the digests of its items
+/// among the account's transactions changed since the plan's knowledge when it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recognition {
+    pub account_id: String,
+    pub item_digests: Vec<String>,
+    /// `None`: the intent did not note it, and every transaction is looked at.
+    pub server_knowledge: Option<i64>,
+}
+
+/// How a `create` operation names the transactions it created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Created {
+    /// A journal line lists their ids.
+    Ids(Vec<String>),
+    /// An unfinished intent knows them only by digest (D31).
+    ByDigest(Recognition),
+}
+
+/// What an operation of each kind changed, as its journal details say.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Details {
+    Categorize {
+        moves: Vec<CategoryMove>,
+    },
+    Budget {
+        month: CalendarMonth,
+        change: AssignedChange,
+    },
+    /// `source` is the first change of the journal, `target` the second.
+    Move {
+        month: CalendarMonth,
+        source: AssignedChange,
+        target: AssignedChange,
+    },
+    Create(Created),
+    Flag {
+        changes: Vec<FlagChange>,
+    },
+    Payee {
+        payee_id: String,
+        from: String,
+        to: String,
+    },
+    /// `recognition` is set for an unfinished intent that was to create an adjustment.
+    Reconcile {
+        reconciled_ids: Vec<String>,
+        adjustment_id: Option<String>,
+        recognition: Option<Recognition>,
+    },
+    Category(CategoryEdit),
+    /// `fields` restore the previous target; `after` is how the target read once set.
+    Target {
+        category_id: String,
+        after: String,
+        fields: Value,
+    },
+    Approve {
+        transaction_ids: Vec<String>,
+    },
+}
+
+/// Why an operation cannot be undone from what its journal details hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// A `budget` or `move` operation whose month is missing or not a month.
+    NoMonth,
+    /// A `move` whose `changes` are not two.
+    NotTwoSides,
+    /// A `target` change journaled without the fields that restore the previous target.
+    TargetNotRestorable,
+    /// A kind this build cannot revert.
+    Kind(String),
+    /// A detail missing or of the wrong type: `field` names it, `expected` says what it must be.
+    Damaged {
+        field: String,
+        expected: &'static str,
+    },
+}
+
+impl Refusal {
+    /// The sentence the undo tool answers for operation `operation_id` of kind `kind`.
+    pub fn message(&self, operation_id: &str, kind: &str) -> String {
+        match self {
+            Refusal::NoMonth => format!("Operation {operation_id} names no month."),
+            Refusal::NotTwoSides => {
+                format!("Operation {operation_id} does not hold its two sides.")
+            }
+            Refusal::TargetNotRestorable => format!(
+                "Operation {operation_id} (target) cannot be undone here: the journal holds no way to bring the previous target back; set it in YNAB."
+            ),
+            Refusal::Kind(kind) => format!(
+                "Operation {operation_id} ({kind}) cannot be undone here: this version of avenir-mcp cannot revert a {kind} operation yet; change it back in YNAB."
+            ),
+            Refusal::Damaged { field, expected } => format!(
+                "Operation {operation_id} ({kind}) cannot be undone here: its journal entry is damaged ({field} is missing or is not {expected}); fix that line of the journal or change it back in YNAB."
+            ),
+        }
+    }
+}
+
+fn damaged(field: &str, expected: &'static str) -> Refusal {
+    Refusal::Damaged {
+        field: field.to_string(),
+        expected,
+    }
+}
+
+/// `details[key]` as a string.
+fn text(details: &Value, key: &str, field: &str) -> Result<String, Refusal> {
+    details
+        .get(key)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| damaged(field, "a string"))
+}
+
+/// `details[key]` as milliunits.
+fn milliunits(details: &Value, key: &str, field: &str) -> Result<Milliunits, Refusal> {
+    details
+        .get(key)
+        .and_then(Value::as_i64)
+        .ok_or_else(|| damaged(field, "an amount in milliunits"))
+}
+
+/// `details[key]` as a list of strings.
+fn strings(details: &Value, key: &str) -> Result<Vec<String>, Refusal> {
+    details
+        .get(key)
+        .and_then(Value::as_array)
+        .and_then(|items| {
+            items
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+        })
+        .ok_or_else(|| damaged(key, "a list of ids"))
+}
+
+/// `details[key]`, present, as `null` or a string: a flag colour (`""` means none) or an id.
+fn nullable(details: &Value, key: &str, field: &str) -> Result<Option<String>, Refusal> {
+    match details.get(key) {
+        Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        _ => Err(damaged(field, "null or a string")),
+    }
+}
+
+fn month(details: &Value) -> Result<CalendarMonth, Refusal> {
+    details
+        .get("month")
+        .and_then(Value::as_str)
+        .and_then(CalendarMonth::from_ynab)
+        .ok_or(Refusal::NoMonth)
+}
+
+fn assigned(details: &Value, prefix: &str) -> Result<AssignedChange, Refusal> {
+    let field = |key: &str| format!("{prefix}{key}");
+    Ok(AssignedChange {
+        category_id: text(details, "category_id", &field("category_id"))?,
+        from: milliunits(details, "from", &field("from"))?,
+        to: milliunits(details, "to", &field("to"))?,
+    })
+}
+
+/// A flag as the journal writes it: `null` or `""` mean none.
+fn flag(details: &Value, key: &str, field: &str) -> Result<Option<String>, Refusal> {
+    Ok(nullable(details, key, field)?.filter(|c| !c.is_empty()))
+}
+
+/// An intent's [`Recognition`], when it holds `item_digests`.
+fn recognition(details: &Value) -> Result<Option<Recognition>, Refusal> {
+    if details.get("item_digests").is_none() {
+        return Ok(None);
+    }
+    let server_knowledge = match details.get("server_knowledge") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(
+            value
+                .as_i64()
+                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
+        ),
+    };
+    Ok(Some(Recognition {
+        account_id: text(details, "account_id", "account_id")?,
+        item_digests: strings(details, "item_digests")?,
+        server_knowledge,
+    }))
+}
+
+/// The `moves` of an unfinished `categorize` intent.
+fn intent_moves(details: &Value) -> Result<Vec<CategoryMove>, Refusal> {
+    let moves = details
+        .get("moves")
+        .and_then(Value::as_array)
+        .ok_or_else(|| damaged("moves", "a list of moves"))?;
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let field = |key: &str| format!("moves.{i}.{key}");
+            Ok(CategoryMove {
+                transaction_id: text(m, "transaction_id", &field("transaction_id"))?,
+                from_category_id: nullable(m, "from_category_id", &field("from_category_id"))?,
+                to_category_id: nullable(m, "to_category_id", &field("to_category_id"))?,
+            })
+        })
+        .collect()
+}
+
+/// The details of an operation of `kind`. `moves` are a `categorize` journal line's moves;
+/// `from_intent` is set for an unfinished intent: its moves are in its details, and a creation
+/// has no ids yet.
+pub fn parse(
+    kind: &str,
+    details: &Value,
+    moves: Vec<CategoryMove>,
+    from_intent: bool,
+) -> Result<Details, Refusal> {
+    match kind {
+        // An intent carries its moves in its details; a journal line, typed, beside them.
+        "categorize" if from_intent => Ok(Details::Categorize {
+            moves: intent_moves(details)?,
+        }),
+        "categorize" => Ok(Details::Categorize { moves }),
+        "budget" => Ok(Details::Budget {
+            month: month(details)?,
+            change: assigned(details, "")?,
+        }),
+        "move" => {
+            let month = month(details)?;
+            let changes = details
+                .get("changes")
+                .and_then(Value::as_array)
+                .ok_or(Refusal::NotTwoSides)?;
+            let [source, target] = changes.as_slice() else {
+                return Err(Refusal::NotTwoSides);
+            };
+            Ok(Details::Move {
+                month,
+                source: assigned(source, "changes.0.")?,
+                target: assigned(target, "changes.1.")?,
+            })
+        }
+        "create" if from_intent && details.get("transaction_ids").is_none() => {
+            let recognition =
+                recognition(details)?.ok_or_else(|| damaged("item_digests", "a list of ids"))?;
+            Ok(Details::Create(Created::ByDigest(recognition)))
+        }
+        "create" => Ok(Details::Create(Created::Ids(strings(
+            details,
+            "transaction_ids",
+        )?))),
+        "flag" => {
+            let changes = details
+                .get("changes")
+                .and_then(Value::as_array)
+                .ok_or_else(|| damaged("changes", "a list of flag changes"))?;
+            let changes = changes
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    Ok(FlagChange {
+                        transaction_id: text(
+                            c,
+                            "transaction_id",
+                            &format!("changes.{i}.transaction_id"),
+                        )?,
+                        from: flag(c, "from", &format!("changes.{i}.from"))?,
+                        to: flag(c, "to", &format!("changes.{i}.to"))?,
+                    })
+                })
+                .collect::<Result<_, Refusal>>()?;
+            Ok(Details::Flag { changes })
+        }
+        "payee" => Ok(Details::Payee {
+            payee_id: text(details, "payee_id", "payee_id")?,
+            from: text(details, "from", "from")?,
+            to: text(details, "to", "to")?,
+        }),
+        "reconcile" => Ok(Details::Reconcile {
+            reconciled_ids: strings(details, "reconciled_ids")?,
+            adjustment_id: match details.get("adjustment_id") {
+                None => None,
+                Some(_) => nullable(details, "adjustment_id", "adjustment_id")?,
+            },
+            recognition: if from_intent {
+                recognition(details)?
+            } else {
+                None
+            },
+        }),
+        "category" => Ok(Details::Category(CategoryEdit {
+            category_id: text(details, "category_id", "category_id")?,
+            name_before: text(details, "name_before", "name_before")?,
+            group_before: text(details, "group_before", "group_before")?,
+            name_after: text(details, "name_after", "name_after")?,
+            group_after: text(details, "group_after", "group_after")?,
+        })),
+        "target" => {
+            let Some(fields) = details.get("undo").filter(|u| u.is_object()).cloned() else {
+                return Err(Refusal::TargetNotRestorable);
+            };
+            Ok(Details::Target {
+                category_id: text(details, "category_id", "category_id")?,
+                after: text(details, "after", "after")?,
+                fields,
+            })
+        }
+        "approve" => Ok(Details::Approve {
+            transaction_ids: strings(details, "transaction_ids")?,
+        }),
+        other => Err(Refusal::Kind(other.to_string())),
+    }
+}
