@@ -426,6 +426,8 @@ macro_rules! tool_args {
         impl $crate::args::ArgObject for $name {
             const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
 
+            // A struct with no field (list_plans) reads nothing from `args`.
+            #[allow(unused_variables)]
             fn take(
                 args: &mut $crate::args::Args,
             ) -> Result<Self, $crate::args::InvalidArgument> {

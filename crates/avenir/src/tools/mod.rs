@@ -460,6 +460,11 @@ pub fn input_schema<T: JsonSchema>() -> Value {
         object.remove("$schema");
         object.remove("title");
         object.remove("description");
+        // A tool with no argument (list_plans) still states its empty `properties`, as clients
+        // that read the schema expect.
+        object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
     }
     defaults_not_required(&mut value);
     one_line_descriptions(&mut value);
