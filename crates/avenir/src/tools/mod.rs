@@ -151,22 +151,12 @@ fn legacy(spec: LegacySpec, run: Run) -> ToolSpec {
 /// the write gate, the guide, the prompts and the names of `names.rs` all read it.
 pub fn registry() -> Vec<ToolSpec> {
     vec![
-        legacy(plans::spec(), |c, a, _| {
-            Box::pin(async move { plans::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<plans::ListPlans>(),
         answer_tool::<accounts::ListAccounts>(),
-        legacy(categories::spec(), |c, a, _| {
-            Box::pin(async move { categories::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(payees::spec(), |c, a, _| {
-            Box::pin(async move { payees::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(scheduled::spec(), |c, a, _| {
-            Box::pin(async move { scheduled::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(transactions::spec(), |c, a, _| {
-            Box::pin(async move { transactions::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<categories::ListCategoryGroups>(),
+        answer_tool::<payees::ListPayees>(),
+        answer_tool::<scheduled::ListScheduledTransactions>(),
+        answer_tool::<transactions::FindTransactions>(),
         legacy(budget_month::summary_spec(), |c, a, _| {
             Box::pin(async move { budget_month::run_summary(c, Args::new(a)).await.into() })
         }),
@@ -180,9 +170,7 @@ pub fn registry() -> Vec<ToolSpec> {
                     .into()
             })
         }),
-        legacy(trends::spec(), |c, a, _| {
-            Box::pin(async move { trends::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<trends::GetSpendingTrends>(),
         legacy(suggestions::spec(), |c, a, _| {
             Box::pin(async move { suggestions::run(c, Args::new(a)).await.into() })
         }),
