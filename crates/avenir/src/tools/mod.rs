@@ -13,6 +13,9 @@ pub mod charges;
 pub mod create;
 pub mod flags;
 pub mod forecast;
+pub mod get_budget_vs_actual;
+pub mod get_category_balances;
+pub mod get_monthly_summary;
 pub mod import;
 pub mod names;
 pub mod net_worth;
@@ -157,19 +160,9 @@ pub fn registry() -> Vec<ToolSpec> {
         answer_tool::<payees::ListPayees>(),
         answer_tool::<scheduled::ListScheduledTransactions>(),
         answer_tool::<transactions::FindTransactions>(),
-        legacy(budget_month::summary_spec(), |c, a, _| {
-            Box::pin(async move { budget_month::run_summary(c, Args::new(a)).await.into() })
-        }),
-        legacy(budget_month::balances_spec(), |c, a, _| {
-            Box::pin(async move { budget_month::run_balances(c, Args::new(a)).await.into() })
-        }),
-        legacy(budget_month::budget_vs_actual_spec(), |c, a, _| {
-            Box::pin(async move {
-                budget_month::run_budget_vs_actual(c, Args::new(a))
-                    .await
-                    .into()
-            })
-        }),
+        answer_tool::<get_monthly_summary::GetMonthlySummary>(),
+        answer_tool::<get_category_balances::GetCategoryBalances>(),
+        answer_tool::<get_budget_vs_actual::GetBudgetVsActual>(),
         answer_tool::<trends::GetSpendingTrends>(),
         legacy(suggestions::spec(), |c, a, _| {
             Box::pin(async move { suggestions::run(c, Args::new(a)).await.into() })
