@@ -426,6 +426,8 @@ macro_rules! tool_args {
         impl $crate::args::ArgObject for $name {
             const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
 
+            // A struct with no field (list_plans) reads nothing from `args`.
+            #[allow(unused_variables)]
             fn take(
                 args: &mut $crate::args::Args,
             ) -> Result<Self, $crate::args::InvalidArgument> {
@@ -440,4 +442,34 @@ macro_rules! tool_args {
     };
     (@give) => { None };
     (@give $give:literal) => { Some($give) };
+}
+
+// For get_monthly_summary, get_category_balances and get_budget_vs_actual: their `month`, which
+// reads 'current' when left out.
+
+/// A month (`current`, `last`, `YYYY-MM` or `YYYY-MM-01`, as [`Month`]), `current` when absent
+/// or null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MonthOrCurrent(pub MonthArg);
+
+impl ArgField for MonthOrCurrent {
+    fn absent(_name: &str, _give: Option<&str>) -> Result<Self, InvalidArgument> {
+        Ok(MonthOrCurrent(MonthArg::Current))
+    }
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        Month::present(name, value).map(|m| MonthOrCurrent(m.0))
+    }
+}
+
+impl JsonSchema for MonthOrCurrent {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "MonthOrCurrent".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "default": "current"})
+    }
 }

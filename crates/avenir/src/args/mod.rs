@@ -3,6 +3,7 @@
 
 mod fields;
 
+pub use fields::MonthOrCurrent;
 pub use fields::{ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, Text};
 
 use crate::months::MonthError;

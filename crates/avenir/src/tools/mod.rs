@@ -13,6 +13,9 @@ pub mod charges;
 pub mod create;
 pub mod flags;
 pub mod forecast;
+pub mod get_budget_vs_actual;
+pub mod get_category_balances;
+pub mod get_monthly_summary;
 pub mod import;
 pub mod names;
 pub mod net_worth;
@@ -151,38 +154,16 @@ fn legacy(spec: LegacySpec, run: Run) -> ToolSpec {
 /// the write gate, the guide, the prompts and the names of `names.rs` all read it.
 pub fn registry() -> Vec<ToolSpec> {
     vec![
-        legacy(plans::spec(), |c, a, _| {
-            Box::pin(async move { plans::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<plans::ListPlans>(),
         answer_tool::<accounts::ListAccounts>(),
-        legacy(categories::spec(), |c, a, _| {
-            Box::pin(async move { categories::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(payees::spec(), |c, a, _| {
-            Box::pin(async move { payees::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(scheduled::spec(), |c, a, _| {
-            Box::pin(async move { scheduled::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(transactions::spec(), |c, a, _| {
-            Box::pin(async move { transactions::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(budget_month::summary_spec(), |c, a, _| {
-            Box::pin(async move { budget_month::run_summary(c, Args::new(a)).await.into() })
-        }),
-        legacy(budget_month::balances_spec(), |c, a, _| {
-            Box::pin(async move { budget_month::run_balances(c, Args::new(a)).await.into() })
-        }),
-        legacy(budget_month::budget_vs_actual_spec(), |c, a, _| {
-            Box::pin(async move {
-                budget_month::run_budget_vs_actual(c, Args::new(a))
-                    .await
-                    .into()
-            })
-        }),
-        legacy(trends::spec(), |c, a, _| {
-            Box::pin(async move { trends::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<categories::ListCategoryGroups>(),
+        answer_tool::<payees::ListPayees>(),
+        answer_tool::<scheduled::ListScheduledTransactions>(),
+        answer_tool::<transactions::FindTransactions>(),
+        answer_tool::<get_monthly_summary::GetMonthlySummary>(),
+        answer_tool::<get_category_balances::GetCategoryBalances>(),
+        answer_tool::<get_budget_vs_actual::GetBudgetVsActual>(),
+        answer_tool::<trends::GetSpendingTrends>(),
         legacy(suggestions::spec(), |c, a, _| {
             Box::pin(async move { suggestions::run(c, Args::new(a)).await.into() })
         }),
@@ -478,6 +459,11 @@ pub fn input_schema<T: JsonSchema>() -> Value {
         object.remove("$schema");
         object.remove("title");
         object.remove("description");
+        // A tool with no argument (list_plans) still states its empty `properties`, as clients
+        // that read the schema expect.
+        object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
     }
     defaults_not_required(&mut value);
     one_line_descriptions(&mut value);

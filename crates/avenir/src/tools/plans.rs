@@ -1,12 +1,10 @@
 //! `list_plans` (`tools-read.md` §2): the plans the token can read, with the ids other tools take.
 
-use super::{LegacySpec, Outcome, list_answer, list_schema};
-use crate::args::Args;
+use super::{AnswerTool, Answered, ListOf, ToolError};
 use crate::context::Context;
 use crate::text::safe;
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::json;
 
 /// One plan.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -21,43 +19,45 @@ pub struct PlanEntry {
     pub last_month: Option<String>,
 }
 
-pub fn spec() -> LegacySpec {
-    LegacySpec {
-        name: "list_plans",
-        title: "List plans",
-        description: |_| {
-            "List the plans this YNAB token can read, with the id every other tool takes as plan_id. \
+crate::tool_args! {
+    /// The arguments of `list_plans`: none.
+    pub struct ListPlansArgs {}
+}
+
+/// `list_plans`.
+pub struct ListPlans;
+
+impl AnswerTool for ListPlans {
+    const NAME: &'static str = "list_plans";
+    const TITLE: &'static str = "List plans";
+    type Args = ListPlansArgs;
+    type Answer = ListOf<PlanEntry>;
+
+    fn description(_writes: bool) -> String {
+        "List the plans this YNAB token can read, with the id every other tool takes as plan_id. \
 A plan is what YNAB now calls a budget: the user may still say \"budget\". Call it once and keep the id; \
 no other tool reads this list. 'last-used' also works as a plan_id, but it names the plan last opened in \
 YNAB when the server first meets it and keeps naming that plan while the server runs, so pass the id \
 when there are several plans. For what a plan holds, see list_accounts. \
 Cost: one YNAB request. Changes nothing."
-                .to_string()
-        },
-        input_schema: || json!({"type": "object", "properties": {}, "additionalProperties": false}),
-        output_schema: list_schema::<PlanEntry>,
-        read_only: true,
-        idempotent: true,
-        destructive: None,
+            .to_string()
     }
-}
 
-pub async fn run(context: &Context, args: Args) -> Outcome {
-    if let Err(error) = args.finish("list_plans") {
-        return error.into();
+    async fn run(
+        context: &Context,
+        _args: ListPlansArgs,
+    ) -> Result<Answered<Self::Answer>, ToolError> {
+        let plans = context.plans.client().plans().await?;
+        let result = plans
+            .into_iter()
+            .map(|p| PlanEntry {
+                id: p.id,
+                name: safe(&p.name),
+                first_month: p.first_month,
+                last_month: p.last_month,
+            })
+            .collect();
+        // The list names no plan of its own: no plan in `_meta`.
+        Ok(Answered::new(ListOf { result }, None::<String>))
     }
-    let plans = match context.plans.client().plans().await {
-        Ok(plans) => plans,
-        Err(error) => return error.into(),
-    };
-    let entries = plans
-        .into_iter()
-        .map(|p| PlanEntry {
-            id: p.id,
-            name: safe(&p.name),
-            first_month: p.first_month,
-            last_month: p.last_month,
-        })
-        .collect();
-    list_answer::<PlanEntry>(entries, None)
 }

@@ -2,8 +2,8 @@
 //! last months up to the current one, keyed by category id with each category's group and name.
 
 use super::budget_month::{PLAN_READ_COST, in_build};
-use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
-use crate::args::Args;
+use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
+use crate::args::IntOr;
 use crate::context::Context;
 use crate::logic::budget_month::GroupNames;
 use crate::logic::trends::spending_trends;
@@ -12,7 +12,6 @@ use crate::months::held_months;
 use crate::text::safe;
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::json;
 use std::collections::BTreeMap;
 
 /// Months read when `months_count` is not given.
@@ -45,103 +44,89 @@ pub struct CategoryTrend {
 /// its category.)
 pub type SpendingTrends = BTreeMap<String, CategoryTrend>;
 
-pub fn spec() -> LegacySpec {
-    LegacySpec {
-        name: "get_spending_trends",
-        title: "Spending trends",
-        description: |_writes| {
-            let single: Vec<&str> = ["get_category_balances", "get_budget_vs_actual"]
-                .into_iter()
-                .filter(|t| in_build(t))
-                .collect();
-            let single = if single.is_empty() {
-                String::new()
-            } else {
-                format!(" A single month in detail: {}.", single.join(" or "))
-            };
-            let future = if in_build("forecast_balance") {
-                " The months ahead: forecast_balance."
-            } else {
-                ""
-            };
-            format!(
-                "Spending per category, month by month: \"is my grocery spending going up?\". \
+crate::tool_args! {
+    /// The arguments of `get_spending_trends`.
+    pub struct SpendingTrendsArgs {
+        pub plan_id: Option<PlanId>,
+        /// Months to read, the current one included.
+        pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
+    }
+}
+
+/// `get_spending_trends`.
+pub struct GetSpendingTrends;
+
+impl AnswerTool for GetSpendingTrends {
+    const NAME: &'static str = "get_spending_trends";
+    const TITLE: &'static str = "Spending trends";
+    type Args = SpendingTrendsArgs;
+    type Answer = SpendingTrends;
+
+    fn description(_writes: bool) -> String {
+        let single: Vec<&str> = ["get_category_balances", "get_budget_vs_actual"]
+            .into_iter()
+            .filter(|t| in_build(t))
+            .collect();
+        let single = if single.is_empty() {
+            String::new()
+        } else {
+            format!(" A single month in detail: {}.", single.join(" or "))
+        };
+        let future = if in_build("forecast_balance") {
+            " The months ahead: forecast_balance."
+        } else {
+            ""
+        };
+        format!(
+            "Spending per category, month by month: \"is my grocery spending going up?\". \
 months_count counts back from the current month, included (default 3 = this month, partial, and \
 the two before; at most 24); a younger plan gives the months it holds, and months budgeted ahead \
 are never read. The answer maps each category id to its group, its name and its monthly amounts, \
 oldest first. An amount is the spending: YNAB's activity with the sign flipped, positive for money \
 spent, reduced by refunds (negative when refunds exceed it). Hidden and YNAB's internal categories \
 are left out.{single}{future} {PLAN_READ_COST} Changes nothing."
-            )
-        },
-        input_schema: || {
-            json!({
-                "type": "object",
-                "properties": {
-                    "plan_id": plan_id_property(),
-                    "months_count": {"type": "integer", "minimum": 1, "maximum": MAX_MONTHS,
-                                     "default": DEFAULT_MONTHS,
-                                     "description": "Months to read, the current one included."}
-                },
-                "required": ["plan_id"],
-                "additionalProperties": false
-            })
-        },
-        output_schema: schema_value::<SpendingTrends>,
-        read_only: true,
-        idempotent: true,
-        destructive: None,
+        )
     }
-}
 
-pub async fn run(context: &Context, mut args: Args) -> Outcome {
-    let parsed = (|| {
-        let plan_id = take_plan_id(&mut args)?;
-        let count = args.integer("months_count", DEFAULT_MONTHS, 1, MAX_MONTHS)?;
-        args.finish("get_spending_trends")?;
-        Ok::<_, crate::args::ArgError>((plan_id, count))
-    })();
-    let (plan_id, count) = match parsed {
-        Ok(parsed) => parsed,
-        Err(error) => return error.into(),
-    };
-    let snapshot = match context.plans.read(&plan_id).await {
-        Ok(snapshot) => snapshot,
-        Err(error) => return error.into(),
-    };
-    let count = usize::try_from(count).unwrap_or(1);
-    let kept: Vec<String> = held_months(&snapshot.plan.months, context.settings.today(), count)
-        .iter()
-        .map(|(_, m)| m.month.clone())
-        .collect();
-    let snapshot = match context
-        .plans
-        .with_months(snapshot, |m| kept.iter().any(|k| k == m))
-        .await
-    {
-        Ok(snapshot) => snapshot,
-        Err(error) => return error.into(),
-    };
-    let plan = &snapshot.plan;
-    let months = held_months(&plan.months, context.settings.today(), count);
-    let groups = GroupNames::new(&plan.category_groups);
-    let answer: SpendingTrends = spending_trends(&months, &groups)
-        .into_iter()
-        .map(|trend| {
-            let entry = CategoryTrend {
-                group: safe(trend.group),
-                name: safe(trend.name),
-                months: trend
-                    .months
-                    .into_iter()
-                    .map(|(month, amount)| MonthSpending {
-                        month: month.label(),
-                        amount: Amount(amount),
-                    })
-                    .collect(),
-            };
-            (trend.category_id.to_string(), entry)
-        })
-        .collect();
-    object_answer(answer, Some(snapshot.id().to_string()))
+    async fn run(
+        context: &Context,
+        args: SpendingTrendsArgs,
+    ) -> Result<Answered<SpendingTrends>, ToolError> {
+        let snapshot = context
+            .plans
+            .read(&plan_or_last_used(&args.plan_id))
+            .await?;
+        // The parser keeps the count within 1..=24, which every usize holds.
+        let count = usize::try_from(args.months_count.0).unwrap_or(1);
+        let kept: Vec<String> = held_months(&snapshot.plan.months, context.settings.today(), count)
+            .iter()
+            .map(|(_, m)| m.month.clone())
+            .collect();
+        let snapshot = context
+            .plans
+            .with_months(snapshot, |m| kept.iter().any(|k| k == m))
+            .await?;
+        let plan = &snapshot.plan;
+        let months = held_months(&plan.months, context.settings.today(), count);
+        let groups = GroupNames::new(&plan.category_groups);
+        let answer: SpendingTrends = spending_trends(&months, &groups)
+            .into_iter()
+            .map(|trend| {
+                let entry = CategoryTrend {
+                    group: safe(trend.group),
+                    name: safe(trend.name),
+                    months: trend
+                        .months
+                        .into_iter()
+                        .map(|(month, amount)| MonthSpending {
+                            month: month.label(),
+                            amount: Amount(amount),
+                        })
+                        .collect(),
+                };
+                (trend.category_id.to_string(), entry)
+            })
+            .collect();
+        Ok(Answered::new(answer, snapshot.id().to_string()))
+    }
 }
