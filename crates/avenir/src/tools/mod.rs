@@ -183,30 +183,20 @@ pub fn registry() -> Vec<ToolSpec> {
         legacy(trends::spec(), |c, a, _| {
             Box::pin(async move { trends::run(c, Args::new(a)).await.into() })
         }),
-        legacy(suggestions::spec(), |c, a, _| {
-            Box::pin(async move { suggestions::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<suggestions::SuggestCategories>(),
         legacy(forecast::spec(), |c, a, _| {
             Box::pin(async move { forecast::run(c, Args::new(a)).await.into() })
         }),
-        legacy(charges::spec(), |c, a, _| {
-            Box::pin(async move { charges::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(age::spec(), |c, a, _| {
-            Box::pin(async move { age::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<charges::FindRecurringCharges>(),
+        answer_tool::<age::GetAgeOfMoney>(),
         legacy(payoff::spec(), |c, a, _| {
             Box::pin(async move { payoff::run(c, Args::new(a)).await.into() })
         }),
-        legacy(net_worth::spec(), |c, a, _| {
-            Box::pin(async move { net_worth::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<net_worth::GetNetWorthTrend>(),
         legacy(runway::spec(), |c, a, _| {
             Box::pin(async move { runway::run(c, Args::new(a)).await.into() })
         }),
-        legacy(savings::spec(), |c, a, _| {
-            Box::pin(async move { savings::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<savings::GetSavingsRate>(),
         legacy(targets::spec(), |c, a, _| {
             Box::pin(async move { targets::run(c, Args::new(a)).await.into() })
         }),
