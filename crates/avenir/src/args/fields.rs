@@ -441,3 +441,31 @@ macro_rules! tool_args {
     (@give) => { None };
     (@give $give:literal) => { Some($give) };
 }
+
+// ---- get_underfunded_targets ---------------------------------------------------------------
+
+/// A [`Month`], `current` when absent (or null).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MonthOrCurrent(pub MonthArg);
+
+impl ArgField for MonthOrCurrent {
+    fn absent(_name: &str, _give: Option<&str>) -> Result<Self, InvalidArgument> {
+        Ok(MonthOrCurrent(MonthArg::Current))
+    }
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        Month::present(name, value).map(|m| MonthOrCurrent(m.0))
+    }
+}
+
+impl JsonSchema for MonthOrCurrent {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "MonthOrCurrent".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "default": "current"})
+    }
+}

@@ -4,6 +4,7 @@
 mod fields;
 
 pub use fields::{ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, Text};
+pub use fields::MonthOrCurrent;
 
 use crate::months::MonthError;
 use crate::text::quoted;

@@ -197,9 +197,7 @@ pub fn registry() -> Vec<ToolSpec> {
             Box::pin(async move { runway::run(c, Args::new(a)).await.into() })
         }),
         answer_tool::<savings::GetSavingsRate>(),
-        legacy(targets::spec(), |c, a, _| {
-            Box::pin(async move { targets::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<targets::GetUnderfundedTargets>(),
         legacy(categorize::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "apply_categories", |a, _| {
                 categorize::ApplyCategories::parse(a)
