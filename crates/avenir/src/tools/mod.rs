@@ -184,9 +184,7 @@ pub fn registry() -> Vec<ToolSpec> {
             Box::pin(async move { trends::run(c, Args::new(a)).await.into() })
         }),
         answer_tool::<suggestions::SuggestCategories>(),
-        legacy(forecast::spec(), |c, a, _| {
-            Box::pin(async move { forecast::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<forecast::ForecastBalance>(),
         answer_tool::<charges::FindRecurringCharges>(),
         answer_tool::<age::GetAgeOfMoney>(),
         legacy(payoff::spec(), |c, a, _| {
