@@ -350,7 +350,9 @@ impl<T: ArgObject> ArgField for Vec<T> {
             )
             .into());
         };
-        let mut out = Vec::with_capacity(items.len());
+        // Every element's shape first, then each element's members (the order of the parsers
+        // this replaced: `one_offs.1.b` is named before `one_offs.0.date`).
+        let mut objects = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let Value::Object(fields) = item else {
                 return Err(ArgError::at(
@@ -371,6 +373,10 @@ impl<T: ArgObject> ArgField for Vec<T> {
                 )
                 .into());
             }
+            objects.push(fields);
+        }
+        let mut out = Vec::with_capacity(objects.len());
+        for (i, fields) in objects.into_iter().enumerate() {
             let mut args = super::Args::new(fields.clone());
             out.push(T::take(&mut args).map_err(|e| e.within(&format!("{name}.{i}")))?);
         }

@@ -257,3 +257,44 @@ impl AnswerTool for ForecastBalance {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::Args;
+    use serde_json::{Value, json};
+
+    fn parse(arguments: Value) -> Result<ForecastArgs, String> {
+        let Value::Object(map) = arguments else {
+            return Err("not an object".into());
+        };
+        Args::new(map)
+            .parse::<ForecastArgs>("forecast_balance")
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn one_offs_shapes_are_checked_before_their_members() {
+        assert_eq!(
+            parse(json!({"until": "current", "one_offs": [{"date": "soon"}, {"x": 1}]})).err(),
+            Some(
+                "Argument one_offs.1.x: is not accepted here: give only date, amount and label."
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            parse(json!({"until": "current", "one_offs": [{"date": "soon"}, 3]})).err(),
+            Some(
+                "Argument one_offs.1: must be an object with date, amount and label, got a number."
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            parse(json!({"until": "current", "one_offs": [{"amount": 1, "label": "x"}]})).err(),
+            Some(
+                "Argument one_offs.0.date: is required: give the date it is expected, YYYY-MM-DD."
+                    .to_string()
+            )
+        );
+    }
+}
