@@ -187,9 +187,7 @@ pub fn registry() -> Vec<ToolSpec> {
         answer_tool::<forecast::ForecastBalance>(),
         answer_tool::<charges::FindRecurringCharges>(),
         answer_tool::<age::GetAgeOfMoney>(),
-        legacy(payoff::spec(), |c, a, _| {
-            Box::pin(async move { payoff::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<payoff::GetDebtPayoffPlan>(),
         answer_tool::<net_worth::GetNetWorthTrend>(),
         legacy(runway::spec(), |c, a, _| {
             Box::pin(async move { runway::run(c, Args::new(a)).await.into() })
