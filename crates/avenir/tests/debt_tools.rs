@@ -249,10 +249,6 @@ async fn payoff_arguments_are_checked_before_anything_is_sent() {
     let h = start(Era::Modern, false).await;
     let cases = [
         (
-            json!({}),
-            "Argument plan_id: is required: give a plan id from list_plans, or 'last-used'.",
-        ),
-        (
             json!({"plan_id": "last-used", "strategy": "fastest"}),
             "Argument strategy: must be 'avalanche', 'snowball' or 'both', got 'fastest'.",
         ),
@@ -338,6 +334,12 @@ async fn payoff_arguments_are_checked_before_anything_is_sent() {
         "Argument overrides: must hold 1 to 50 overrides when given, got 51: leave it out to keep YNAB's terms."
     );
     assert_eq!(h.served(), 0, "nothing was sent to YNAB");
+    // plan_id left out means the last-used plan (D40)
+    assert_eq!(
+        h.ok("get_debt_payoff_plan", json!({})).await,
+        h.ok("get_debt_payoff_plan", json!({"plan_id": "last-used"}))
+            .await
+    );
 }
 
 #[tokio::test]

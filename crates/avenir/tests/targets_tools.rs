@@ -336,11 +336,6 @@ plan_id, month, limit."
 months_count."
                 .into(),
         ),
-        (
-            "get_savings_rate",
-            json!({}),
-            "Argument plan_id: is required: give a plan id from list_plans, or 'last-used'.".into(),
-        ),
     ];
     for (tool, arguments, message) in cases {
         assert_eq!(
@@ -367,6 +362,13 @@ months_count."
         "Month 2020-01-01 is not in this plan: YNAB holds its months from 2026-06-01 to 2027-09-01."
     );
     assert_eq!(h.sandbox.stats().total, 1);
+
+    // plan_id left out means the last-used plan (D40)
+    assert_eq!(
+        h.ok("get_savings_rate", json!({})).await,
+        h.ok("get_savings_rate", json!({"plan_id": "last-used"}))
+            .await
+    );
 }
 
 #[tokio::test]

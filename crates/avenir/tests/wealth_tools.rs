@@ -82,7 +82,8 @@ async fn both_tools_are_listed_in_every_mode_with_their_title_and_cost() {
             let schema = serde_json::to_value(&tool.input_schema).unwrap_or_default();
             assert_eq!(schema["properties"]["months_count"]["maximum"], 24);
             assert_eq!(schema["properties"]["months_count"]["default"], 12);
-            assert_eq!(schema["required"], json!(["plan_id"]));
+            // plan_id may be left out (D40): nothing is required
+            assert_eq!(schema["required"], Value::Null);
             assert!(tool.output_schema.is_some(), "{name}: an output schema");
         }
     }
@@ -310,10 +311,6 @@ async fn bad_arguments_are_refused_before_anything_is_sent() {
             "Argument months_count: must be an integer from 1 to 24, got a string."
         );
         assert_eq!(
-            h.error(tool, json!({"months_count": 3})).await,
-            "Argument plan_id: is required: give a plan id from list_plans, or 'last-used'."
-        );
-        assert_eq!(
             h.error(tool, json!({"plan_id": 7})).await,
             "Argument plan_id: must be a string, got a number."
         );
@@ -331,4 +328,13 @@ tools."
         );
     }
     assert_eq!(h.sandbox.stats().total, 0, "nothing was sent to YNAB");
+
+    // plan_id left out means the last-used plan (D40)
+    for (tool, _) in TOOLS {
+        assert_eq!(
+            h.ok(tool, json!({"months_count": 3})).await,
+            h.ok(tool, json!({"plan_id": "last-used", "months_count": 3}))
+                .await
+        );
+    }
 }

@@ -350,7 +350,9 @@ impl<T: ArgObject> ArgField for Vec<T> {
             )
             .into());
         };
-        let mut out = Vec::with_capacity(items.len());
+        // Every element's shape first, then each element's members (the order of the parsers
+        // this replaced: `one_offs.1.b` is named before `one_offs.0.date`).
+        let mut objects = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let Value::Object(fields) = item else {
                 return Err(ArgError::at(
@@ -371,6 +373,10 @@ impl<T: ArgObject> ArgField for Vec<T> {
                 )
                 .into());
             }
+            objects.push(fields);
+        }
+        let mut out = Vec::with_capacity(objects.len());
+        for (i, fields) in objects.into_iter().enumerate() {
             let mut args = super::Args::new(fields.clone());
             out.push(T::take(&mut args).map_err(|e| e.within(&format!("{name}.{i}")))?);
         }
@@ -444,7 +450,156 @@ macro_rules! tool_args {
     (@give $give:literal) => { Some($give) };
 }
 
-// For get_monthly_summary, get_category_balances and get_budget_vs_actual: their `month`, which
+// ---- get_debt_payoff_plan ------------------------------------------------------------------
+
+/// An amount in currency units whose JSON number is read as [`Money`] reads it, with `rule` as
+/// the message of a value that is not one.
+fn money_with_rule(name: &str, value: &Value, rule: &str) -> Result<Milliunits, InvalidArgument> {
+    match value {
+        Value::Number(n) => milliunits_of(&n.to_string())
+            .ok_or_else(|| ArgError::at(name, format!("{rule}, got {n}.")).into()),
+        other => Err(ArgError::at(name, format!("{rule}, got {}.", kind(other))).into()),
+    }
+}
+
+/// Which debt payoff plans to make (`get_debt_payoff_plan`'s `strategy`): avalanche, snowball
+/// or both, compared (the default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PayoffStrategy {
+    Avalanche,
+    Snowball,
+    Both,
+}
+
+impl ArgField for PayoffStrategy {
+    fn absent(_name: &str, _give: Option<&str>) -> Result<Self, InvalidArgument> {
+        Ok(PayoffStrategy::Both)
+    }
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        match String::present(name, value)?.as_str() {
+            "both" => Ok(PayoffStrategy::Both),
+            "avalanche" => Ok(PayoffStrategy::Avalanche),
+            "snowball" => Ok(PayoffStrategy::Snowball),
+            other => Err(ArgError::at(
+                name,
+                format!(
+                    "must be 'avalanche', 'snowball' or 'both', got {}.",
+                    quoted(other)
+                ),
+            )
+            .into()),
+        }
+    }
+}
+
+impl JsonSchema for PayoffStrategy {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "PayoffStrategy".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "enum": ["avalanche", "snowball", "both"], "default": "both"})
+    }
+}
+
+/// A monthly budget in currency units, above 0 and at most a billion (`get_debt_payoff_plan`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PositiveMoney(pub Milliunits);
+
+impl ArgField for PositiveMoney {
+    const GIVE: &'static str = "an amount in currency units, above 0";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let rule = "must be a number above 0 and at most 1000000000, in currency units";
+        match money_with_rule(name, value, rule)? {
+            m if m <= 0 => {
+                Err(ArgError::at(name, format!("{rule}, got {}.", crate::money::units(m))).into())
+            }
+            m => Ok(PositiveMoney(m)),
+        }
+    }
+}
+
+impl JsonSchema for PositiveMoney {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "PositiveMoney".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "number", "exclusiveMinimum": 0, "maximum": 1_000_000_000})
+    }
+}
+
+/// An amount in currency units from 0 to a billion (`get_debt_payoff_plan`'s minimum payment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NonNegativeMoney(pub Milliunits);
+
+impl ArgField for NonNegativeMoney {
+    const GIVE: &'static str = "an amount in currency units, 0 or more";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let rule = "must be a number from 0 to 1000000000, in currency units";
+        match money_with_rule(name, value, rule)? {
+            m if m < 0 => {
+                Err(ArgError::at(name, format!("{rule}, got {}.", crate::money::units(m))).into())
+            }
+            m => Ok(NonNegativeMoney(m)),
+        }
+    }
+}
+
+impl JsonSchema for NonNegativeMoney {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "NonNegativeMoney".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "number", "minimum": 0, "maximum": 1_000_000_000})
+    }
+}
+
+/// A yearly interest rate in percent, 0 to 100, kept in thousandths of a percent as YNAB keeps
+/// it: the exact decimal given, half to even (D8) (`get_debt_payoff_plan`'s overrides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatePercentArg(pub i64);
+
+impl ArgField for RatePercentArg {
+    const GIVE: &'static str = "a rate in percent a year";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let rule = "must be a number from 0 to 100, percent a year";
+        // An amount's milliunits are the rate's thousandths of a percent.
+        match money_with_rule(name, value, rule)? {
+            rate if !(0..=100_000).contains(&rate) => Err(ArgError::at(
+                name,
+                format!("{rule}, got {}.", crate::money::decimal(rate, 3)),
+            )
+            .into()),
+            rate => Ok(RatePercentArg(rate)),
+        }
+    }
+}
+
+impl JsonSchema for RatePercentArg {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "RatePercentArg".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "number", "minimum": 0, "maximum": 100})
+    }
+}
+
+// For the month tools and get_underfunded_targets: their `month`, which
 // reads 'current' when left out.
 
 /// A month (`current`, `last`, `YYYY-MM` or `YYYY-MM-01`, as [`Month`]), `current` when absent

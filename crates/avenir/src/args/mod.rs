@@ -3,8 +3,8 @@
 
 mod fields;
 
-pub use fields::MonthOrCurrent;
 pub use fields::{ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, Text};
+pub use fields::{MonthOrCurrent, NonNegativeMoney, PayoffStrategy, PositiveMoney, RatePercentArg};
 
 use crate::months::MonthError;
 use crate::text::quoted;

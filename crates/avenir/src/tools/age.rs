@@ -2,13 +2,12 @@
 //! current one, with the latest figure, its trend and notes, read from the plan's month summaries.
 
 use super::budget_month::{PLAN_READ_COST, in_build};
-use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
-use crate::args::{ArgError, Args};
+use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
+use crate::args::IntOr;
 use crate::context::Context;
 use crate::logic::age::{Trend, age_of_money};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::json;
 
 /// Months shown when `months_count` is not given.
 pub const DEFAULT_MONTHS: i64 = 12;
@@ -45,65 +44,52 @@ pub struct AgeOfMoneyAnswer {
     pub notes: Vec<String>,
 }
 
-pub fn spec() -> LegacySpec {
-    LegacySpec {
-        name: "get_age_of_money",
-        title: "Age of Money month by month",
-        description: |_writes| {
-            let runway = if in_build("get_runway") {
-                " How long the money would last without income: get_runway."
-            } else {
-                ""
-            };
-            format!(
-                "\"How old is my money?\", \"am I living on last month's income?\": YNAB's own Age \
+crate::tool_args! {
+    /// The arguments of `get_age_of_money`.
+    pub struct AgeArgs {
+        pub plan_id: Option<PlanId>,
+        /// Months to show, the current one included.
+        pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
+    }
+}
+
+/// `get_age_of_money`.
+pub struct GetAgeOfMoney;
+
+impl AnswerTool for GetAgeOfMoney {
+    const NAME: &'static str = "get_age_of_money";
+    const TITLE: &'static str = "Age of Money month by month";
+    type Args = AgeArgs;
+    type Answer = AgeOfMoneyAnswer;
+
+    fn description(_writes: bool) -> String {
+        let runway = if in_build("get_runway") {
+            " How long the money would last without income: get_runway."
+        } else {
+            ""
+        };
+        format!(
+            "\"How old is my money?\", \"am I living on last month's income?\": YNAB's own Age \
 of Money, in days, month by month, with the latest figure and its trend (up, down or steady since \
 the first month shown that has one). Over 30 days means living on last month's income, the buffer \
 YNAB aims for. months_count counts back from the current month, included (1 = this month only; \
 default 12, at most 24); a younger plan shows the months it holds, with a note; months budgeted \
 ahead are never shown. A month YNAB gives no figure for has days null and is named in the notes; \
 relay the message and the notes.{runway} {PLAN_READ_COST} Changes nothing."
-            )
-        },
-        input_schema: || {
-            json!({
-                "type": "object",
-                "properties": {
-                    "plan_id": plan_id_property(),
-                    "months_count": {"type": "integer", "minimum": 1, "maximum": MAX_MONTHS,
-                                     "default": DEFAULT_MONTHS,
-                                     "description": "Months to show, the current one included."}
-                },
-                "required": ["plan_id"],
-                "additionalProperties": false
-            })
-        },
-        output_schema: schema_value::<AgeOfMoneyAnswer>,
-        read_only: true,
-        idempotent: true,
-        destructive: None,
+        )
     }
-}
 
-pub async fn run(context: &Context, mut args: Args) -> Outcome {
-    let parsed = (|| {
-        let plan_id = take_plan_id(&mut args)?;
-        let count = args.integer("months_count", DEFAULT_MONTHS, 1, MAX_MONTHS)?;
-        args.finish("get_age_of_money")?;
-        Ok::<_, ArgError>((plan_id, count))
-    })();
-    let (plan_id, count) = match parsed {
-        Ok(parsed) => parsed,
-        Err(error) => return error.into(),
-    };
-    let snapshot = match context.plans.read(&plan_id).await {
-        Ok(snapshot) => snapshot,
-        Err(error) => return error.into(),
-    };
-    let count = usize::try_from(count).unwrap_or(1);
-    let age = age_of_money(&snapshot.plan.months, context.settings.today(), count);
-    object_answer(
-        AgeOfMoneyAnswer {
+    async fn run(
+        context: &Context,
+        args: AgeArgs,
+    ) -> Result<Answered<AgeOfMoneyAnswer>, ToolError> {
+        let snapshot = context
+            .plans
+            .read(&plan_or_last_used(&args.plan_id))
+            .await?;
+        let count = usize::try_from(args.months_count.0).unwrap_or(1);
+        let age = age_of_money(&snapshot.plan.months, context.settings.today(), count);
+        let answer = AgeOfMoneyAnswer {
             message: age.message,
             days: age.days,
             as_of: age.as_of.map(|m| m.label()),
@@ -119,7 +105,7 @@ pub async fn run(context: &Context, mut args: Args) -> Outcome {
             change: age.change,
             trend: age.trend,
             notes: age.notes,
-        },
-        Some(snapshot.id().to_string()),
-    )
+        };
+        Ok(Answered::new(answer, snapshot.id().to_string()))
+    }
 }

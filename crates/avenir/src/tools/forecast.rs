@@ -3,8 +3,8 @@
 
 use super::budget_month::{PLAN_READ_COST, in_build};
 use super::scheduled::OccurrenceEntry;
-use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
-use crate::args::{ArgError, Args};
+use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
+use crate::args::{Date, Ids, Money, Month};
 use crate::context::Context;
 use crate::logic::forecast::{
     Forecast, ForecastRequest, MAX_FORECAST_MONTHS, OneOff, check_horizon, forecast,
@@ -12,10 +12,8 @@ use crate::logic::forecast::{
 use crate::logic::projection::MonthProjection;
 use crate::logic::recurring::Recurring;
 use crate::money::Amount;
-use crate::months::MonthArg;
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::json;
 
 /// A recurring charge or income the projection repeats every month.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -174,117 +172,129 @@ instructions.{past}{runway} {PLAN_READ_COST} Changes nothing."
     )
 }
 
-pub fn spec() -> LegacySpec {
-    LegacySpec {
-        name: "forecast_balance",
-        title: "Forecast the balance",
-        description,
-        input_schema: || {
-            let amount = |what: &str| {
-                json!({"type": ["number", "null"], "minimum": -1e9, "maximum": 1e9,
-                       "description": what})
-            };
-            json!({
-                "type": "object",
-                "properties": {
-                    "plan_id": plan_id_property(),
-                    "until": {"type": "string",
-                              "description": "Last month to project: 'current', YYYY-MM or YYYY-MM-01, from the current month to 24 months ahead."},
-                    "account_ids": {"type": ["array", "null"], "items": {"type": "string"},
-                                    "description": "Accounts to project together (ids from list_accounts); default: every open on-budget account."},
-                    "monthly_income": amount("Income expected each month, in currency units; replaces all income found in history and scheduled inflows."),
-                    "variable_monthly": amount("Monthly spending besides recurring charges, in currency units (negative)."),
-                    "one_offs": {
-                        "type": ["array", "null"],
-                        "description": "Expected one-off amounts not already scheduled in YNAB.",
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "date": {"type": "string", "format": "date", "description": "YYYY-MM-DD."},
-                                "amount": {"type": "number", "minimum": -1e9, "maximum": 1e9,
-                                           "description": "In currency units, negative for a payment."},
-                                "label": {"type": "string", "description": "What it is, e.g. 'tax bill'."}
-                            },
-                            "required": ["date", "amount", "label"],
-                            "additionalProperties": false
-                        }
-                    }
-                },
-                "required": ["plan_id", "until"],
-                "additionalProperties": false
-            })
-        },
-        output_schema: schema_value::<ForecastAnswer>,
-        read_only: true,
-        idempotent: true,
-        destructive: None,
+crate::tool_args! {
+    // One element of `forecast_balance`'s one_offs. (A plain comment: a doc comment would become
+    // the schema's description of each element.)
+    pub struct OneOffArgs {
+        /// YYYY-MM-DD.
+        #[give = "the date it is expected, YYYY-MM-DD"]
+        pub date: Date,
+        /// In currency units, negative for a payment.
+        #[give = "the amount in currency units, negative for a payment"]
+        pub amount: Money,
+        /// What it is, e.g. 'tax bill'.
+        #[give = "a short label, e.g. 'tax bill'"]
+        pub label: String,
     }
 }
 
-/// The `one_offs` argument: each element's fields named by path (`one_offs.0.date`).
-fn take_one_offs(args: &mut Args) -> Result<Vec<OneOff>, ArgError> {
-    let items = args
-        .optional_objects("one_offs", &["date", "amount", "label"])?
-        .unwrap_or_default();
-    let mut one_offs = Vec::with_capacity(items.len());
-    for (i, mut item) in items.into_iter().enumerate() {
-        let path = format!("one_offs.{i}");
-        let parsed = (|| {
-            let date = item.required_date("date", "the date it is expected, YYYY-MM-DD")?;
-            let amount = item.optional_amount("amount")?.ok_or_else(|| ArgError {
-                path: "amount".into(),
-                rule: "is required: give the amount in currency units, negative for a payment."
-                    .into(),
-            })?;
-            let label = item.required_string("label", "a short label, e.g. 'tax bill'")?;
-            Ok::<_, ArgError>(OneOff {
-                date,
-                amount,
-                label,
-            })
-        })();
-        one_offs.push(parsed.map_err(|e| e.within(&path))?);
+crate::tool_args! {
+    /// The arguments of `forecast_balance`.
+    pub struct ForecastArgs {
+        pub plan_id: Option<PlanId>,
+        /// Last month to project: 'current', YYYY-MM or YYYY-MM-01, from the current month to
+        /// 24 months ahead.
+        #[give = "the last month to project: 'current', YYYY-MM or YYYY-MM-01"]
+        pub until: Month,
+        /// Accounts to project together (ids from list_accounts); default: every open on-budget
+        /// account.
+        pub account_ids: Option<Ids>,
+        /// Income expected each month, in currency units; replaces all income found in history
+        /// and scheduled inflows.
+        pub monthly_income: Option<Money>,
+        /// Monthly spending besides recurring charges, in currency units (negative).
+        pub variable_monthly: Option<Money>,
+        /// Expected one-off amounts not already scheduled in YNAB.
+        pub one_offs: Option<Vec<OneOffArgs>>,
     }
-    Ok(one_offs)
 }
 
-pub async fn run(context: &Context, mut args: Args) -> Outcome {
-    let today = context.settings.today();
-    let parsed = (|| {
-        let plan_id = take_plan_id(&mut args)?;
-        let until = args.required_string(
-            "until",
-            "the last month to project: 'current', YYYY-MM or YYYY-MM-01",
-        )?;
-        let until = MonthArg::parse("until", &until).map_err(|e| Outcome::Error(e.to_string()))?;
-        let accounts = args.optional_ids("account_ids")?;
-        let income = args.optional_amount("monthly_income")?;
-        let variable = args.optional_amount("variable_monthly")?;
-        let one_offs = take_one_offs(&mut args)?;
-        args.finish("forecast_balance")?;
-        Ok::<_, Outcome>((plan_id, until, accounts, income, variable, one_offs))
-    })();
-    let (plan_id, until, accounts, income, variable, one_offs) = match parsed {
-        Ok(parsed) => parsed,
-        Err(error) => return error,
-    };
-    let until = until.resolve(today);
-    if let Err(message) = check_horizon(today, until) {
-        return Outcome::Error(message);
+/// `forecast_balance`.
+pub struct ForecastBalance;
+
+impl AnswerTool for ForecastBalance {
+    const NAME: &'static str = "forecast_balance";
+    const TITLE: &'static str = "Forecast the balance";
+    type Args = ForecastArgs;
+    type Answer = ForecastAnswer;
+
+    fn description(writes: bool) -> String {
+        description(writes)
     }
-    let snapshot = match context.plans.read(&plan_id).await {
-        Ok(snapshot) => snapshot,
-        Err(error) => return error.into(),
-    };
-    let request = ForecastRequest {
-        until,
-        account_ids: accounts.as_deref(),
-        monthly_income: income,
-        variable_monthly: variable,
-        one_offs: &one_offs,
-    };
-    match forecast(&snapshot.plan, today, request) {
-        Ok(result) => object_answer(answer(result, &one_offs), Some(snapshot.id().to_string())),
-        Err(message) => Outcome::Error(message),
+
+    async fn run(
+        context: &Context,
+        args: ForecastArgs,
+    ) -> Result<Answered<ForecastAnswer>, ToolError> {
+        let today = context.settings.today();
+        let until = args.until.0.resolve(today);
+        check_horizon(today, until).map_err(ToolError::Refused)?;
+        let one_offs: Vec<OneOff> = args
+            .one_offs
+            .unwrap_or_default()
+            .into_iter()
+            .map(|o| OneOff {
+                date: o.date.0,
+                amount: o.amount.0,
+                label: o.label,
+            })
+            .collect();
+        let snapshot = context
+            .plans
+            .read(&plan_or_last_used(&args.plan_id))
+            .await?;
+        let request = ForecastRequest {
+            until,
+            account_ids: args.account_ids.as_ref().map(|ids| ids.0.as_slice()),
+            monthly_income: args.monthly_income.map(|m| m.0),
+            variable_monthly: args.variable_monthly.map(|m| m.0),
+            one_offs: &one_offs,
+        };
+        let result = forecast(&snapshot.plan, today, request).map_err(ToolError::Refused)?;
+        Ok(Answered::new(
+            answer(result, &one_offs),
+            snapshot.id().to_string(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::Args;
+    use serde_json::{Value, json};
+
+    fn parse(arguments: Value) -> Result<ForecastArgs, String> {
+        let Value::Object(map) = arguments else {
+            return Err("not an object".into());
+        };
+        Args::new(map)
+            .parse::<ForecastArgs>("forecast_balance")
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn one_offs_shapes_are_checked_before_their_members() {
+        assert_eq!(
+            parse(json!({"until": "current", "one_offs": [{"date": "soon"}, {"x": 1}]})).err(),
+            Some(
+                "Argument one_offs.1.x: is not accepted here: give only date, amount and label."
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            parse(json!({"until": "current", "one_offs": [{"date": "soon"}, 3]})).err(),
+            Some(
+                "Argument one_offs.1: must be an object with date, amount and label, got a number."
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            parse(json!({"until": "current", "one_offs": [{"amount": 1, "label": "x"}]})).err(),
+            Some(
+                "Argument one_offs.0.date: is required: give the date it is expected, YYYY-MM-DD."
+                    .to_string()
+            )
+        );
     }
 }

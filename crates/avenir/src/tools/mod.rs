@@ -164,33 +164,17 @@ pub fn registry() -> Vec<ToolSpec> {
         answer_tool::<get_category_balances::GetCategoryBalances>(),
         answer_tool::<get_budget_vs_actual::GetBudgetVsActual>(),
         answer_tool::<trends::GetSpendingTrends>(),
-        legacy(suggestions::spec(), |c, a, _| {
-            Box::pin(async move { suggestions::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(forecast::spec(), |c, a, _| {
-            Box::pin(async move { forecast::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(charges::spec(), |c, a, _| {
-            Box::pin(async move { charges::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(age::spec(), |c, a, _| {
-            Box::pin(async move { age::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(payoff::spec(), |c, a, _| {
-            Box::pin(async move { payoff::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(net_worth::spec(), |c, a, _| {
-            Box::pin(async move { net_worth::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<suggestions::SuggestCategories>(),
+        answer_tool::<forecast::ForecastBalance>(),
+        answer_tool::<charges::FindRecurringCharges>(),
+        answer_tool::<age::GetAgeOfMoney>(),
+        answer_tool::<payoff::GetDebtPayoffPlan>(),
+        answer_tool::<net_worth::GetNetWorthTrend>(),
         legacy(runway::spec(), |c, a, _| {
             Box::pin(async move { runway::run(c, Args::new(a)).await.into() })
         }),
-        legacy(savings::spec(), |c, a, _| {
-            Box::pin(async move { savings::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(targets::spec(), |c, a, _| {
-            Box::pin(async move { targets::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<savings::GetSavingsRate>(),
+        answer_tool::<targets::GetUnderfundedTargets>(),
         legacy(categorize::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "apply_categories", |a, _| {
                 categorize::ApplyCategories::parse(a)

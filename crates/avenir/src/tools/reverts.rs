@@ -9,13 +9,13 @@ use crate::confirm::Prepared;
 use crate::confirm::Proposal;
 use crate::confirm::WriteStatus;
 use crate::context::Context;
+use crate::digest::order_free;
 use crate::logic::undo::{
     self, AssignedBack, CategoryMove, Created, Details, Recognition, Refusal, UndoPlan,
 };
 use crate::money::MoneyFormat;
-use crate::store::journal::{JournalError, Operation};
-use crate::digest::order_free;
 use crate::plans::Freshness;
+use crate::store::journal::{JournalError, Operation};
 use serde_json::{Value, json};
 
 /// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2): the
@@ -47,7 +47,8 @@ pub(crate) async fn plan_undo(
     let planned = match details {
         Details::Categorize { moves } => undo::categorize(&moves, plan, &fmt),
         Details::Budget { month, change } => {
-            let (_, categories) = month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
+            let (_, categories) =
+                month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
             undo::budget(month, &change, &categories, &fmt)
         }
         Details::Move {
@@ -55,7 +56,8 @@ pub(crate) async fn plan_undo(
             source,
             target,
         } => {
-            let (_, categories) = month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
+            let (_, categories) =
+                month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
             undo::move_money(month, &source, &target, &categories, from_intent, &fmt)
         }
         Details::Create(created) => {

@@ -2,14 +2,13 @@
 //! month before the current one, from the budget accounts' transactions, with totals and notes.
 
 use super::budget_month::{PLAN_READ_COST, Percent, in_build};
-use super::{LegacySpec, Outcome, object_answer, plan_id_property, schema_value, take_plan_id};
-use crate::args::{ArgError, Args};
+use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
+use crate::args::IntOr;
 use crate::context::Context;
 use crate::logic::savings::{MonthSavings, savings_rate};
 use crate::money::{Amount, MoneyFormat};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::json;
 
 /// Complete months measured when `months_count` is not given.
 pub const DEFAULT_MONTHS: i64 = 6;
@@ -70,18 +69,32 @@ pub struct SavingsRateAnswer {
     pub notes: Vec<String>,
 }
 
-pub fn spec() -> LegacySpec {
-    LegacySpec {
-        name: "get_savings_rate",
-        title: "Savings rate month by month",
-        description: |_writes| {
-            let trends = if in_build("get_spending_trends") {
-                " Spending per category: get_spending_trends."
-            } else {
-                ""
-            };
-            format!(
-                "How much of the income was kept, month by month: \"what's my savings rate?\", \"how \
+crate::tool_args! {
+    /// The arguments of `get_savings_rate`.
+    pub struct SavingsArgs {
+        pub plan_id: Option<PlanId>,
+        /// Complete months to measure, before the current one.
+        pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
+    }
+}
+
+/// `get_savings_rate`.
+pub struct GetSavingsRate;
+
+impl AnswerTool for GetSavingsRate {
+    const NAME: &'static str = "get_savings_rate";
+    const TITLE: &'static str = "Savings rate month by month";
+    type Args = SavingsArgs;
+    type Answer = SavingsRateAnswer;
+
+    fn description(_writes: bool) -> String {
+        let trends = if in_build("get_spending_trends") {
+            " Spending per category: get_spending_trends."
+        } else {
+            ""
+        };
+        format!(
+            "How much of the income was kept, month by month: \"what's my savings rate?\", \"how \
 much do I put aside?\". It measures the complete months before the current one (months_count, \
 default 6, at most 24), from the month of the budget accounts' first transaction. Income is money \
 in categorised to Ready to Assign on the budget accounts (starting balances and transfers are not \
@@ -91,49 +104,22 @@ debt is spending. saved = income + spending; rate = saved ÷ income in percent, 
 without income. Totals, the average saved, the best and worst months and the money moved to \
 tracking accounts come with it. Relay the notes: they say what was counted and what was left out. \
 Amounts are in currency units, spending negative.{trends} {PLAN_READ_COST} Changes nothing."
-            )
-        },
-        input_schema: || {
-            json!({
-                "type": "object",
-                "properties": {
-                    "plan_id": plan_id_property(),
-                    "months_count": {"type": "integer", "minimum": 1, "maximum": MAX_MONTHS,
-                                     "default": DEFAULT_MONTHS,
-                                     "description": "Complete months to measure, before the current one."}
-                },
-                "required": ["plan_id"],
-                "additionalProperties": false
-            })
-        },
-        output_schema: schema_value::<SavingsRateAnswer>,
-        read_only: true,
-        idempotent: true,
-        destructive: None,
+        )
     }
-}
 
-pub async fn run(context: &Context, mut args: Args) -> Outcome {
-    let parsed = (|| {
-        let plan_id = take_plan_id(&mut args)?;
-        let count = args.integer("months_count", DEFAULT_MONTHS, 1, MAX_MONTHS)?;
-        args.finish("get_savings_rate")?;
-        Ok::<_, ArgError>((plan_id, count))
-    })();
-    let (plan_id, count) = match parsed {
-        Ok(parsed) => parsed,
-        Err(error) => return error.into(),
-    };
-    let snapshot = match context.plans.read(&plan_id).await {
-        Ok(snapshot) => snapshot,
-        Err(error) => return error.into(),
-    };
-    let plan = &snapshot.plan;
-    let money = MoneyFormat::of(plan.currency_format.as_ref());
-    let count = usize::try_from(count).unwrap_or(1);
-    let rate = savings_rate(plan, context.settings.today(), count);
-    object_answer(
-        SavingsRateAnswer {
+    async fn run(
+        context: &Context,
+        args: SavingsArgs,
+    ) -> Result<Answered<SavingsRateAnswer>, ToolError> {
+        let snapshot = context
+            .plans
+            .read(&plan_or_last_used(&args.plan_id))
+            .await?;
+        let plan = &snapshot.plan;
+        let money = MoneyFormat::of(plan.currency_format.as_ref());
+        let count = usize::try_from(args.months_count.0).unwrap_or(1);
+        let rate = savings_rate(plan, context.settings.today(), count);
+        let answer = SavingsRateAnswer {
             message: rate.message(&money),
             months: rate.months.iter().map(SavingsMonth::from).collect(),
             income: Amount(rate.income),
@@ -145,7 +131,7 @@ pub async fn run(context: &Context, mut args: Args) -> Outcome {
             worst_month: rate.worst.map(|m| m.month.label()),
             moved_to_tracking: Amount(rate.moved_to_tracking),
             notes: rate.notes(&money),
-        },
-        Some(snapshot.id().to_string()),
-    )
+        };
+        Ok(Answered::new(answer, snapshot.id().to_string()))
+    }
 }
