@@ -170,9 +170,7 @@ pub fn registry() -> Vec<ToolSpec> {
         answer_tool::<age::GetAgeOfMoney>(),
         answer_tool::<payoff::GetDebtPayoffPlan>(),
         answer_tool::<net_worth::GetNetWorthTrend>(),
-        legacy(runway::spec(), |c, a, _| {
-            Box::pin(async move { runway::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<runway::GetRunway>(),
         answer_tool::<savings::GetSavingsRate>(),
         answer_tool::<targets::GetUnderfundedTargets>(),
         legacy(categorize::spec(), |c, a, ask| {
