@@ -441,3 +441,32 @@ macro_rules! tool_args {
     (@give) => { None };
     (@give $give:literal) => { Some($give) };
 }
+
+// ---- move_money ----------------------------------------------------------------------------
+
+/// What `move_money` moves: an amount in currency units (as [`Money`]) greater than 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MovedAmount(pub Milliunits);
+
+impl ArgField for MovedAmount {
+    const GIVE: &'static str = "what moves, in currency units";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        match Money::present(name, value)? {
+            Money(amount) if amount > 0 => Ok(MovedAmount(amount)),
+            Money(_) => Err(ArgError::at(name, "must be greater than 0: it is what moves.").into()),
+        }
+    }
+}
+
+impl JsonSchema for MovedAmount {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "MovedAmount".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "number", "exclusiveMinimum": 0, "maximum": 1_000_000_000})
+    }
+}

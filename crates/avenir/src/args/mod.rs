@@ -3,7 +3,9 @@
 
 mod fields;
 
-pub use fields::{ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, Text};
+pub use fields::{
+    ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, MovedAmount, Text,
+};
 
 use crate::months::MonthError;
 use crate::text::quoted;

@@ -1,7 +1,7 @@
 //! `apply_categories` (`tools-write.md` §7): give transactions a category, or replace one, in
 //! one confirmed and undoable step.
 
-use super::budget::confirmation_property;
+use super::confirmation_property;
 use super::{LegacySpec, plan_id_property};
 use crate::args::Args;
 use crate::confirm::fingerprint::order_free;
@@ -101,7 +101,7 @@ preview once the plan is loaded, plus one to apply."
             }, "required": ["plan_id", "assignments"], "additionalProperties": false})
         },
         output_schema: || {
-            super::budget::write_result_schema(
+            super::write_result_schema(
                 json!({"changes": {"type": "array", "items": {"type": "object", "properties": {
                            "transaction_id": {"type": "string"}, "date": {"type": "string"},
                            "amount": {"type": "number"}, "payee": {"type": "string"},

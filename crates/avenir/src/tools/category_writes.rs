@@ -4,7 +4,7 @@
 //! A creation is journaled as `category_create`, which undo cannot revert (YNAB's API cannot
 //! delete or hide a category); an update is journaled as `category` and undo puts it back.
 
-use super::budget::{confirmation_property, write_result_schema};
+use super::{confirmation_property, write_result_schema};
 use super::{LegacySpec, plan_id_property};
 use crate::args::Args;
 use crate::confirm::{

@@ -4,7 +4,7 @@
 //! The journal keeps only the ids YNAB gave them, and the intent a digest of each item (D31): no
 //! payee, memo or amount reaches the disk in clear.
 
-use super::budget::{confirmation_property, write_result_schema};
+use super::{confirmation_property, write_result_schema};
 use super::{LegacySpec, plan_id_property};
 use crate::args::{ArgError, Args};
 use crate::confirm::fingerprint::order_free;

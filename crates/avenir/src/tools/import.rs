@@ -4,7 +4,7 @@
 //! It is journaled as `import` with `"undoable": false` and a reason (D25): an imported
 //! transaction is deleted in YNAB itself.
 
-use super::budget::{confirmation_property, write_result_schema};
+use super::{confirmation_property, write_result_schema};
 use super::{LegacySpec, plan_id_property};
 use crate::args::Args;
 use crate::confirm::{

@@ -4,7 +4,7 @@
 pub mod accounts;
 pub mod age;
 pub mod approve;
-pub mod budget;
+pub mod assigned_amounts;
 pub mod budget_month;
 pub mod categories;
 pub mod categorize;
@@ -14,6 +14,7 @@ pub mod create;
 pub mod flags;
 pub mod forecast;
 pub mod import;
+pub mod move_money;
 pub mod names;
 pub mod net_worth;
 pub mod payee_rename;
@@ -25,6 +26,7 @@ pub mod reverts;
 pub mod runway;
 pub mod savings;
 pub mod scheduled;
+pub mod set_category_budget;
 pub mod split;
 pub mod suggestions;
 pub mod target;
@@ -215,16 +217,8 @@ pub fn registry() -> Vec<ToolSpec> {
                 categorize::ApplyCategories::parse(a)
             }))
         }),
-        confirmed_tool::<budget::SetBudget>(),
-        legacy(budget::move_money_spec(), |c, a, ask| {
-            Box::pin(writing::drive(
-                c,
-                a,
-                ask,
-                "move_money",
-                budget::MoveMoney::parse,
-            ))
-        }),
+        confirmed_tool::<set_category_budget::SetBudget>(),
+        confirmed_tool::<move_money::MoveMoney>(),
         legacy(approve::spec(), |c, a, _| {
             Box::pin(async move { approve::run(c, Args::new(a)).await.into() })
         }),
@@ -636,4 +630,28 @@ pub fn plan_id_property() -> Value {
 /// Take the `plan_id` argument.
 pub fn take_plan_id(args: &mut Args) -> Result<String, ArgError> {
     args.required_string("plan_id", "a plan id from list_plans, or 'last-used'")
+}
+
+/// The `confirmation` property every confirmed write takes (for the tools not yet on typed
+/// arguments).
+pub fn confirmation_property() -> Value {
+    json!({"type": ["string", "null"], "description": "Code from a previous \"confirmation_required\" result."})
+}
+
+/// The fields every write result has: status, message, confirmation, operation_id (for the tools
+/// not yet on typed results).
+pub fn write_result_schema(extra: Value, required: &[&str]) -> Value {
+    let mut properties = json!({
+        "status": {"type": "string", "enum": ["applied", "confirmation_required", "declined", "nothing_to_do"],
+                   "description": "applied: done in YNAB; confirmation_required: show the user the preview, call again with the code only if they agree; declined: the user said no; nothing_to_do: nothing would change."},
+        "message": {"type": "string", "description": "What happened, or what to do next."},
+        "confirmation": {"type": ["string", "null"], "description": "The code to pass back once the user agreed (confirmation_required only)."},
+        "operation_id": {"type": ["string", "null"], "description": "The journal's id of the applied change, for undo_operation."}
+    });
+    if let (Some(map), Value::Object(more)) = (properties.as_object_mut(), extra) {
+        map.extend(more);
+    }
+    let mut all = vec!["status", "message", "confirmation", "operation_id"];
+    all.extend_from_slice(required);
+    json!({"type": "object", "properties": properties, "required": all})
 }

@@ -1,7 +1,7 @@
 //! What undoing each kind of operation would do now (`tools-write.md` §10.2): the current state
 //! compared with what the operation set, the reverts, the conflicts left alone, the question.
 
-use super::budget::{Side, month_categories};
+use super::assigned_amounts::{Side, month_categories};
 use super::categorize::{Recategorisation, Recategorised};
 use super::undo::{Revert, UndoChange, undo_result};
 use crate::confirm::Prepared;
