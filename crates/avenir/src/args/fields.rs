@@ -470,3 +470,32 @@ impl JsonSchema for MovedAmount {
         json_schema!({"type": "number", "exclusiveMinimum": 0, "maximum": 1_000_000_000})
     }
 }
+
+// ---- apply_categories ----------------------------------------------------------------------
+
+/// A string member of a nested object (`assignments.0.category_id`) whose absence says only
+/// "is required.": the member's name says what to give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StringMember(pub String);
+
+impl ArgField for StringMember {
+    fn absent(name: &str, _give: Option<&str>) -> Result<Self, InvalidArgument> {
+        Err(ArgError::at(name, "is required.").into())
+    }
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        String::present(name, value).map(StringMember)
+    }
+}
+
+impl JsonSchema for StringMember {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "StringMember".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string"})
+    }
+}

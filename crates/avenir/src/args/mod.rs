@@ -4,7 +4,7 @@
 mod fields;
 
 pub use fields::{
-    ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, MovedAmount, Text,
+    ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, MovedAmount, StringMember, Text,
 };
 
 use crate::months::MonthError;

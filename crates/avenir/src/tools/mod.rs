@@ -212,11 +212,7 @@ pub fn registry() -> Vec<ToolSpec> {
         legacy(targets::spec(), |c, a, _| {
             Box::pin(async move { targets::run(c, Args::new(a)).await.into() })
         }),
-        legacy(categorize::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "apply_categories", |a, _| {
-                categorize::ApplyCategories::parse(a)
-            }))
-        }),
+        confirmed_tool::<categorize::ApplyCategories>(),
         confirmed_tool::<set_category_budget::SetBudget>(),
         confirmed_tool::<move_money::MoveMoney>(),
         legacy(approve::spec(), |c, a, _| {
