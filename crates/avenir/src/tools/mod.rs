@@ -215,9 +215,7 @@ pub fn registry() -> Vec<ToolSpec> {
         confirmed_tool::<categorize::ApplyCategories>(),
         confirmed_tool::<set_category_budget::SetBudget>(),
         confirmed_tool::<move_money::MoveMoney>(),
-        legacy(approve::spec(), |c, a, _| {
-            Box::pin(async move { approve::run(c, Args::new(a)).await.into() })
-        }),
+        answer_tool::<approve::ApproveTransactions>(),
         legacy(category_writes::create_spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "create_category", |a, _| {
                 category_writes::CreateCategory::parse(a)
