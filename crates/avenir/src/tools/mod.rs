@@ -8,9 +8,10 @@ pub mod assigned_amounts;
 pub mod budget_month;
 pub mod categories;
 pub mod categorize;
-pub mod category_writes;
+pub mod category_checks;
 pub mod charges;
 pub mod create;
+pub mod create_category;
 pub mod flags;
 pub mod forecast;
 pub mod import;
@@ -34,6 +35,7 @@ pub mod targets;
 pub mod transactions;
 pub mod trends;
 pub mod undo;
+pub mod update_category;
 pub mod writing;
 
 use crate::args::{ArgError, ArgObject, Args, InvalidArgument};
@@ -216,16 +218,8 @@ pub fn registry() -> Vec<ToolSpec> {
         confirmed_tool::<set_category_budget::SetBudget>(),
         confirmed_tool::<move_money::MoveMoney>(),
         answer_tool::<approve::ApproveTransactions>(),
-        legacy(category_writes::create_spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "create_category", |a, _| {
-                category_writes::CreateCategory::parse(a)
-            }))
-        }),
-        legacy(category_writes::update_spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "update_category", |a, _| {
-                category_writes::UpdateCategory::parse(a)
-            }))
-        }),
+        confirmed_tool::<create_category::CreateCategory>(),
+        confirmed_tool::<update_category::UpdateCategory>(),
         legacy(create::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "create_transactions", |a, _| {
                 create::CreateTransactions::parse(a)
