@@ -499,3 +499,48 @@ impl JsonSchema for StringMember {
         json_schema!({"type": "string"})
     }
 }
+
+// ---- create_transactions -------------------------------------------------------------------
+
+/// A text member of a transaction to create (`payee_name`, `memo`): `MIN..=MAX` code points,
+/// no NUL, each rule with its own sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberText<const MIN: usize, const MAX: usize>(pub String);
+
+impl<const MIN: usize, const MAX: usize> ArgField for MemberText<MIN, MAX> {
+    const GIVE: &'static str = "a string";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let text = String::present(name, value)?;
+        let n = text.chars().count();
+        if n < MIN {
+            Err(ArgError::at(name, format!("must have at least {MIN} character.")).into())
+        } else if n > MAX {
+            Err(ArgError::at(
+                name,
+                format!("must have at most {MAX} characters, got {n}."),
+            )
+            .into())
+        } else if text.contains('\0') {
+            Err(ArgError::at(
+                name,
+                "contains a NUL character (U+0000), which YNAB refuses: remove it.",
+            )
+            .into())
+        } else {
+            Ok(MemberText(text))
+        }
+    }
+}
+
+impl<const MIN: usize, const MAX: usize> JsonSchema for MemberText<MIN, MAX> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "MemberText".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "minLength": MIN, "maxLength": MAX})
+    }
+}

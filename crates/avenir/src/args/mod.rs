@@ -4,7 +4,8 @@
 mod fields;
 
 pub use fields::{
-    ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, MovedAmount, StringMember, Text,
+    ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, MemberText, Money, Month, MovedAmount,
+    StringMember, Text,
 };
 
 use crate::months::MonthError;

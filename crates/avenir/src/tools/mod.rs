@@ -220,11 +220,7 @@ pub fn registry() -> Vec<ToolSpec> {
         answer_tool::<approve::ApproveTransactions>(),
         confirmed_tool::<create_category::CreateCategory>(),
         confirmed_tool::<update_category::UpdateCategory>(),
-        legacy(create::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "create_transactions", |a, _| {
-                create::CreateTransactions::parse(a)
-            }))
-        }),
+        confirmed_tool::<create::CreateTransactions>(),
         legacy(import::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "import_transactions", |a, _| {
                 import::ImportTransactions::parse(a)
