@@ -221,11 +221,7 @@ pub fn registry() -> Vec<ToolSpec> {
         confirmed_tool::<create_category::CreateCategory>(),
         confirmed_tool::<update_category::UpdateCategory>(),
         confirmed_tool::<create::CreateTransactions>(),
-        legacy(import::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "import_transactions", |a, _| {
-                import::ImportTransactions::parse(a)
-            }))
-        }),
+        confirmed_tool::<import::ImportTransactions>(),
         legacy(flags::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "flag_transactions", |a, _| {
                 flags::FlagTransactions::parse(a)
