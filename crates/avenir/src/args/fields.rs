@@ -628,3 +628,106 @@ impl JsonSchema for MonthOrCurrent {
         json_schema!({"type": "string", "default": "current"})
     }
 }
+
+// ---- move_money ----------------------------------------------------------------------------
+
+/// What `move_money` moves: an amount in currency units (as [`Money`]) greater than 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MovedAmount(pub Milliunits);
+
+impl ArgField for MovedAmount {
+    const GIVE: &'static str = "what moves, in currency units";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        match Money::present(name, value)? {
+            Money(amount) if amount > 0 => Ok(MovedAmount(amount)),
+            Money(_) => Err(ArgError::at(name, "must be greater than 0: it is what moves.").into()),
+        }
+    }
+}
+
+impl JsonSchema for MovedAmount {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "MovedAmount".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "number", "exclusiveMinimum": 0, "maximum": 1_000_000_000})
+    }
+}
+
+// ---- apply_categories ----------------------------------------------------------------------
+
+/// A string member of a nested object (`assignments.0.category_id`) whose absence says only
+/// "is required.": the member's name says what to give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StringMember(pub String);
+
+impl ArgField for StringMember {
+    fn absent(name: &str, _give: Option<&str>) -> Result<Self, InvalidArgument> {
+        Err(ArgError::at(name, "is required.").into())
+    }
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        String::present(name, value).map(StringMember)
+    }
+}
+
+impl JsonSchema for StringMember {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "StringMember".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string"})
+    }
+}
+
+// ---- create_transactions -------------------------------------------------------------------
+
+/// A text member of a transaction to create (`payee_name`, `memo`): `MIN..=MAX` code points,
+/// no NUL, each rule with its own sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberText<const MIN: usize, const MAX: usize>(pub String);
+
+impl<const MIN: usize, const MAX: usize> ArgField for MemberText<MIN, MAX> {
+    const GIVE: &'static str = "a string";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let text = String::present(name, value)?;
+        let n = text.chars().count();
+        if n < MIN {
+            Err(ArgError::at(name, format!("must have at least {MIN} character.")).into())
+        } else if n > MAX {
+            Err(ArgError::at(
+                name,
+                format!("must have at most {MAX} characters, got {n}."),
+            )
+            .into())
+        } else if text.contains('\0') {
+            Err(ArgError::at(
+                name,
+                "contains a NUL character (U+0000), which YNAB refuses: remove it.",
+            )
+            .into())
+        } else {
+            Ok(MemberText(text))
+        }
+    }
+}
+
+impl<const MIN: usize, const MAX: usize> JsonSchema for MemberText<MIN, MAX> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "MemberText".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "minLength": MIN, "maxLength": MAX})
+    }
+}

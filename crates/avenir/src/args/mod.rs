@@ -3,7 +3,10 @@
 
 mod fields;
 
-pub use fields::{ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, Text};
+pub use fields::{
+    ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, MemberText, Money, Month, MovedAmount,
+    StringMember, Text,
+};
 pub use fields::{MonthOrCurrent, NonNegativeMoney, PayoffStrategy, PositiveMoney, RatePercentArg};
 
 use crate::months::MonthError;

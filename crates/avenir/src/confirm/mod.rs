@@ -269,6 +269,23 @@ pub trait ConfirmedWrite {
         proposal: &Proposal<Self::Change>,
     ) -> impl std::future::Future<Output = Result<JournalDraft, WriteFailure>> + Send;
 
+    /// Perform the YNAB writes, and give back the change as applied: a tool whose answer shows
+    /// what YNAB returned (the ids it gave) fills that into its change here, so [`Self::result`]
+    /// and [`Self::applied_message`] read it. By default: [`Self::write`], the change as proposed.
+    fn write_applied(
+        &self,
+        context: &Context,
+        proposal: &Proposal<Self::Change>,
+    ) -> impl std::future::Future<Output = Result<(JournalDraft, Self::Change), WriteFailure>> + Send
+    where
+        Self: Sync,
+    {
+        async move {
+            let draft = self.write(context, proposal).await?;
+            Ok((draft, proposal.change.clone()))
+        }
+    }
+
     /// The result for `status` (`applied`, `declined`, `confirmation_required`).
     fn result(
         &self,
@@ -397,23 +414,29 @@ async fn apply<W: ConfirmedWrite + Sync>(
     proposal: &Proposal<W::Change>,
 ) -> Finished {
     let plan_id = Some(proposal.plan_id.clone());
+    let mut applied = None;
     let outcome = journaled(
         context,
         &proposal.plan_id,
         write.kind(&proposal.change),
         write.intent_details(&proposal.change),
-        write.write(context, proposal),
+        async {
+            let (draft, change) = write.write_applied(context, proposal).await?;
+            applied = Some(change);
+            Ok(draft)
+        },
     )
     .await;
+    let change = applied.as_ref().unwrap_or(&proposal.change);
     match outcome {
         Err(message) => Finished::Error(message),
         Ok(done) => {
             let message = match &done.journal_error {
-                None => write.applied_message(&proposal.change, done.operation_id.as_deref()),
+                None => write.applied_message(change, done.operation_id.as_deref()),
                 Some(error) => journal_failed(error, &done.intent_id),
             };
             let value = write.result(
-                &proposal.change,
+                change,
                 WriteStatus::Applied,
                 message,
                 None,

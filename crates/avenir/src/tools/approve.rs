@@ -1,64 +1,76 @@
 //! `approve_transactions` (`tools-write.md` §8, D25, D33): the one immediate write — marking
 //! transactions reviewed — journaled and undoable like the others, without a question.
 
-use super::{LegacySpec, Outcome, plan_id_property};
-use crate::args::Args;
+use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
+use crate::args::Ids;
 use crate::confirm::{JournalDraft, WriteFailure, journal_failed, journaled};
 use crate::context::Context;
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::json;
 use ynab::writes::TransactionUpdate;
 
-pub fn spec() -> LegacySpec {
-    LegacySpec {
-        name: "approve_transactions",
-        title: "Approve transactions",
-        description: |_| {
-            "Mark transactions as approved (reviewed), as the user does in YNAB after checking new \
-imports. It applies at once, with no preview: approving changes no amount and no category. It is \
-journaled, and undo_operation marks them unapproved again. Cost: ≤ 1 YNAB request once the plan \
-is loaded, plus one to apply."
-                .to_string()
-        },
-        input_schema: || {
-            json!({"type": "object", "properties": {
-                "plan_id": plan_id_property(),
-                "tx_ids": {"type": "array", "items": {"type": "string"},
-                           "description": "Ids of the transactions to approve."}
-            }, "required": ["plan_id", "tx_ids"], "additionalProperties": false})
-        },
-        output_schema: || {
-            json!({"type": "object", "properties": {
-                "approved": {"type": "integer", "description": "Transactions YNAB reports approved."},
-                "operation_id": {"type": ["string", "null"], "description": "The journal's id of this approval, for undo_operation."}
-            }, "required": ["approved"]})
-        },
-        read_only: false,
-        idempotent: true,
-        destructive: Some(false),
+crate::tool_args! {
+    /// The arguments of `approve_transactions`.
+    pub struct ApproveArgs {
+        pub plan_id: Option<PlanId>,
+        /// Ids of the transactions to approve.
+        pub tx_ids: Ids,
     }
 }
 
-pub async fn run(context: &Context, mut args: Args) -> Outcome {
-    let parsed = (|| {
-        let plan_id = super::take_plan_id(&mut args)?;
-        let ids = args.required_ids("tx_ids")?;
-        args.finish("approve_transactions")?;
-        Ok::<_, crate::args::ArgError>((plan_id, ids))
-    })();
-    let (plan_id, ids) = match parsed {
-        Ok(parsed) => parsed,
-        Err(error) => return error.into(),
-    };
-    if ids.is_empty() {
-        return Outcome::Answer {
-            value: json!({"approved": 0, "operation_id": null}),
-            plan_id: None,
-        };
+// The answer of `approve_transactions`. (A plain comment: a doc comment would become the
+// schema's description.)
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Approval {
+    /// Transactions YNAB reports approved.
+    pub approved: usize,
+    /// The journal's id of this approval, for undo_operation.
+    pub operation_id: Option<String>,
+    /// Only when the journal could not record the approval YNAB applied: what to do (D32).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// `approve_transactions`.
+pub struct ApproveTransactions;
+
+impl AnswerTool for ApproveTransactions {
+    const NAME: &'static str = "approve_transactions";
+    const TITLE: &'static str = "Approve transactions";
+    const READ_ONLY: bool = false;
+    const IDEMPOTENT: bool = true;
+    const DESTRUCTIVE: Option<bool> = Some(false);
+    type Args = ApproveArgs;
+    type Answer = Approval;
+
+    fn description(_writes: bool) -> String {
+        "Mark transactions as approved (reviewed), as the user does in YNAB after checking new \
+imports. It applies at once, with no preview: approving changes no amount and no category. It is \
+journaled, and undo_operation marks them unapproved again. Cost: ≤ 1 YNAB request once the plan \
+is loaded, plus one to apply."
+            .to_string()
     }
-    let snapshot = match context.plans.read(&plan_id).await {
-        Ok(snapshot) => snapshot,
-        Err(error) => return error.into(),
-    };
+
+    async fn run(context: &Context, args: ApproveArgs) -> Result<Answered<Approval>, ToolError> {
+        approve(context, &plan_or_last_used(&args.plan_id), args.tx_ids.0).await
+    }
+}
+
+async fn approve(
+    context: &Context,
+    plan_id: &str,
+    ids: Vec<String>,
+) -> Result<Answered<Approval>, ToolError> {
+    if ids.is_empty() {
+        let none = Approval {
+            approved: 0,
+            operation_id: None,
+            message: None,
+        };
+        return Ok(Answered::new(none, None));
+    }
+    let snapshot = context.plans.read(plan_id).await?;
     let plan = snapshot.id().to_string();
     // Journal only those this call turns from unapproved to approved (D25).
     let turned: Vec<String> = ids
@@ -95,17 +107,16 @@ pub async fn run(context: &Context, mut args: Args) -> Outcome {
             ..JournalDraft::default()
         })
     };
-    match journaled(context, &plan, "approve", details.clone(), write).await {
-        Err(message) => Outcome::Error(message),
-        Ok(done) => {
-            let mut value = json!({"approved": approved, "operation_id": done.operation_id});
-            if let Some(error) = &done.journal_error {
-                value["message"] = json!(journal_failed(error, &done.intent_id));
-            }
-            Outcome::Answer {
-                value,
-                plan_id: Some(plan),
-            }
-        }
-    }
+    let done = journaled(context, &plan, "approve", details.clone(), write)
+        .await
+        .map_err(ToolError::Refused)?;
+    let approval = Approval {
+        approved,
+        message: done
+            .journal_error
+            .as_ref()
+            .map(|error| journal_failed(error, &done.intent_id)),
+        operation_id: done.operation_id,
+    };
+    Ok(Answered::new(approval, plan))
 }

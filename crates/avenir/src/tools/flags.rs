@@ -1,8 +1,8 @@
 //! `flag_transactions` (`tools-write.md` §9.3): give transactions a coloured flag, or remove it,
 //! in one confirmed and undoable step.
 
-use super::budget::{confirmation_property, write_result_schema};
 use super::{LegacySpec, plan_id_property};
+use super::{confirmation_property, write_result_schema};
 use crate::args::{ArgError, Args};
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,

@@ -4,19 +4,21 @@
 pub mod accounts;
 pub mod age;
 pub mod approve;
-pub mod budget;
+pub mod assigned_amounts;
 pub mod budget_month;
 pub mod categories;
 pub mod categorize;
-pub mod category_writes;
+pub mod category_checks;
 pub mod charges;
 pub mod create;
+pub mod create_category;
 pub mod flags;
 pub mod forecast;
 pub mod get_budget_vs_actual;
 pub mod get_category_balances;
 pub mod get_monthly_summary;
 pub mod import;
+pub mod move_money;
 pub mod names;
 pub mod net_worth;
 pub mod payee_rename;
@@ -28,6 +30,7 @@ pub mod reverts;
 pub mod runway;
 pub mod savings;
 pub mod scheduled;
+pub mod set_category_budget;
 pub mod split;
 pub mod suggestions;
 pub mod target;
@@ -35,6 +38,7 @@ pub mod targets;
 pub mod transactions;
 pub mod trends;
 pub mod undo;
+pub mod update_category;
 pub mod writing;
 
 use crate::args::{ArgError, ArgObject, Args, InvalidArgument};
@@ -173,44 +177,14 @@ pub fn registry() -> Vec<ToolSpec> {
         answer_tool::<runway::GetRunway>(),
         answer_tool::<savings::GetSavingsRate>(),
         answer_tool::<targets::GetUnderfundedTargets>(),
-        legacy(categorize::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "apply_categories", |a, _| {
-                categorize::ApplyCategories::parse(a)
-            }))
-        }),
-        confirmed_tool::<budget::SetBudget>(),
-        legacy(budget::move_money_spec(), |c, a, ask| {
-            Box::pin(writing::drive(
-                c,
-                a,
-                ask,
-                "move_money",
-                budget::MoveMoney::parse,
-            ))
-        }),
-        legacy(approve::spec(), |c, a, _| {
-            Box::pin(async move { approve::run(c, Args::new(a)).await.into() })
-        }),
-        legacy(category_writes::create_spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "create_category", |a, _| {
-                category_writes::CreateCategory::parse(a)
-            }))
-        }),
-        legacy(category_writes::update_spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "update_category", |a, _| {
-                category_writes::UpdateCategory::parse(a)
-            }))
-        }),
-        legacy(create::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "create_transactions", |a, _| {
-                create::CreateTransactions::parse(a)
-            }))
-        }),
-        legacy(import::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "import_transactions", |a, _| {
-                import::ImportTransactions::parse(a)
-            }))
-        }),
+        confirmed_tool::<categorize::ApplyCategories>(),
+        confirmed_tool::<set_category_budget::SetBudget>(),
+        confirmed_tool::<move_money::MoveMoney>(),
+        answer_tool::<approve::ApproveTransactions>(),
+        confirmed_tool::<create_category::CreateCategory>(),
+        confirmed_tool::<update_category::UpdateCategory>(),
+        confirmed_tool::<create::CreateTransactions>(),
+        confirmed_tool::<import::ImportTransactions>(),
         legacy(flags::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "flag_transactions", |a, _| {
                 flags::FlagTransactions::parse(a)
@@ -642,4 +616,28 @@ pub fn plan_id_property() -> Value {
 /// Take the `plan_id` argument.
 pub fn take_plan_id(args: &mut Args) -> Result<String, ArgError> {
     args.required_string("plan_id", "a plan id from list_plans, or 'last-used'")
+}
+
+/// The `confirmation` property every confirmed write takes (for the tools not yet on typed
+/// arguments).
+pub fn confirmation_property() -> Value {
+    json!({"type": ["string", "null"], "description": "Code from a previous \"confirmation_required\" result."})
+}
+
+/// The fields every write result has: status, message, confirmation, operation_id (for the tools
+/// not yet on typed results).
+pub fn write_result_schema(extra: Value, required: &[&str]) -> Value {
+    let mut properties = json!({
+        "status": {"type": "string", "enum": ["applied", "confirmation_required", "declined", "nothing_to_do"],
+                   "description": "applied: done in YNAB; confirmation_required: show the user the preview, call again with the code only if they agree; declined: the user said no; nothing_to_do: nothing would change."},
+        "message": {"type": "string", "description": "What happened, or what to do next."},
+        "confirmation": {"type": ["string", "null"], "description": "The code to pass back once the user agreed (confirmation_required only)."},
+        "operation_id": {"type": ["string", "null"], "description": "The journal's id of the applied change, for undo_operation."}
+    });
+    if let (Some(map), Value::Object(more)) = (properties.as_object_mut(), extra) {
+        map.extend(more);
+    }
+    let mut all = vec!["status", "message", "confirmation", "operation_id"];
+    all.extend_from_slice(required);
+    json!({"type": "object", "properties": properties, "required": all})
 }

@@ -1,8 +1,8 @@
 //! `rename_payee` (`tools-write.md` §9.7): give a payee a cleaner name for its whole history,
 //! confirmed and undoable.
 
-use super::budget::{confirmation_property, write_result_schema};
 use super::{LegacySpec, plan_id_property};
+use super::{confirmation_property, write_result_schema};
 use crate::args::{ArgError, Args};
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,

@@ -6,8 +6,8 @@
 //! by name (F3); a reconciliation half done (adjustment created, marking refused) is said as such
 //! and its intent left unfinished (§13 #4).
 
-use super::budget::{confirmation_property, write_result_schema};
 use super::{LegacySpec, plan_id_property};
+use super::{confirmation_property, write_result_schema};
 use crate::args::{ArgError, Args};
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,

@@ -2,7 +2,7 @@
 //! `logic::undo`, which parses the details and decides. This file reads what each kind compares
 //! (the plan, a month's categories, items recognised by digest) and shapes the plan it returns.
 
-use super::budget::{Side, month_categories};
+use super::assigned_amounts::{Side, month_categories};
 use super::categorize::{Recategorisation, Recategorised};
 use super::undo::{Revert, UndoChange, undo_result};
 use crate::confirm::Prepared;

@@ -4,8 +4,8 @@
 //! YNAB's API cannot change a split afterwards, so it is journaled as `split` with
 //! `"undoable": false` and a reason (D25); the question and the result say so.
 
-use super::budget::{confirmation_property, write_result_schema};
 use super::{LegacySpec, plan_id_property};
+use super::{confirmation_property, write_result_schema};
 use crate::args::{ArgError, Args};
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, capped_lines,

@@ -4,8 +4,8 @@
 //! A previous target the API cannot recreate (a kind or rhythm only YNAB's app sets) is said in
 //! the question, and the change is journaled with `"undoable": false` and a reason (D25).
 
-use super::budget::{confirmation_property, write_result_schema};
 use super::{LegacySpec, plan_id_property};
+use super::{confirmation_property, write_result_schema};
 use crate::args::{ArgError, Args};
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,

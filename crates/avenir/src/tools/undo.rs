@@ -6,8 +6,9 @@
 //! restorable `target`. The kinds journaled `"undoable": false` (`category_create`, `split`,
 //! `import`, a target the journal cannot restore) are named with their reason.
 
-use super::budget::{Side, confirmation_property, put_back};
+use super::assigned_amounts::{Side, put_back};
 use super::categorize::{Recategorisation, result_of};
+use super::confirmation_property;
 use super::reverts::plan_undo;
 use super::{LegacySpec, plan_id_property};
 use crate::args::Args;
@@ -128,7 +129,7 @@ revert needs."
             }, "required": ["plan_id"], "additionalProperties": false})
         },
         output_schema: || {
-            super::budget::write_result_schema(
+            super::write_result_schema(
                 json!({"changes": {"type": "array", "items": {"type": "object", "properties": {
                            "transaction_id": {"type": "string"}, "date": {"type": "string"},
                            "amount": {"type": "number"}, "payee": {"type": "string"},

@@ -1,0 +1,114 @@
+//! What `set_category_budget`, `move_money` and their undo share: a month's categories read from
+//! the plan, one category's assigned amount before and after, and putting it back when the second
+//! half of a two-part write fails.
+
+use crate::confirm::WriteFailure;
+use crate::context::Context;
+use crate::logic::budget_month::{find_month, held_range};
+use crate::money::MoneyFormat;
+use crate::months::CalendarMonth;
+use crate::plans::Freshness;
+use crate::plans::PlanSnapshot;
+use std::sync::Arc;
+use ynab::models::{Category, Milliunits};
+
+/// The plan, read fresh when an answer came, and a month's categories (hidden included).
+pub(crate) async fn month_categories(
+    context: &Context,
+    plan_id: &str,
+    month: CalendarMonth,
+    freshness: Freshness,
+) -> Result<(Arc<PlanSnapshot>, Vec<Category>), String> {
+    let snapshot = context
+        .plans
+        .read_with(plan_id, freshness)
+        .await
+        .map_err(|e| e.to_string())?;
+    let label = month.label();
+    let snapshot = context
+        .plans
+        .with_months(snapshot, |m| m == label)
+        .await
+        .map_err(|e| e.to_string())?;
+    let categories = match find_month(&snapshot.plan.months, month) {
+        Some(found) => found.categories.clone().unwrap_or_default(),
+        None => {
+            let held = held_range(&snapshot.plan.months)
+                .map(|(first, last)| format!(": use a month from {first} to {last}"))
+                .unwrap_or_default();
+            return Err(format!("YNAB holds no month {month} for this plan{held}."));
+        }
+    };
+    Ok((snapshot, categories))
+}
+
+/// The refusal for a category id the month does not hold.
+pub(crate) fn unknown_category(id: &str) -> String {
+    format!("Category {id} is not in this plan: use a category_id from get_category_balances.")
+}
+
+/// ` (available -22.50 → +7.50)`, or nothing when available equals assigned before.
+pub(crate) fn available_part(
+    fmt: &MoneyFormat,
+    budgeted: Milliunits,
+    before: Milliunits,
+    after: Milliunits,
+) -> String {
+    if before == budgeted {
+        String::new()
+    } else {
+        format!(
+            " (available {} → {})",
+            fmt.signed(before),
+            fmt.signed(after)
+        )
+    }
+}
+
+/// One category's assigned amount in a move: before (`from`) and after (`to`).
+#[derive(Debug, Clone)]
+pub struct Side {
+    pub category_id: String,
+    pub name: String,
+    pub from: Milliunits,
+    pub to: Milliunits,
+    pub available_before: Milliunits,
+}
+
+impl Side {
+    /// What is available once `to` is assigned.
+    pub fn available_after(&self) -> Milliunits {
+        self.available_before + self.to - self.from
+    }
+}
+
+/// The first half of a two-part write succeeded and the second failed: set `side` back to its
+/// `from` and say what happened (`tools-write.md` §9.5, §10.3, D5).
+pub(crate) async fn put_back(
+    context: &Context,
+    plan_id: &str,
+    month: &str,
+    side: &Side,
+    refused: &str,
+    fmt: &MoneyFormat,
+    what: &str,
+) -> WriteFailure {
+    match context
+        .plans
+        .client()
+        .set_assigned(plan_id, month, &side.category_id, side.from)
+        .await
+    {
+        Ok(_) => WriteFailure::NothingChanged(format!(
+            "{refused}; {} is back to {}: nothing was {what}.",
+            side.name,
+            fmt.plain(side.from)
+        )),
+        Err(again) => WriteFailure::Unknown(format!(
+            "{refused}, then putting {} back failed too ({again}): set {} back to {} in YNAB.",
+            side.name,
+            side.name,
+            fmt.plain(side.from)
+        )),
+    }
+}
