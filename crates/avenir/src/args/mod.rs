@@ -4,6 +4,8 @@
 mod fields;
 
 pub use fields::{ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, Text};
+// Field types of single tools (flag_transactions, set_category_target).
+pub use fields::FlagColour;
 
 use crate::months::MonthError;
 use crate::text::quoted;

@@ -248,11 +248,7 @@ pub fn registry() -> Vec<ToolSpec> {
                 import::ImportTransactions::parse(a)
             }))
         }),
-        legacy(flags::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "flag_transactions", |a, _| {
-                flags::FlagTransactions::parse(a)
-            }))
-        }),
+        confirmed_tool::<flags::FlagTransactions>(),
         legacy(payee_rename::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "rename_payee", |a, _| {
                 payee_rename::RenamePayee::parse(a)
