@@ -249,11 +249,7 @@ pub fn registry() -> Vec<ToolSpec> {
             }))
         }),
         confirmed_tool::<flags::FlagTransactions>(),
-        legacy(payee_rename::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "rename_payee", |a, _| {
-                payee_rename::RenamePayee::parse(a)
-            }))
-        }),
+        confirmed_tool::<payee_rename::RenamePayee>(),
         legacy(reconcile::spec(), |c, a, ask| {
             Box::pin(writing::drive(
                 c,
