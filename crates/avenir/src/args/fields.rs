@@ -488,3 +488,44 @@ impl JsonSchema for FlagColour {
         })
     }
 }
+
+// ---- set_category_target -------------------------------------------------------------------
+
+/// How often a target sets its amount aside: `monthly`, `weekly` or `yearly`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frequency(pub &'static str);
+
+impl ArgField for Frequency {
+    const GIVE: &'static str = "'monthly', 'weekly' or 'yearly'";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let given = String::present(name, value)?;
+        crate::logic::target_change::FREQUENCIES
+            .iter()
+            .map(|(f, _)| *f)
+            .find(|f| *f == given)
+            .map(Frequency)
+            .ok_or_else(|| {
+                ArgError::at(
+                    name,
+                    format!(
+                        "must be 'monthly', 'weekly' or 'yearly', got {}.",
+                        quoted(&given)
+                    ),
+                )
+                .into()
+            })
+    }
+}
+
+impl JsonSchema for Frequency {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "Frequency".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "enum": ["monthly", "weekly", "yearly"]})
+    }
+}

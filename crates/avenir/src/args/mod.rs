@@ -5,7 +5,7 @@ mod fields;
 
 pub use fields::{ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, Money, Month, Text};
 // Field types of single tools (flag_transactions, set_category_target).
-pub use fields::FlagColour;
+pub use fields::{FlagColour, Frequency};
 
 use crate::months::MonthError;
 use crate::text::quoted;

@@ -264,11 +264,7 @@ pub fn registry() -> Vec<ToolSpec> {
                 split::SplitTransaction::parse(a)
             }))
         }),
-        legacy(target::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "set_category_target", |a, _| {
-                target::SetTarget::parse(a)
-            }))
-        }),
+        confirmed_tool::<target::SetTarget>(),
         legacy(undo::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "undo_operation", |a, _| {
                 undo::Undo::parse(a)
