@@ -259,11 +259,7 @@ pub fn registry() -> Vec<ToolSpec> {
                 reconcile::ReconcileAccount::parse,
             ))
         }),
-        legacy(split::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "split_transaction", |a, _| {
-                split::SplitTransaction::parse(a)
-            }))
-        }),
+        confirmed_tool::<split::SplitTransaction>(),
         confirmed_tool::<target::SetTarget>(),
         legacy(undo::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "undo_operation", |a, _| {
