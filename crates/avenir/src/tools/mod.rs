@@ -250,15 +250,7 @@ pub fn registry() -> Vec<ToolSpec> {
         }),
         confirmed_tool::<flags::FlagTransactions>(),
         confirmed_tool::<payee_rename::RenamePayee>(),
-        legacy(reconcile::spec(), |c, a, ask| {
-            Box::pin(writing::drive(
-                c,
-                a,
-                ask,
-                "reconcile_account",
-                reconcile::ReconcileAccount::parse,
-            ))
-        }),
+        confirmed_tool::<reconcile::ReconcileAccount>(),
         confirmed_tool::<split::SplitTransaction>(),
         confirmed_tool::<target::SetTarget>(),
         legacy(undo::spec(), |c, a, ask| {
