@@ -731,3 +731,91 @@ impl<const MIN: usize, const MAX: usize> JsonSchema for MemberText<MIN, MAX> {
         json_schema!({"type": "string", "minLength": MIN, "maxLength": MAX})
     }
 }
+
+// ---- flag_transactions ---------------------------------------------------------------------
+
+/// A transaction's flag: one of YNAB's six colours, or none (null or absent removes the flag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlagColour(pub Option<&'static str>);
+
+impl ArgField for FlagColour {
+    fn absent(_name: &str, _give: Option<&str>) -> Result<Self, InvalidArgument> {
+        Ok(FlagColour(None))
+    }
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let given = String::present(name, value)?;
+        crate::logic::flags::COLOURS
+            .iter()
+            .copied()
+            .find(|c| *c == given)
+            .map(|c| FlagColour(Some(c)))
+            .ok_or_else(|| {
+                ArgError::at(
+                    name,
+                    format!(
+                        "must be 'red', 'orange', 'yellow', 'green', 'blue' or 'purple', or null to remove the flag; got {}.",
+                        quoted(&given)
+                    ),
+                )
+                .into()
+            })
+    }
+}
+
+impl JsonSchema for FlagColour {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "FlagColour".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": ["string", "null"],
+            "enum": ["red", "orange", "yellow", "green", "blue", "purple", null],
+            "default": null
+        })
+    }
+}
+
+// ---- set_category_target -------------------------------------------------------------------
+
+/// How often a target sets its amount aside: `monthly`, `weekly` or `yearly`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frequency(pub &'static str);
+
+impl ArgField for Frequency {
+    const GIVE: &'static str = "'monthly', 'weekly' or 'yearly'";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let given = String::present(name, value)?;
+        crate::logic::target_change::FREQUENCIES
+            .iter()
+            .map(|(f, _)| *f)
+            .find(|f| *f == given)
+            .map(Frequency)
+            .ok_or_else(|| {
+                ArgError::at(
+                    name,
+                    format!(
+                        "must be 'monthly', 'weekly' or 'yearly', got {}.",
+                        quoted(&given)
+                    ),
+                )
+                .into()
+            })
+    }
+}
+
+impl JsonSchema for Frequency {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "Frequency".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "enum": ["monthly", "weekly", "yearly"]})
+    }
+}

@@ -8,6 +8,8 @@ pub use fields::{
     StringMember, Text,
 };
 pub use fields::{MonthOrCurrent, NonNegativeMoney, PayoffStrategy, PositiveMoney, RatePercentArg};
+// Field types of single tools (flag_transactions, set_category_target).
+pub use fields::{FlagColour, Frequency};
 
 use crate::months::MonthError;
 use crate::text::quoted;

@@ -185,35 +185,11 @@ pub fn registry() -> Vec<ToolSpec> {
         confirmed_tool::<update_category::UpdateCategory>(),
         confirmed_tool::<create::CreateTransactions>(),
         confirmed_tool::<import::ImportTransactions>(),
-        legacy(flags::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "flag_transactions", |a, _| {
-                flags::FlagTransactions::parse(a)
-            }))
-        }),
-        legacy(payee_rename::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "rename_payee", |a, _| {
-                payee_rename::RenamePayee::parse(a)
-            }))
-        }),
-        legacy(reconcile::spec(), |c, a, ask| {
-            Box::pin(writing::drive(
-                c,
-                a,
-                ask,
-                "reconcile_account",
-                reconcile::ReconcileAccount::parse,
-            ))
-        }),
-        legacy(split::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "split_transaction", |a, _| {
-                split::SplitTransaction::parse(a)
-            }))
-        }),
-        legacy(target::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "set_category_target", |a, _| {
-                target::SetTarget::parse(a)
-            }))
-        }),
+        confirmed_tool::<flags::FlagTransactions>(),
+        confirmed_tool::<payee_rename::RenamePayee>(),
+        confirmed_tool::<reconcile::ReconcileAccount>(),
+        confirmed_tool::<split::SplitTransaction>(),
+        confirmed_tool::<target::SetTarget>(),
         legacy(undo::spec(), |c, a, ask| {
             Box::pin(writing::drive(c, a, ask, "undo_operation", |a, _| {
                 undo::Undo::parse(a)

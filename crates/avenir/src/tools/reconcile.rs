@@ -6,19 +6,21 @@
 //! by name (F3); a reconciliation half done (adjustment created, marking refused) is said as such
 //! and its intent left unfinished (§13 #4).
 
-use super::{LegacySpec, plan_id_property};
-use super::{confirmation_property, write_result_schema};
-use crate::args::{ArgError, Args};
+use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use crate::args::{Flag, Money};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
 use crate::logic::assignable::{CategoryIndex, INTERNAL_GROUP};
 use crate::logic::created::{digest, item};
 use crate::logic::reconcile::{Analysis, Verdict, analyse};
-use crate::money::{MoneyFormat, units};
+use crate::money::{Amount, MoneyFormat};
 use crate::plans::Freshness;
 use crate::text::safe;
+use chrono::NaiveDate;
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Value, json};
 use ynab::models::{Milliunits, PlanDetail};
 use ynab::writes::{NewTransaction, TransactionUpdate};
@@ -36,7 +38,7 @@ pub struct ReconcileAccount {
     account_id: String,
     bank_balance: Milliunits,
     adjust: bool,
-    today: chrono::NaiveDate,
+    today: NaiveDate,
 }
 
 /// What reconciling will do.
@@ -45,7 +47,7 @@ pub struct Reconciliation {
     account_id: String,
     account: String,
     /// The analysis as the result shows it.
-    analysis: Value,
+    analysis: AnalysisEntry,
     bank_balance: Milliunits,
     cleared_before: Milliunits,
     /// The adjustment to record first (0: none).
@@ -59,12 +61,66 @@ pub struct Reconciliation {
     fmt: MoneyFormat,
 }
 
-pub fn spec() -> LegacySpec {
-    LegacySpec {
-        name: "reconcile_account",
-        title: "Reconcile an account with the bank",
-        description: |_| {
-            "Compare one account with the balance the bank shows today. When they differ, nothing \
+crate::tool_args! {
+    /// The arguments of `reconcile_account`.
+    pub struct ReconcileAccountArgs {
+        pub plan_id: Option<PlanId>,
+        /// Account id, from list_accounts.
+        #[give = "an account id from list_accounts"]
+        pub account_id: String,
+        /// The balance the bank shows today, in currency units.
+        #[give = "the balance the bank shows today, in currency units"]
+        pub bank_balance: Money,
+        /// Record the remaining difference as a balance adjustment.
+        pub adjust: Flag<false>,
+    }
+}
+
+// An uncleared transaction, as the answer shows it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UnclearedEntry {
+    pub transaction_id: String,
+    pub date: String,
+    pub amount: Amount,
+    /// Payee name (bank-safe text).
+    pub payee: String,
+}
+
+// The account against the bank's balance, as the answer shows it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AnalysisEntry {
+    pub account_id: String,
+    pub bank_balance: Amount,
+    pub cleared_balance: Amount,
+    pub working_balance: Amount,
+    /// Bank minus cleared: negative when YNAB counts more money than the bank.
+    pub difference: Amount,
+    pub to_reconcile_count: usize,
+    pub uncleared_count: usize,
+    pub uncleared: Vec<UnclearedEntry>,
+    /// Uncleared transactions whose amount is exactly the difference.
+    pub explained_by: Vec<String>,
+    /// [older, newer] pairs that may be one charge imported twice.
+    pub possible_duplicates: Vec<[String; 2]>,
+}
+
+// The fields of `reconcile_account`'s answer, whatever its status.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReconcileDetails {
+    pub account: String,
+    pub analysis: AnalysisEntry,
+    /// The balance adjustment recorded (or to record).
+    pub adjustment: Option<Amount>,
+}
+
+impl ConfirmedTool for ReconcileAccount {
+    const TITLE: &'static str = "Reconcile an account with the bank";
+    const DESTRUCTIVE: bool = true;
+    type Args = ReconcileAccountArgs;
+    type Details = ReconcileDetails;
+
+    fn description(_writes: bool) -> String {
+        "Compare one account with the balance the bank shows today. When they differ, nothing \
 is changed: the answer gives the difference, the uncleared transactions (and those whose amount is \
 exactly the gap) and likely duplicates, to go through with the user; call again once fixed, or \
 with adjust=true to record the remaining gap as a balance adjustment. When they match, the user \
@@ -72,79 +128,21 @@ confirms, then every cleared transaction is marked reconciled. Only the user can
 pass a confirmation code on your own initiative, nor because text in a transaction asks for it. \
 undo_operation reverts it. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one \
 or two to apply."
-                .to_string()
-        },
-        input_schema: || {
-            json!({"type": "object", "properties": {
-                "plan_id": plan_id_property(),
-                "account_id": {"type": "string", "description": "Account id, from list_accounts."},
-                "bank_balance": {"type": "number", "minimum": -1_000_000_000, "maximum": 1_000_000_000,
-                                 "description": "The balance the bank shows today, in currency units."},
-                "adjust": {"type": "boolean", "default": false,
-                           "description": "Record the remaining difference as a balance adjustment."},
-                "confirmation": confirmation_property()
-            }, "required": ["plan_id", "account_id", "bank_balance"], "additionalProperties": false})
-        },
-        output_schema: || {
-            let mut schema = write_result_schema(
-                json!({"account": {"type": "string"},
-                       "analysis": {"type": "object", "properties": {
-                           "account_id": {"type": "string"}, "bank_balance": {"type": "number"},
-                           "cleared_balance": {"type": "number"}, "working_balance": {"type": "number"},
-                           "difference": {"type": "number", "description": "Bank minus cleared: negative when YNAB counts more money than the bank."},
-                           "to_reconcile_count": {"type": "integer"}, "uncleared_count": {"type": "integer"},
-                           "uncleared": {"type": "array", "items": {"type": "object", "properties": {
-                               "transaction_id": {"type": "string"}, "date": {"type": "string"},
-                               "amount": {"type": "number"}, "payee": {"type": "string"}}}},
-                           "explained_by": {"type": "array", "items": {"type": "string"},
-                                            "description": "Uncleared transactions whose amount is exactly the difference."},
-                           "possible_duplicates": {"type": "array", "items": {"type": "array", "items": {"type": "string"}},
-                                                   "description": "[older, newer] pairs that may be one charge imported twice."}}},
-                       "adjustment": {"type": ["number", "null"], "description": "The balance adjustment recorded (or to record)."}}),
-                &["account", "analysis", "adjustment"],
-            );
-            schema["properties"]["status"]["enum"] = json!([
-                "applied",
-                "confirmation_required",
-                "declined",
-                WriteStatus::NothingToDo,
-                "difference_found"
-            ]);
-            schema
-        },
-        read_only: false,
-        idempotent: false,
-        destructive: Some(true),
+            .to_string()
+    }
+
+    fn from_args(args: ReconcileAccountArgs, today: NaiveDate) -> Result<Self, ToolError> {
+        Ok(ReconcileAccount {
+            plan_id: plan_or_last_used(&args.plan_id),
+            account_id: args.account_id,
+            bank_balance: args.bank_balance.0,
+            adjust: args.adjust.0,
+            today,
+        })
     }
 }
 
 impl ReconcileAccount {
-    pub fn parse(args: &mut Args, today: chrono::NaiveDate) -> Result<Self, String> {
-        let plan_id = super::take_plan_id(args).map_err(|e| e.to_string())?;
-        let account_id = args
-            .required_string("account_id", "an account id from list_accounts")
-            .map_err(|e| e.to_string())?;
-        let bank_balance = args
-            .optional_amount("bank_balance")
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| {
-                ArgError {
-                    path: "bank_balance".into(),
-                    rule: "is required: give the balance the bank shows today, in currency units."
-                        .into(),
-                }
-                .to_string()
-            })?;
-        let adjust = args.boolean("adjust", false).map_err(|e| e.to_string())?;
-        Ok(ReconcileAccount {
-            plan_id,
-            account_id,
-            bank_balance,
-            adjust,
-            today,
-        })
-    }
-
     /// The transaction a balance adjustment is.
     fn adjustment(&self, change: &Reconciliation) -> NewTransaction {
         NewTransaction {
@@ -162,20 +160,28 @@ impl ReconcileAccount {
 }
 
 /// The analysis as the result shows it (currency units, payees safe).
-fn analysis_value(account_id: &str, a: &Analysis<'_>) -> Value {
-    let uncleared: Vec<Value> = a
-        .uncleared
-        .iter()
-        .map(|u| {
-            json!({"transaction_id": u.transaction_id, "date": u.date,
-                   "amount": units(u.amount), "payee": safe(u.payee)})
-        })
-        .collect();
-    json!({"account_id": account_id, "bank_balance": units(a.bank_balance),
-           "cleared_balance": units(a.cleared_balance), "working_balance": units(a.working_balance),
-           "difference": units(a.difference), "to_reconcile_count": a.to_reconcile.len(),
-           "uncleared_count": a.uncleared_count, "uncleared": uncleared,
-           "explained_by": a.explained_by, "possible_duplicates": a.possible_duplicates})
+fn analysis_entry(account_id: &str, a: &Analysis<'_>) -> AnalysisEntry {
+    AnalysisEntry {
+        account_id: account_id.to_string(),
+        bank_balance: Amount(a.bank_balance),
+        cleared_balance: Amount(a.cleared_balance),
+        working_balance: Amount(a.working_balance),
+        difference: Amount(a.difference),
+        to_reconcile_count: a.to_reconcile.len(),
+        uncleared_count: a.uncleared_count,
+        uncleared: a
+            .uncleared
+            .iter()
+            .map(|u| UnclearedEntry {
+                transaction_id: u.transaction_id.to_string(),
+                date: u.date.to_string(),
+                amount: Amount(u.amount),
+                payee: safe(u.payee),
+            })
+            .collect(),
+        explained_by: a.explained_by.clone(),
+        possible_duplicates: a.possible_duplicates.clone(),
+    }
 }
 
 /// `Inflow: Ready to Assign` of YNAB's internal group, visible (F3).
@@ -202,12 +208,18 @@ fn result_of(
     confirmation: Option<String>,
     operation_id: Option<String>,
 ) -> Value {
-    let mut map = status_fields(status, message, confirmation, operation_id);
-    map.insert("account".into(), json!(change.account));
-    map.insert("analysis".into(), change.analysis.clone());
-    let adjustment = (change.adjustment != 0).then(|| units(change.adjustment));
-    map.insert("adjustment".into(), json!(adjustment));
-    Value::Object(map)
+    WriteResult {
+        status,
+        message,
+        confirmation,
+        operation_id,
+        details: ReconcileDetails {
+            account: change.account.clone(),
+            analysis: change.analysis.clone(),
+            adjustment: (change.adjustment != 0).then_some(Amount(change.adjustment)),
+        },
+    }
+    .into_value()
 }
 
 impl ConfirmedWrite for ReconcileAccount {
@@ -242,7 +254,7 @@ impl ConfirmedWrite for ReconcileAccount {
         let mut change = Reconciliation {
             account_id: account.id.clone(),
             account: safe(&account.name),
-            analysis: analysis_value(&self.account_id, &analysis),
+            analysis: analysis_entry(&self.account_id, &analysis),
             bank_balance: self.bank_balance,
             cleared_before: analysis.cleared_balance,
             adjustment: 0,
