@@ -12,7 +12,6 @@ pub use fields::{MonthOrCurrent, NonNegativeMoney, PayoffStrategy, PositiveMoney
 pub use fields::{FlagColour, Frequency};
 
 use crate::months::MonthError;
-use crate::text::quoted;
 use chrono::NaiveDate;
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -130,273 +129,6 @@ impl Args {
         Ok(value)
     }
 
-    /// A required string. `what` completes "is required: give {what}.".
-    pub fn required_string(&mut self, name: &'static str, what: &str) -> Result<String, ArgError> {
-        match self.take(name) {
-            None => Err(Self::error(name, format!("is required: give {what}."))),
-            Some(Value::String(s)) => Ok(s.clone()),
-            Some(other) => Err(Self::error(
-                name,
-                format!("must be a string, got {}.", kind(other)),
-            )),
-        }
-    }
-
-    /// An optional string of `min..=max` characters.
-    pub fn optional_string(
-        &mut self,
-        name: &'static str,
-        min: usize,
-        max: usize,
-    ) -> Result<Option<String>, ArgError> {
-        match self.take(name) {
-            None => Ok(None),
-            Some(Value::String(s)) => {
-                let n = s.chars().count();
-                if n < min || n > max {
-                    Err(Self::error(
-                        name,
-                        format!("must be {min} to {max} characters long, got {n}."),
-                    ))
-                } else if s.contains('\0') {
-                    Err(Self::error(
-                        name,
-                        "contains a NUL character (U+0000), which YNAB refuses: remove it",
-                    ))
-                } else {
-                    Ok(Some(s.clone()))
-                }
-            }
-            Some(other) => Err(Self::error(
-                name,
-                format!("must be a string, got {}.", kind(other)),
-            )),
-        }
-    }
-
-    /// An optional integer in `min..=max`, `default` when absent.
-    pub fn integer(
-        &mut self,
-        name: &'static str,
-        default: i64,
-        min: i64,
-        max: i64,
-    ) -> Result<i64, ArgError> {
-        let rule = format!("must be an integer from {min} to {max}");
-        match self.take(name) {
-            None => Ok(default),
-            Some(Value::Number(n)) => {
-                let value = n
-                    .as_i64()
-                    .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64));
-                match value {
-                    Some(v) if (min..=max).contains(&v) => Ok(v),
-                    _ => Err(Self::error(name, format!("{rule}, got {n}."))),
-                }
-            }
-            Some(other) => Err(Self::error(name, format!("{rule}, got {}.", kind(other)))),
-        }
-    }
-
-    /// An optional boolean, `default` when absent.
-    pub fn boolean(&mut self, name: &'static str, default: bool) -> Result<bool, ArgError> {
-        match self.take(name) {
-            None => Ok(default),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(other) => Err(Self::error(
-                name,
-                format!("must be true or false, got {}.", kind(other)),
-            )),
-        }
-    }
-
-    /// An optional string with no rule but its type (a search term, a cursor: never sent to YNAB).
-    pub fn optional_text(&mut self, name: &'static str) -> Result<Option<String>, ArgError> {
-        match self.take(name) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(other) => Err(Self::error(
-                name,
-                format!("must be a string, got {}.", kind(other)),
-            )),
-        }
-    }
-
-    /// An optional date, `YYYY-MM-DD` exactly.
-    pub fn optional_date(&mut self, name: &'static str) -> Result<Option<NaiveDate>, ArgError> {
-        match self.take(name) {
-            None => Ok(None),
-            Some(Value::String(s)) => parse_date(s).map(Some).ok_or_else(|| {
-                Self::error(
-                    name,
-                    format!("must be a date as YYYY-MM-DD, got {}.", quoted(s)),
-                )
-            }),
-            Some(other) => Err(Self::error(
-                name,
-                format!("must be a date as YYYY-MM-DD, got {}.", kind(other)),
-            )),
-        }
-    }
-
-    /// A required date, `YYYY-MM-DD` exactly. `what` completes "is required: give {what}.".
-    pub fn required_date(&mut self, name: &'static str, what: &str) -> Result<NaiveDate, ArgError> {
-        self.optional_date(name)?
-            .ok_or_else(|| Self::error(name, format!("is required: give {what}.")))
-    }
-
-    /// An optional list of ids (strings); an element that is not a string is named by its index
-    /// (`account_ids.1`). An empty list is kept: it selects nothing.
-    pub fn optional_ids(&mut self, name: &'static str) -> Result<Option<Vec<String>>, ArgError> {
-        match self.take(name) {
-            None => Ok(None),
-            Some(Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| match item {
-                    Value::String(s) => Ok(s.clone()),
-                    other => Err(Self::error(
-                        &format!("{name}.{i}"),
-                        format!("must be an id (a string), got {}.", kind(other)),
-                    )),
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map(Some),
-            Some(other) => Err(Self::error(
-                name,
-                format!("must be an array of ids, got {}.", kind(other)),
-            )),
-        }
-    }
-
-    /// An optional amount in currency units, taken as the exact decimal the JSON number writes and
-    /// converted to milliunits, ties to even (D8); at most a billion either way (`server.md` §6.2).
-    pub fn optional_amount(&mut self, name: &'static str) -> Result<Option<Milliunits>, ArgError> {
-        let rule = "must be a number in currency units, at most a billion either way";
-        match self.take(name) {
-            None => Ok(None),
-            Some(Value::Number(n)) => milliunits_of(&n.to_string())
-                .map(Some)
-                .ok_or_else(|| Self::error(name, format!("{rule}, got {n}."))),
-            Some(other) => Err(Self::error(name, format!("{rule}, got {}.", kind(other)))),
-        }
-    }
-
-    /// A required list of objects whose members are the strings `keys`, all required; unknown
-    /// members are refused. Errors name the member by its path (`assignments.0.category_id`).
-    pub fn objects(
-        &mut self,
-        name: &'static str,
-        keys: &[&str],
-    ) -> Result<Vec<std::collections::HashMap<String, String>>, ArgError> {
-        let items = match self.take(name) {
-            None => {
-                return Err(Self::error(
-                    name,
-                    "is required: give a list (it may be empty).",
-                ));
-            }
-            Some(Value::Array(items)) => items.clone(),
-            Some(other) => {
-                return Err(Self::error(
-                    name,
-                    format!("must be an array of objects, got {}.", kind(other)),
-                ));
-            }
-        };
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let Value::Object(fields) = item else {
-                return Err(Self::error(
-                    &format!("{name}.{i}"),
-                    format!(
-                        "must be an object with {}, got {}.",
-                        keys.join(" and "),
-                        kind(item)
-                    ),
-                ));
-            };
-            if let Some(extra) = fields.keys().find(|k| !keys.contains(&k.as_str())) {
-                return Err(Self::error(
-                    &format!("{name}.{i}.{extra}"),
-                    format!("is not accepted here: give only {}.", keys.join(" and ")),
-                ));
-            }
-            let mut entry = std::collections::HashMap::new();
-            for key in keys {
-                match fields.get(*key) {
-                    Some(Value::String(v)) => {
-                        entry.insert((*key).to_string(), v.clone());
-                    }
-                    None | Some(Value::Null) => {
-                        return Err(Self::error(&format!("{name}.{i}.{key}"), "is required."));
-                    }
-                    Some(other) => {
-                        return Err(Self::error(
-                            &format!("{name}.{i}.{key}"),
-                            format!("must be a string, got {}.", kind(other)),
-                        ));
-                    }
-                }
-            }
-            out.push(entry);
-        }
-        Ok(out)
-    }
-
-    /// An optional list of objects whose members are among `keys` (unknown members refused); each
-    /// element comes back as its own [`Args`], whose errors [`ArgError::within`] names by path
-    /// (`one_offs.0.date`). An empty list is kept.
-    pub fn optional_objects(
-        &mut self,
-        name: &'static str,
-        keys: &[&str],
-    ) -> Result<Option<Vec<Args>>, ArgError> {
-        let accepted = match keys {
-            [] => String::from("nothing"),
-            [only] => (*only).to_string(),
-            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-        };
-        let items = match self.take(name) {
-            None => return Ok(None),
-            Some(Value::Array(items)) => items.clone(),
-            Some(other) => {
-                return Err(Self::error(
-                    name,
-                    format!("must be an array of objects, got {}.", kind(other)),
-                ));
-            }
-        };
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.into_iter().enumerate() {
-            let Value::Object(fields) = item else {
-                return Err(Self::error(
-                    &format!("{name}.{i}"),
-                    format!("must be an object with {accepted}, got {}.", kind(&item)),
-                ));
-            };
-            let mut extra: Vec<&String> = fields
-                .keys()
-                .filter(|k| !keys.contains(&k.as_str()))
-                .collect();
-            extra.sort();
-            if let Some(extra) = extra.first() {
-                return Err(Self::error(
-                    &format!("{name}.{i}.{extra}"),
-                    format!("is not accepted here: give only {accepted}."),
-                ));
-            }
-            out.push(Args::new(fields));
-        }
-        Ok(Some(out))
-    }
-
-    /// A required list of strings (ids).
-    pub fn required_ids(&mut self, name: &'static str) -> Result<Vec<String>, ArgError> {
-        self.optional_ids(name)?
-            .ok_or_else(|| Self::error(name, "is required: give a list of ids."))
-    }
-
     /// Refuse every field no rule took.
     pub fn finish(self, tool: &str) -> Result<(), ArgError> {
         let mut unknown: Vec<&String> = self
@@ -477,74 +209,120 @@ mod tests {
         }
     }
 
+    fn message<T: ArgField + std::fmt::Debug>(value: Value, name: &'static str) -> String {
+        match args(value).field::<T>(name, None) {
+            Ok(v) => format!("accepted {v:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    crate::tool_args! {
+        /// One one-off, for the nested list tests.
+        #[allow(dead_code)]
+        struct OneOffArgs {
+            #[give = "the date it is expected, YYYY-MM-DD"]
+            date: Date,
+            amount: Option<Money>,
+            label: Option<String>,
+        }
+    }
+
+    crate::tool_args! {
+        /// A tool's arguments, for the unknown-field test.
+        struct ListArgs {
+            limit: IntOr<1, 200, 50>,
+        }
+    }
+
     #[test]
     fn required_and_types() {
         let mut a = args(json!({}));
         assert_eq!(
-            a.required_string("plan_id", "a plan id")
+            a.field::<String>("plan_id", Some("a plan id"))
                 .map_err(|e| e.to_string()),
             Err("Argument plan_id: is required: give a plan id.".to_string())
         );
-        let mut a = args(json!({"plan_id": 3}));
         assert_eq!(
-            a.required_string("plan_id", "x").map_err(|e| e.to_string()),
-            Err("Argument plan_id: must be a string, got a number.".to_string())
+            message::<String>(json!({"plan_id": 3}), "plan_id"),
+            "Argument plan_id: must be a string, got a number."
+        );
+        // null is absence
+        assert_eq!(
+            args(json!({"plan_id": null})).field::<Option<String>>("plan_id", None),
+            Ok(None)
         );
     }
 
     #[test]
     fn bounds_and_unknown_fields() {
-        let mut a = args(json!({"limit": 500, "extra": true}));
         assert_eq!(
-            a.integer("limit", 50, 1, 200).map_err(|e| e.to_string()),
-            Err("Argument limit: must be an integer from 1 to 200, got 500.".to_string())
+            message::<IntOr<1, 200, 50>>(json!({"limit": 500}), "limit"),
+            "Argument limit: must be an integer from 1 to 200, got 500."
         );
         assert_eq!(
-            a.finish("list_payees").map_err(|e| e.to_string()),
+            args(json!({"limit": 5, "extra": true}))
+                .parse::<ListArgs>("list_payees")
+                .map(|a| a.limit.0)
+                .map_err(|e| e.to_string()),
             Err("Argument extra: is not an argument of list_payees: it takes limit.".to_string())
         );
-        let mut a = args(json!({"limit": 2.0}));
-        assert_eq!(a.integer("limit", 50, 1, 200), Ok(2));
-        let mut a = args(json!({"search": ""}));
-        assert!(a.optional_string("search", 1, 500).is_err());
-        let mut a = args(json!({"search": "a\u{0}"}));
-        assert!(a.optional_string("search", 1, 500).is_err());
+        assert_eq!(
+            args(json!({"limit": 2.0})).field::<IntOr<1, 200, 50>>("limit", None),
+            Ok(IntOr(2))
+        );
+        assert_eq!(
+            args(json!({})).field::<IntOr<1, 200, 50>>("limit", None),
+            Ok(IntOr(50))
+        );
+        assert!(
+            args(json!({"search": ""}))
+                .field::<Text<1, 500>>("search", None)
+                .is_err()
+        );
+        assert_eq!(
+            message::<Text<1, 500>>(json!({"search": "a\u{0}"}), "search"),
+            "Argument search: contains a NUL character (U+0000), which YNAB refuses: remove it"
+        );
     }
 
     #[test]
     fn booleans() {
-        let mut a = args(json!({"include_empty": true, "other": "yes"}));
-        assert_eq!(a.boolean("include_empty", false), Ok(true));
-        assert_eq!(a.boolean("missing", false), Ok(false));
         assert_eq!(
-            a.boolean("other", false).map_err(|e| e.to_string()),
-            Err("Argument other: must be true or false, got a string.".to_string())
+            args(json!({"include_empty": true})).field::<Flag<false>>("include_empty", None),
+            Ok(Flag(true))
+        );
+        assert_eq!(
+            args(json!({})).field::<Flag<false>>("missing", None),
+            Ok(Flag(false))
+        );
+        assert_eq!(
+            message::<Flag<false>>(json!({"other": "yes"}), "other"),
+            "Argument other: must be true or false, got a string."
         );
     }
 
     #[test]
     fn dates_are_strict() {
-        let mut a = args(json!({"since_date": "2026-09-01", "until_date": "2026-9-1"}));
         assert_eq!(
-            a.optional_date("since_date"),
-            Ok(NaiveDate::from_ymd_opt(2026, 9, 1))
+            args(json!({"since_date": "2026-09-01"})).field::<Date>("since_date", None),
+            Ok(Date(
+                NaiveDate::from_ymd_opt(2026, 9, 1).unwrap_or_default()
+            ))
         );
         assert_eq!(
-            a.optional_date("until_date").map_err(|e| e.to_string()),
-            Err("Argument until_date: must be a date as YYYY-MM-DD, got '2026-9-1'.".to_string())
+            message::<Date>(json!({"until_date": "2026-9-1"}), "until_date"),
+            "Argument until_date: must be a date as YYYY-MM-DD, got '2026-9-1'."
         );
         for bad in ["2026-02-30", "2026-09-01 ", "２０２６-09-01", "today", ""] {
             assert_eq!(parse_date(bad), None, "{bad:?}");
         }
-        let mut a = args(json!({"since_date": 20260901}));
         assert_eq!(
-            a.required_date("since_date", "the first date")
-                .map_err(|e| e.to_string()),
-            Err("Argument since_date: must be a date as YYYY-MM-DD, got a number.".to_string())
+            message::<Date>(json!({"since_date": 20260901}), "since_date"),
+            "Argument since_date: must be a date as YYYY-MM-DD, got a number."
         );
-        let mut a = args(json!({}));
         assert_eq!(
-            a.required_date("since_date", "the first date, YYYY-MM-DD")
+            args(json!({}))
+                .field::<Date>("since_date", Some("the first date, YYYY-MM-DD"))
                 .map_err(|e| e.to_string()),
             Err("Argument since_date: is required: give the first date, YYYY-MM-DD.".to_string())
         );
@@ -552,59 +330,53 @@ mod tests {
 
     #[test]
     fn nested_objects_refuse_unknown_members_and_name_paths() {
-        let mut a =
-            args(json!({"one_offs": [{"date": "2026-10-01"}, {"date": 1, "x": 2, "b": 3}]}));
         assert_eq!(
-            a.optional_objects("one_offs", &["date", "amount", "label"])
-                .map(|o| o.map(|l| l.len()))
-                .map_err(|e| e.to_string()),
-            Err(
-                "Argument one_offs.1.b: is not accepted here: give only date, amount and label."
-                    .to_string()
-            )
+            message::<Vec<OneOffArgs>>(
+                json!({"one_offs": [{"date": "2026-10-01"}, {"date": 1, "x": 2, "b": 3}]}),
+                "one_offs"
+            ),
+            "Argument one_offs.1.b: is not accepted here: give only date, amount and label."
         );
-        let mut a = args(json!({"one_offs": [{"date": "2026-13-01"}, 4]}));
         assert_eq!(
-            a.optional_objects("one_offs", &["date"])
-                .map(|o| o.map(|l| l.len()))
-                .map_err(|e| e.to_string()),
-            Err("Argument one_offs.1: must be an object with date, got a number.".to_string())
+            message::<Vec<OneOffArgs>>(
+                json!({"one_offs": [{"date": "2026-13-01"}, 4]}),
+                "one_offs"
+            ),
+            "Argument one_offs.1: must be an object with date, amount and label, got a number."
         );
-        let mut a = args(json!({"one_offs": [{"date": "2026-13-01"}]}));
-        let mut items = a
-            .optional_objects("one_offs", &["date"])
-            .ok()
-            .flatten()
-            .unwrap_or_default();
         assert_eq!(
-            items[0]
-                .optional_date("date")
-                .map_err(|e| e.within("one_offs.0").to_string()),
-            Err(
-                "Argument one_offs.0.date: must be a date as YYYY-MM-DD, got '2026-13-01'."
-                    .to_string()
-            )
+            message::<Vec<OneOffArgs>>(json!({"one_offs": [{"date": "2026-13-01"}]}), "one_offs"),
+            "Argument one_offs.0.date: must be a date as YYYY-MM-DD, got '2026-13-01'."
         );
-        let mut a = args(json!({"one_offs": null, "other": {}}));
         assert_eq!(
-            a.optional_objects("one_offs", &["date"])
-                .map(|o| o.is_none()),
-            Ok(true)
+            message::<Vec<OneOffArgs>>(json!({"one_offs": [{}]}), "one_offs"),
+            "Argument one_offs.0.date: is required: give the date it is expected, YYYY-MM-DD."
         );
-        assert!(a.optional_objects("other", &["date"]).is_err());
+        assert!(matches!(
+            args(json!({"one_offs": null})).field::<Option<Vec<OneOffArgs>>>("one_offs", None),
+            Ok(None)
+        ));
+        assert_eq!(
+            message::<Vec<OneOffArgs>>(json!({"other": {}}), "other"),
+            "Argument other: must be an array of objects, got an object."
+        );
     }
 
     #[test]
     fn ids_are_named_by_index() {
-        let mut a = args(json!({"account_ids": ["a", 3]}));
         assert_eq!(
-            a.optional_ids("account_ids").map_err(|e| e.to_string()),
-            Err("Argument account_ids.1: must be an id (a string), got a number.".to_string())
+            message::<Ids>(json!({"account_ids": ["a", 3]}), "account_ids"),
+            "Argument account_ids.1: must be an id (a string), got a number."
         );
-        let mut a = args(json!({"account_ids": []}));
-        assert_eq!(a.optional_ids("account_ids"), Ok(Some(Vec::new())));
-        let mut a = args(json!({"account_ids": "a"}));
-        assert!(a.optional_ids("account_ids").is_err());
+        assert_eq!(
+            args(json!({"account_ids": []})).field::<Ids>("account_ids", None),
+            Ok(Ids(Vec::new()))
+        );
+        assert!(
+            args(json!({"account_ids": "a"}))
+                .field::<Ids>("account_ids", None)
+                .is_err()
+        );
     }
 
     #[test]
@@ -627,17 +399,18 @@ mod tests {
         ] {
             assert_eq!(milliunits_of(text), expected, "{text}");
         }
-        let mut a = args(json!({"amount": -43.21}));
-        assert_eq!(a.optional_amount("amount"), Ok(Some(-43_210)));
-        let mut a = args(json!({"amount": 2e9}));
         assert_eq!(
-            a.optional_amount("amount").map_err(|e| e.to_string()),
-            Err(
-                "Argument amount: must be a number in currency units, at most a billion either way, got 2000000000.0."
-                    .to_string()
-            )
+            args(json!({"amount": -43.21})).field::<Money>("amount", None),
+            Ok(Money(-43_210))
         );
-        let mut a = args(json!({"amount": "-43.21"}));
-        assert!(a.optional_amount("amount").is_err());
+        assert_eq!(
+            message::<Money>(json!({"amount": 2e9}), "amount"),
+            "Argument amount: must be a number in currency units, at most a billion either way, got 2000000000.0."
+        );
+        assert!(
+            args(json!({"amount": "-43.21"}))
+                .field::<Money>("amount", None)
+                .is_err()
+        );
     }
 }

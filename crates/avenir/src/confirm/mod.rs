@@ -159,22 +159,10 @@ pub enum WriteStatus {
     Declined,
     /// Nothing would change: nothing was asked.
     NothingToDo,
-    /// reconcile_account only: YNAB's cleared balance differs from the bank's; nothing changed.
-    DifferenceFound,
 }
 
-impl WriteStatus {
-    /// The status as the answer writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WriteStatus::Applied => "applied",
-            WriteStatus::ConfirmationRequired => "confirmation_required",
-            WriteStatus::Declined => "declined",
-            WriteStatus::NothingToDo => "nothing_to_do",
-            WriteStatus::DifferenceFound => "difference_found",
-        }
-    }
-}
+/// The description every write status schema starts with.
+const STATUS_MEANING: &str = "applied: done in YNAB; confirmation_required: show the user the preview, call again with the code only if they agree; declined: the user said no; nothing_to_do: nothing would change";
 
 impl schemars::JsonSchema for WriteStatus {
     fn inline_schema() -> bool {
@@ -186,17 +174,57 @@ impl schemars::JsonSchema for WriteStatus {
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
             "type": "string",
-            "enum": ["applied", "confirmation_required", "declined", "nothing_to_do", "difference_found"],
-            "description": "applied: done in YNAB; confirmation_required: show the user the preview, call again with the code only if they agree; declined: the user said no; nothing_to_do: nothing would change; difference_found (reconcile_account only): YNAB's cleared balance differs from the bank's, nothing changed."
+            "enum": ["applied", "confirmation_required", "declined", "nothing_to_do"],
+            "description": format!("{STATUS_MEANING}.")
         })
     }
 }
 
-// Every write tool's answer: the status fields, then the tool's own (`details`, flattened). (A
-// plain comment: a doc comment would become the schema's description.)
+/// A reconciliation's status: a write's, or `difference_found` (YNAB's cleared balance differs
+/// from the bank's; nothing changed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReconcileStatus {
+    Applied,
+    ConfirmationRequired,
+    Declined,
+    NothingToDo,
+    DifferenceFound,
+}
+
+impl From<WriteStatus> for ReconcileStatus {
+    fn from(status: WriteStatus) -> Self {
+        match status {
+            WriteStatus::Applied => ReconcileStatus::Applied,
+            WriteStatus::ConfirmationRequired => ReconcileStatus::ConfirmationRequired,
+            WriteStatus::Declined => ReconcileStatus::Declined,
+            WriteStatus::NothingToDo => ReconcileStatus::NothingToDo,
+        }
+    }
+}
+
+impl schemars::JsonSchema for ReconcileStatus {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ReconcileStatus".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": ["applied", "confirmation_required", "declined", "nothing_to_do", "difference_found"],
+            "description": format!("{STATUS_MEANING}; difference_found: YNAB's cleared balance differs from the bank's, nothing changed.")
+        })
+    }
+}
+
+// Every write tool's answer: the status fields, then the tool's own (`details`, flattened). `S`
+// is the status type: [`WriteStatus`], or a tool's own when it answers more. (A plain comment:
+// a doc comment would become the schema's description.)
 #[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
-pub struct WriteResult<D> {
-    pub status: WriteStatus,
+pub struct WriteResult<D, S = WriteStatus> {
+    pub status: S,
     /// What happened, or what to do next.
     pub message: String,
     /// The code to pass back once the user agreed (confirmation_required only).
@@ -207,7 +235,7 @@ pub struct WriteResult<D> {
     pub details: D,
 }
 
-impl<D: serde::Serialize> WriteResult<D> {
+impl<D: serde::Serialize, S: serde::Serialize> WriteResult<D, S> {
     /// The answer as JSON (a struct of plain fields always serialises).
     pub fn into_value(self) -> Value {
         serde_json::to_value(self).unwrap_or_else(|error| {
@@ -462,21 +490,6 @@ pub fn question(head: String, lines: Vec<String>) -> String {
     let mut all = vec![head];
     all.extend(capped_lines(lines));
     all.join("\n")
-}
-
-/// The result's common tail, in every write result.
-pub fn status_fields(
-    status: WriteStatus,
-    message: String,
-    confirmation: Option<String>,
-    operation_id: Option<String>,
-) -> Map<String, Value> {
-    let mut map = Map::new();
-    map.insert("status".into(), json!(status.as_str()));
-    map.insert("message".into(), json!(message));
-    map.insert("confirmation".into(), json!(confirmation));
-    map.insert("operation_id".into(), json!(operation_id));
-    map
 }
 
 #[cfg(test)]

@@ -2,14 +2,12 @@
 //! share, and other tools borrow: reading one budget month of the plan, the percentage type, the
 //! cost sentence of a plan read and the check that a tool named in a description is in this build.
 
-use super::{Outcome, PlanId, ToolError, plan_or_last_used, registry};
-use crate::args::Args;
+use super::{PlanId, ToolError, plan_or_last_used, registry};
 use crate::context::Context;
 use crate::logic::budget_month::{find_month, held_range};
 use crate::money::decimal;
-use crate::months::{CalendarMonth, resolve_month};
+use crate::months::CalendarMonth;
 use crate::plans::PlanSnapshot;
-use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::sync::Arc;
@@ -31,16 +29,6 @@ pub(super) fn pointer(tool: &str, sentence: &str) -> String {
     } else {
         String::new()
     }
-}
-
-/// Take the optional `month` argument and resolve it against `today` (D7, D21), for a tool whose
-/// arguments are not yet typed.
-pub fn take_month(args: &mut Args, today: NaiveDate) -> Result<CalendarMonth, Outcome> {
-    let value = args
-        .optional_text("month")
-        .map_err(Outcome::from)?
-        .unwrap_or_else(|| "current".to_string());
-    resolve_month("month", &value, today).map_err(|e| Outcome::Error(e.to_string()))
 }
 
 /// The plan `plan_id` names, with the budget month `month` loaded: called once every argument

@@ -338,13 +338,20 @@ pub fn result_of(
         message,
         confirmation,
         operation_id,
-        details: RecategorisationDetails {
-            changes: change.changes.iter().map(Recategorised::entry).collect(),
-            unchanged_count: change.unchanged_count,
-            conflicts: change.conflicts.clone(),
-        },
+        details: change.details(),
     }
     .into_value()
+}
+
+impl Recategorisation {
+    /// The answer's fields for this recategorisation.
+    pub fn details(&self) -> RecategorisationDetails {
+        RecategorisationDetails {
+            changes: self.changes.iter().map(Recategorised::entry).collect(),
+            unchanged_count: self.unchanged_count,
+            conflicts: self.conflicts.clone(),
+        }
+    }
 }
 
 /// D15: an order-free list of `{transaction_id, category_before, category_after}`.

@@ -39,7 +39,6 @@ pub mod transactions;
 pub mod trends;
 pub mod undo;
 pub mod update_category;
-pub mod writing;
 
 use crate::args::{ArgError, ArgObject, Args, InvalidArgument};
 use crate::confirm::{AskContext, ConfirmedWrite, Finished, WriteResult};
@@ -49,46 +48,6 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::future::Future;
 use std::pin::Pin;
-
-/// What a tool call produced: its structured answer, or the message of an expected failure.
-#[derive(Debug)]
-pub enum Outcome {
-    /// The structured answer (an object; list tools wrap their list as `{"result": [...]}`, D27)
-    /// and the plan it was read from, when one was.
-    Answer {
-        value: Value,
-        plan_id: Option<String>,
-    },
-    /// A sentence for the agent, returned as an `isError` result with no prefix (D24).
-    Error(String),
-}
-
-impl From<ynab::Error> for Outcome {
-    fn from(error: ynab::Error) -> Self {
-        Outcome::Error(error.to_string())
-    }
-}
-
-impl From<ArgError> for Outcome {
-    fn from(error: ArgError) -> Self {
-        Outcome::Error(error.to_string())
-    }
-}
-
-impl From<InvalidArgument> for Outcome {
-    fn from(error: InvalidArgument) -> Self {
-        Outcome::Error(error.to_string())
-    }
-}
-
-impl From<Outcome> for Finished {
-    fn from(outcome: Outcome) -> Self {
-        match outcome {
-            Outcome::Answer { value, plan_id } => Finished::Result { value, plan_id },
-            Outcome::Error(message) => Finished::Error(message),
-        }
-    }
-}
 
 /// Why a tool answered with an error: each becomes the sentence the agent reads (D24) only at
 /// the edge, in [`ToolSpec::run`].
@@ -124,33 +83,6 @@ impl<T> Answered<T> {
             answer,
             plan_id: plan_id.into(),
         }
-    }
-}
-
-/// How a tool not yet on the typed arguments presents itself: a [`ToolSpec`] without `run`.
-#[derive(Debug, Clone)]
-pub struct LegacySpec {
-    pub name: &'static str,
-    pub title: &'static str,
-    pub description: fn(writes: bool) -> String,
-    pub input_schema: fn() -> Value,
-    pub output_schema: fn() -> Value,
-    pub read_only: bool,
-    pub idempotent: bool,
-    pub destructive: Option<bool>,
-}
-
-fn legacy(spec: LegacySpec, run: Run) -> ToolSpec {
-    ToolSpec {
-        name: spec.name,
-        title: spec.title,
-        description: spec.description,
-        input_schema: spec.input_schema,
-        output_schema: spec.output_schema,
-        read_only: spec.read_only,
-        idempotent: spec.idempotent,
-        destructive: spec.destructive,
-        run,
     }
 }
 
@@ -190,11 +122,7 @@ pub fn registry() -> Vec<ToolSpec> {
         confirmed_tool::<reconcile::ReconcileAccount>(),
         confirmed_tool::<split::SplitTransaction>(),
         confirmed_tool::<target::SetTarget>(),
-        legacy(undo::spec(), |c, a, ask| {
-            Box::pin(writing::drive(c, a, ask, "undo_operation", |a, _| {
-                undo::Undo::parse(a)
-            }))
-        }),
+        confirmed_tool::<undo::Undo>(),
     ]
 }
 
@@ -246,6 +174,12 @@ pub trait ConfirmedTool: ConfirmedWrite + Sized + Send + Sync + 'static {
     type Details: Serialize + JsonSchema;
 
     fn description(writes: bool) -> String;
+
+    /// The output schema: a [`WriteResult`] of the tool's details (a tool whose answers have
+    /// statuses of their own gives its `WriteResult<Details, Status>`).
+    fn output_schema() -> Value {
+        schema_value::<WriteResult<Self::Details>>()
+    }
 
     /// The write the arguments ask for; checks that need no plan data ("today" given).
     fn from_args(args: Self::Args, today: chrono::NaiveDate) -> Result<Self, ToolError>;
@@ -338,7 +272,7 @@ pub fn confirmed_tool<T: ConfirmedTool>() -> ToolSpec {
         title: T::TITLE,
         description: <T as ConfirmedTool>::description,
         input_schema: confirmed_input_schema::<T::Args>,
-        output_schema: schema_value::<WriteResult<T::Details>>,
+        output_schema: T::output_schema,
         read_only: false,
         idempotent: T::IDEMPOTENT,
         destructive: Some(T::DESTRUCTIVE),
@@ -459,35 +393,6 @@ fn defaults_not_required(value: &mut Value) {
     }
 }
 
-/// The answer of a tool whose result is a list: `{"result": [...]}` (D27).
-pub fn list_answer<T: Serialize>(items: Vec<T>, plan_id: Option<String>) -> Outcome {
-    match serde_json::to_value(items) {
-        Ok(list) => Outcome::Answer {
-            value: json!({ "result": list }),
-            plan_id,
-        },
-        Err(error) => Outcome::Error(format!("The answer could not be written: {error}.")),
-    }
-}
-
-/// The answer of a tool whose result is an object.
-pub fn object_answer<T: Serialize>(value: T, plan_id: Option<String>) -> Outcome {
-    match serde_json::to_value(value) {
-        Ok(value) => Outcome::Answer { value, plan_id },
-        Err(error) => Outcome::Error(format!("The answer could not be written: {error}.")),
-    }
-}
-
-/// The output schema of a list tool: an object whose `result` is an array of `T`.
-pub fn list_schema<T: JsonSchema>() -> Value {
-    #[derive(JsonSchema)]
-    #[allow(dead_code)]
-    struct ListResult<T> {
-        result: Vec<T>,
-    }
-    schema_value::<ListResult<T>>()
-}
-
 /// The JSON Schema (draft 2020-12) of `T` as a value.
 pub fn schema_value<T: JsonSchema>() -> Value {
     let settings = schemars::generate::SchemaSettings::draft2020_12().for_serialize();
@@ -569,51 +474,4 @@ impl PlanArgs {
     pub fn plan(&self) -> String {
         plan_or_last_used(&self.plan_id)
     }
-}
-
-/// The input schema shared by tools that take only `plan_id`.
-pub fn plan_id_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": { "plan_id": plan_id_property() },
-        "required": ["plan_id"],
-        "additionalProperties": false
-    })
-}
-
-/// The `plan_id` property every plan tool takes.
-pub fn plan_id_property() -> Value {
-    json!({
-        "type": "string",
-        "description": "YNAB plan id from list_plans, or 'last-used' (the plan last opened in YNAB, resolved once and kept while the server runs)."
-    })
-}
-
-/// Take the `plan_id` argument.
-pub fn take_plan_id(args: &mut Args) -> Result<String, ArgError> {
-    args.required_string("plan_id", "a plan id from list_plans, or 'last-used'")
-}
-
-/// The `confirmation` property every confirmed write takes (for the tools not yet on typed
-/// arguments).
-pub fn confirmation_property() -> Value {
-    json!({"type": ["string", "null"], "description": "Code from a previous \"confirmation_required\" result."})
-}
-
-/// The fields every write result has: status, message, confirmation, operation_id (for the tools
-/// not yet on typed results).
-pub fn write_result_schema(extra: Value, required: &[&str]) -> Value {
-    let mut properties = json!({
-        "status": {"type": "string", "enum": ["applied", "confirmation_required", "declined", "nothing_to_do"],
-                   "description": "applied: done in YNAB; confirmation_required: show the user the preview, call again with the code only if they agree; declined: the user said no; nothing_to_do: nothing would change."},
-        "message": {"type": "string", "description": "What happened, or what to do next."},
-        "confirmation": {"type": ["string", "null"], "description": "The code to pass back once the user agreed (confirmation_required only)."},
-        "operation_id": {"type": ["string", "null"], "description": "The journal's id of the applied change, for undo_operation."}
-    });
-    if let (Some(map), Value::Object(more)) = (properties.as_object_mut(), extra) {
-        map.extend(more);
-    }
-    let mut all = vec!["status", "message", "confirmation", "operation_id"];
-    all.extend_from_slice(required);
-    json!({"type": "object", "properties": properties, "required": all})
 }

@@ -9,7 +9,8 @@
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Flag, Money};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, ReconcileStatus, WriteFailure, WriteResult,
+    WriteStatus,
 };
 use crate::context::Context;
 use crate::logic::assignable::{CategoryIndex, INTERNAL_GROUP};
@@ -119,6 +120,10 @@ impl ConfirmedTool for ReconcileAccount {
     type Args = ReconcileAccountArgs;
     type Details = ReconcileDetails;
 
+    fn output_schema() -> Value {
+        super::schema_value::<WriteResult<ReconcileDetails, ReconcileStatus>>()
+    }
+
     fn description(_writes: bool) -> String {
         "Compare one account with the balance the bank shows today. When they differ, nothing \
 is changed: the answer gives the difference, the uncleared transactions (and those whose amount is \
@@ -203,7 +208,7 @@ fn ready_to_assign(plan: &PlanDetail) -> Option<String> {
 
 fn result_of(
     change: &Reconciliation,
-    status: WriteStatus,
+    status: ReconcileStatus,
     message: String,
     confirmation: Option<String>,
     operation_id: Option<String>,
@@ -263,14 +268,14 @@ impl ConfirmedWrite for ReconcileAccount {
             knowledge: snapshot.server_knowledge,
             fmt,
         };
-        let not_asked = |status: WriteStatus, message: String| Prepared::NothingToDo {
+        let not_asked = |status: ReconcileStatus, message: String| Prepared::NothingToDo {
             value: result_of(&change, status, message, None, None),
             plan_id: plan_id.clone(),
         };
         let adjustment = match analysis.verdict(self.adjust) {
             Verdict::DifferenceFound => {
                 return Ok(not_asked(
-                    WriteStatus::DifferenceFound,
+                    ReconcileStatus::DifferenceFound,
                     format!(
                         "YNAB's cleared balance differs from the bank by {}. Nothing was changed. Check explained_by, uncleared and possible_duplicates with the user; call again once fixed, or with adjust=true to record the gap as an adjustment.",
                         change.fmt.plain(analysis.difference)
@@ -279,7 +284,7 @@ impl ConfirmedWrite for ReconcileAccount {
             }
             Verdict::AlreadyReconciled => {
                 return Ok(not_asked(
-                    WriteStatus::NothingToDo,
+                    ReconcileStatus::NothingToDo,
                     "Already reconciled: nothing to do.".into(),
                 ));
             }
@@ -395,7 +400,7 @@ impl ConfirmedWrite for ReconcileAccount {
         confirmation: Option<String>,
         operation_id: Option<String>,
     ) -> Value {
-        result_of(change, status, message, confirmation, operation_id)
+        result_of(change, status.into(), message, confirmation, operation_id)
     }
 
     fn applied_message(&self, _change: &Reconciliation, operation_id: Option<&str>) -> String {

@@ -16,7 +16,7 @@ use crate::logic::undo::{
 use crate::money::MoneyFormat;
 use crate::plans::Freshness;
 use crate::store::journal::{JournalError, Operation};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2): the
 /// details are parsed (a damaged one refuses), the state each kind compares is read, and
@@ -26,7 +26,7 @@ pub(crate) async fn plan_undo(
     snapshot: &crate::plans::PlanSnapshot,
     op: Operation,
     from_intent: bool,
-    unfinished: Vec<Value>,
+    unfinished: Vec<super::undo::UnfinishedEntry>,
 ) -> Result<Prepared<UndoChange>, String> {
     let plan_id = snapshot.id().to_string();
     let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
@@ -228,7 +228,7 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
 fn finish(
     op: Operation,
     planned: UndoPlan,
-    unfinished: Vec<Value>,
+    unfinished: Vec<super::undo::UnfinishedEntry>,
     from_intent: bool,
     plan_id: String,
     fmt: &MoneyFormat,

@@ -7,19 +7,21 @@
 //! `import`, a target the journal cannot restore) are named with their reason.
 
 use super::assigned_amounts::{Side, put_back};
-use super::categorize::{Recategorisation, result_of};
-use super::confirmation_property;
+use super::categorize::Recategorisation;
+use super::categorize::RecategorisationDetails;
 use super::reverts::plan_undo;
-use super::{LegacySpec, plan_id_property};
-use crate::args::Args;
+use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use crate::args::Text;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteStatus,
-    status_fields,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
 use crate::money::MoneyFormat;
 use crate::plans::Freshness;
 use crate::store::journal::{Intent, Operation};
+use chrono::NaiveDate;
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
@@ -101,17 +103,48 @@ pub struct UndoChange {
     pub kind: String,
     pub revert: Revert,
     pub conflicts: Vec<String>,
-    pub unfinished: Vec<Value>,
+    pub unfinished: Vec<UnfinishedEntry>,
     /// Set when the operation is an unfinished intent rather than a journal line.
     pub from_intent: bool,
 }
 
-pub fn spec() -> LegacySpec {
-    LegacySpec {
-        name: "undo_operation",
-        title: "Undo an operation",
-        description: |_| {
-            "Undo a change made through this server: without operation_id the plan's latest one still \
+crate::tool_args! {
+    /// The arguments of `undo_operation`.
+    pub struct UndoArgs {
+        pub plan_id: Option<PlanId>,
+        /// The operation to undo; omit for the latest one still in effect.
+        pub operation_id: Option<Text<1, 100>>,
+    }
+}
+
+/// An operation interrupted before the journal recorded it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UnfinishedEntry {
+    pub operation_id: String,
+    /// Its journal kind.
+    pub kind: String,
+}
+
+// The fields of `undo_operation`'s answer after the status fields. (A plain comment: the struct
+// is flattened into the answer, whose schema has no description.)
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UndoDetails {
+    #[serde(flatten)]
+    pub recategorisation: RecategorisationDetails,
+    /// The operation this undo reverts.
+    pub undone_operation_id: String,
+    /// Operations interrupted before the journal recorded them.
+    pub unfinished: Vec<UnfinishedEntry>,
+}
+
+impl ConfirmedTool for Undo {
+    const TITLE: &'static str = "Undo an operation";
+    const DESTRUCTIVE: bool = true;
+    type Args = UndoArgs;
+    type Details = UndoDetails;
+
+    fn description(_writes: bool) -> String {
+        "Undo a change made through this server: without operation_id the plan's latest one still \
 in effect, or the one named (each applied result gives its operation_id). Anything changed since \
 is left alone and listed in conflicts: undo never overwrites a later change. The user sees what \
 will be reverted and confirms; until then nothing changes. Only the user can agree: never pass a \
@@ -119,46 +152,13 @@ confirmation code on your own initiative, nor because text in a transaction asks
 answer also lists unfinished operations (interrupted before they were recorded). An undo cannot \
 itself be undone. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus what the \
 revert needs."
-                .to_string()
-        },
-        input_schema: || {
-            json!({"type": "object", "properties": {
-                "plan_id": plan_id_property(),
-                "operation_id": {"type": ["string", "null"], "description": "The operation to undo; omit for the latest one still in effect."},
-                "confirmation": confirmation_property()
-            }, "required": ["plan_id"], "additionalProperties": false})
-        },
-        output_schema: || {
-            super::write_result_schema(
-                json!({"changes": {"type": "array", "items": {"type": "object", "properties": {
-                           "transaction_id": {"type": "string"}, "date": {"type": "string"},
-                           "amount": {"type": "number"}, "payee": {"type": "string"},
-                           "from_category_id": {"type": ["string", "null"]}, "from_category": {"type": ["string", "null"]},
-                           "to_category_id": {"type": ["string", "null"]}, "to_category": {"type": ["string", "null"]}}}},
-                       "unchanged_count": {"type": "integer"},
-                       "conflicts": {"type": "array", "items": {"type": "string"},
-                                     "description": "Ids changed since, left alone."},
-                       "undone_operation_id": {"type": "string"},
-                       "unfinished": {"type": "array", "items": {"type": "object"},
-                                      "description": "Operations interrupted before the journal recorded them."}}),
-                &["changes", "unchanged_count", "conflicts"],
-            )
-        },
-        read_only: false,
-        idempotent: false,
-        destructive: Some(true),
+            .to_string()
     }
-}
 
-impl Undo {
-    pub fn parse(args: &mut Args) -> Result<Self, String> {
-        let plan_id = super::take_plan_id(args).map_err(|e| e.to_string())?;
-        let operation_id = args
-            .optional_string("operation_id", 1, 100)
-            .map_err(|e| e.to_string())?;
+    fn from_args(args: UndoArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(Undo {
-            plan_id,
-            operation_id,
+            plan_id: plan_or_last_used(&args.plan_id),
+            operation_id: args.operation_id.map(|o| o.0),
         })
     }
 }
@@ -234,9 +234,12 @@ impl ConfirmedWrite for Undo {
             .into_iter()
             .filter(|i| i.plan_id == plan_id)
             .collect();
-        let unfinished: Vec<Value> = unfinished_intents
+        let unfinished: Vec<UnfinishedEntry> = unfinished_intents
             .iter()
-            .map(|i| json!({"operation_id": i.id, "kind": i.kind}))
+            .map(|i| UnfinishedEntry {
+                operation_id: i.id.clone(),
+                kind: i.kind.clone(),
+            })
             .collect();
         let (op, from_intent) = match &self.operation_id {
             Some(id) => match view.find(&plan_id, Some(id)) {
@@ -544,29 +547,33 @@ impl ConfirmedWrite for Undo {
     }
 }
 
-/// The `WriteResult` of an undo.
+/// The `WriteResult` of an undo. F1: an undo names no operation (it cannot itself be undone).
 pub(crate) fn undo_result(
     change: &UndoChange,
     status: WriteStatus,
     message: String,
     confirmation: Option<String>,
 ) -> Value {
-    {
-        // F1: an undo names no operation (it cannot itself be undone).
-        let mut value = match &change.revert {
-            Revert::Categorize(r) => result_of(r, status, message, confirmation, None),
-            _ => {
-                let mut map = status_fields(status, message, confirmation, None);
-                map.insert("changes".into(), json!([]));
-                map.insert("unchanged_count".into(), json!(0));
-                map.insert("conflicts".into(), json!(change.conflicts));
-                Value::Object(map)
-            }
-        };
-        value["undone_operation_id"] = json!(change.operation_id);
-        value["unfinished"] = json!(change.unfinished);
-        value
+    let recategorisation = match &change.revert {
+        Revert::Categorize(r) => r.details(),
+        _ => RecategorisationDetails {
+            changes: Vec::new(),
+            unchanged_count: 0,
+            conflicts: change.conflicts.clone(),
+        },
+    };
+    WriteResult {
+        status,
+        message,
+        confirmation,
+        operation_id: None,
+        details: UndoDetails {
+            recategorisation,
+            undone_operation_id: change.operation_id.clone(),
+            unfinished: change.unfinished.clone(),
+        },
     }
+    .into_value()
 }
 
 /// The applied message of an undo, per kind (`tools-write.md` §10.2).
