@@ -5,7 +5,7 @@
 //! Run: `cargo bench -p avenir-mcp --bench plan_cache`. It prints its figures; nothing is
 //! asserted (machines are shared and noisy: targets live here, never in timed tests).
 
-use avenir::plans::PlanStore;
+use avenir::plan_store::PlanStore;
 use std::io::BufRead;
 use std::process::{Command, Stdio};
 use std::sync::Arc;

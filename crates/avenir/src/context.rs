@@ -3,7 +3,7 @@
 
 use crate::config::Settings;
 use crate::confirm::Confirmations;
-use crate::plans::PlanStore;
+use crate::plan_store::PlanStore;
 use crate::store::journal::{Journal, JournalLocation};
 use std::sync::Arc;
 

@@ -9,7 +9,7 @@ pub mod digest;
 pub mod logic;
 pub mod money;
 pub mod months;
-pub mod plans;
+pub mod plan_store;
 pub mod random;
 pub mod server;
 pub mod store;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use avenir::tools::names::{READ_TOOLS, WRITE_TOOLS};
+use avenir::tools::tool_names::{READ_TOOLS, WRITE_TOOLS};
 use common::{Era, Options, id, start, start_options};
 use serde_json::{Value, json};
 use ynab_sandbox::builder::{PlanBuilder, Scheduled, Tx, date};
@@ -64,7 +64,7 @@ async fn both_tools_are_listed_with_their_cost_naming_only_listed_tools() {
                     );
                 }
             }
-            for write in WRITE_TOOLS {
+            for write in WRITE_TOOLS.iter() {
                 assert!(!description.contains(write), "{name} names {write}");
             }
         }

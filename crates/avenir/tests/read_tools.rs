@@ -4,7 +4,7 @@
 
 mod common;
 
-use avenir::tools::names::{READ_TOOLS, WRITE_TOOLS};
+use avenir::tools::tool_names::{READ_TOOLS, WRITE_TOOLS};
 
 use common::{Era, Harness, id, start, text_of};
 use rmcp::model::GetPromptRequestParams;
@@ -550,7 +550,7 @@ async fn read_only_prompts_and_guide_name_no_write_tool() {
         assert_eq!(guide, instructions, "the instructions are the guide");
         for text in &texts {
             if !writes {
-                for tool in WRITE_TOOLS {
+                for tool in WRITE_TOOLS.iter() {
                     assert!(!text.contains(tool), "read-only text names {tool}: {text}");
                 }
             }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use avenir::tools::names::WRITE_TOOLS;
+use avenir::tools::tool_names::WRITE_TOOLS;
 
 use avenir::text::safe;
 use common::{Era, id, start, text_of};
@@ -58,7 +58,7 @@ async fn the_three_tools_are_listed_with_their_cost_and_no_write_tool_named() {
         }
         for tool in &tools {
             let description = tool.description.as_deref().unwrap_or("");
-            for write in WRITE_TOOLS {
+            for write in WRITE_TOOLS.iter() {
                 assert!(
                     !description.contains(write),
                     "{}: names {write} in read-only mode",

@@ -4,7 +4,7 @@
 
 mod common;
 
-use avenir::tools::names::WRITE_TOOLS;
+use avenir::tools::tool_names::WRITE_TOOLS;
 use common::{Era, Harness, id, start};
 use serde_json::{Value, json};
 
@@ -71,7 +71,7 @@ async fn the_funding_sentence_names_write_tools_only_while_writes_are_on() {
     assert!(!text.contains(FUND_WITH_WRITES));
     for tool in TOOLS {
         let text = description(&read_only, tool).await;
-        for write in WRITE_TOOLS {
+        for write in WRITE_TOOLS.iter() {
             assert!(
                 !text.contains(write),
                 "read-only {tool} names {write}: {text}"

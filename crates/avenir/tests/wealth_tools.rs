@@ -4,7 +4,7 @@
 
 mod common;
 
-use avenir::tools::names::{READ_TOOLS, WRITE_TOOLS};
+use avenir::tools::tool_names::{READ_TOOLS, WRITE_TOOLS};
 use common::{Era, Harness, id, meta_of, start, text_of};
 use serde_json::{Value, json};
 

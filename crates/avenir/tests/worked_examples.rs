@@ -262,7 +262,7 @@ async fn example_14_1_question_and_subject() {
         ]
     );
     // D15's subject, recomputed by hand: an order-free list, canonical JSON, SHA-256.
-    let subject = avenir::tools::categorize::subject(&[
+    let subject = avenir::tools::apply_categories::subject(&[
         change("tx-049", None, "cat-transport"),
         change("tx-048", None, "cat-groceries"),
     ]);
@@ -286,8 +286,12 @@ async fn example_14_1_question_and_subject() {
     );
 }
 
-fn change(tx: &str, from: Option<&str>, to: &str) -> avenir::tools::categorize::Recategorised {
-    avenir::tools::categorize::Recategorised {
+fn change(
+    tx: &str,
+    from: Option<&str>,
+    to: &str,
+) -> avenir::tools::apply_categories::Recategorised {
+    avenir::tools::apply_categories::Recategorised {
         transaction_id: id(tx),
         date: String::new(),
         amount: 0,

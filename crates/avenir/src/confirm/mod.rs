@@ -16,7 +16,7 @@ mod journaled;
 pub use journaled::{Journaled, journal_failed, journaled};
 
 use crate::context::Context;
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::store::journal::Move;
 use answer_state::AnswerStates;
 use codes::CodeStore;

@@ -226,7 +226,7 @@ YNAB){enter}"
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    pub use crate::tools::names::{READ_TOOLS, WRITE_TOOLS};
+    pub use crate::tools::tool_names::{READ_TOOLS, WRITE_TOOLS};
 
     fn fake(name: &'static str, read_only: bool) -> ToolSpec {
         let template = crate::tools::registry().remove(0);
@@ -301,7 +301,7 @@ pub(crate) mod tests {
     fn read_only_guide_names_no_write_tool() {
         let specs = read_tools();
         let text = guide(&specs, false);
-        for tool in WRITE_TOOLS {
+        for tool in WRITE_TOOLS.iter() {
             assert!(!text.contains(tool), "{tool} named");
         }
         assert!(text.contains("The server is read-only"));

@@ -467,7 +467,7 @@ mod tests {
         let specs = read_tools();
         let tools = ToolsInBuild::new(&specs);
         for text in all_four(&tools) {
-            for write in WRITE_TOOLS {
+            for write in WRITE_TOOLS.iter() {
                 assert!(!text.contains(write), "{write} named in {text}");
             }
             for named in tool_names_in(&text) {

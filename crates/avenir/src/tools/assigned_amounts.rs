@@ -7,8 +7,8 @@ use crate::context::Context;
 use crate::logic::budget_month::{find_month, held_range};
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
-use crate::plans::Freshness;
-use crate::plans::PlanSnapshot;
+use crate::plan_store::Freshness;
+use crate::plan_store::PlanSnapshot;
 use std::sync::Arc;
 use ynab::models::{Category, Milliunits};
 

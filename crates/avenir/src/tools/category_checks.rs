@@ -2,8 +2,8 @@
 //! came, the group named, and a name on one line.
 
 use crate::context::Context;
-use crate::plans::Freshness;
-use crate::plans::PlanSnapshot;
+use crate::plan_store::Freshness;
+use crate::plan_store::PlanSnapshot;
 use crate::text::{quoted, safe};
 use std::sync::Arc;
 

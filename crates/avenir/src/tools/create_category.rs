@@ -11,7 +11,7 @@ use crate::confirm::{
 use crate::context::Context;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{breaks_one_line, namesake};
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::text::{quoted, safe};
 use chrono::NaiveDate;
 use schemars::JsonSchema;

@@ -1,7 +1,7 @@
 //! `get_category_balances` (`tools-read.md` §9): each category's assigned, activity and available
 //! balance for one month.
 
-use super::budget_month::{PLAN_READ_COST, month_of, pointer, read_month};
+use super::month_figures::{PLAN_READ_COST, month_of, pointer, read_month};
 use super::{AnswerTool, Answered, ListOf, PlanId, ToolError};
 use crate::args::{Flag, MonthOrCurrent};
 use crate::context::Context;

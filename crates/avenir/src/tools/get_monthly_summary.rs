@@ -1,7 +1,7 @@
 //! `get_monthly_summary` (`tools-read.md` §8): a month at a glance — income, assigned, activity,
 //! Ready to Assign, Age of Money and the overspent categories.
 
-use super::budget_month::{PLAN_READ_COST, month_of, pointer, read_month};
+use super::month_figures::{PLAN_READ_COST, month_of, pointer, read_month};
 use super::{AnswerTool, Answered, PlanId, ToolError};
 use crate::args::MonthOrCurrent;
 use crate::context::Context;

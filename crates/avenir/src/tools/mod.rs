@@ -1,44 +1,29 @@
 //! The tools: each validates its arguments, gets plan data, calls logic and shapes the answer.
 //! Tools never compute; this module holds the registry every tool is listed in and the dispatch.
 
-pub mod accounts;
-pub mod age;
-pub mod approve;
+// What several tools share (not tools themselves).
 pub mod assigned_amounts;
-pub mod budget_month;
-pub mod categories;
-pub mod categorize;
 pub mod category_checks;
-pub mod charges;
-pub mod create;
-pub mod create_category;
-pub mod flags;
-pub mod forecast;
-pub mod get_budget_vs_actual;
-pub mod get_category_balances;
-pub mod get_monthly_summary;
-pub mod import;
-pub mod move_money;
-pub mod names;
-pub mod net_worth;
-pub mod payee_rename;
-pub mod payees;
-pub mod payoff;
-pub mod plans;
-pub mod reconcile;
-pub mod reverts;
-pub mod runway;
-pub mod savings;
-pub mod scheduled;
-pub mod set_category_budget;
-pub mod split;
-pub mod suggestions;
-pub mod target;
-pub mod targets;
-pub mod transactions;
-pub mod trends;
-pub mod undo;
-pub mod update_category;
+pub mod month_figures;
+pub mod tool_names;
+pub mod undo_reverts;
+
+/// The one list of tools: `tools! { answer module::Type, confirmed module::Type, … }` declares
+/// each tool's module (one file, named after the tool) and [`registry`], in the order
+/// `tools/list` shows them. Adding a tool is its file plus one line here.
+macro_rules! tools {
+    ($($how:ident $module:ident :: $tool:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Every tool of this build, in the order `tools/list` shows them. The one list: the
+        /// server, the write gate, the guide, the prompts and `tool_names` all read it.
+        pub fn registry() -> Vec<ToolSpec> {
+            vec![$(tools!(@entry $how $module::$tool)),*]
+        }
+    };
+    (@entry answer $module:ident :: $tool:ident) => { answer_tool::<$module::$tool>() };
+    (@entry confirmed $module:ident :: $tool:ident) => { confirmed_tool::<$module::$tool>() };
+}
 
 use crate::args::{ArgError, ArgObject, Args, InvalidArgument};
 use crate::confirm::{AskContext, ConfirmedWrite, Finished, WriteResult};
@@ -86,49 +71,42 @@ impl<T> Answered<T> {
     }
 }
 
-/// Every tool of this build, in the order `tools/list` shows them. The one list: the server,
-/// the write gate, the guide, the prompts and the names of `names.rs` all read it.
-pub fn registry() -> Vec<ToolSpec> {
-    vec![
-        answer_tool::<plans::ListPlans>(),
-        answer_tool::<accounts::ListAccounts>(),
-        answer_tool::<categories::ListCategoryGroups>(),
-        answer_tool::<payees::ListPayees>(),
-        answer_tool::<scheduled::ListScheduledTransactions>(),
-        answer_tool::<transactions::FindTransactions>(),
-        answer_tool::<get_monthly_summary::GetMonthlySummary>(),
-        answer_tool::<get_category_balances::GetCategoryBalances>(),
-        answer_tool::<get_budget_vs_actual::GetBudgetVsActual>(),
-        answer_tool::<trends::GetSpendingTrends>(),
-        answer_tool::<suggestions::SuggestCategories>(),
-        answer_tool::<forecast::ForecastBalance>(),
-        answer_tool::<charges::FindRecurringCharges>(),
-        answer_tool::<age::GetAgeOfMoney>(),
-        answer_tool::<payoff::GetDebtPayoffPlan>(),
-        answer_tool::<net_worth::GetNetWorthTrend>(),
-        answer_tool::<runway::GetRunway>(),
-        answer_tool::<savings::GetSavingsRate>(),
-        answer_tool::<targets::GetUnderfundedTargets>(),
-        confirmed_tool::<categorize::ApplyCategories>(),
-        confirmed_tool::<set_category_budget::SetBudget>(),
-        confirmed_tool::<move_money::MoveMoney>(),
-        answer_tool::<approve::ApproveTransactions>(),
-        confirmed_tool::<create_category::CreateCategory>(),
-        confirmed_tool::<update_category::UpdateCategory>(),
-        confirmed_tool::<create::CreateTransactions>(),
-        confirmed_tool::<import::ImportTransactions>(),
-        confirmed_tool::<flags::FlagTransactions>(),
-        confirmed_tool::<payee_rename::RenamePayee>(),
-        confirmed_tool::<reconcile::ReconcileAccount>(),
-        confirmed_tool::<split::SplitTransaction>(),
-        confirmed_tool::<target::SetTarget>(),
-        confirmed_tool::<undo::Undo>(),
-    ]
-}
-
-/// The tool `name` of this build.
-pub fn find(name: &str) -> Option<ToolSpec> {
-    registry().into_iter().find(|t| t.name == name)
+tools! {
+    // Reads: listed whatever the write gate says.
+    answer list_plans::ListPlans,
+    answer list_accounts::ListAccounts,
+    answer list_category_groups::ListCategoryGroups,
+    answer list_payees::ListPayees,
+    answer list_scheduled_transactions::ListScheduledTransactions,
+    answer find_transactions::FindTransactions,
+    answer get_monthly_summary::GetMonthlySummary,
+    answer get_category_balances::GetCategoryBalances,
+    answer get_budget_vs_actual::GetBudgetVsActual,
+    answer get_spending_trends::GetSpendingTrends,
+    answer suggest_categories::SuggestCategories,
+    answer forecast_balance::ForecastBalance,
+    answer find_recurring_charges::FindRecurringCharges,
+    answer get_age_of_money::GetAgeOfMoney,
+    answer get_debt_payoff_plan::GetDebtPayoffPlan,
+    answer get_net_worth_trend::GetNetWorthTrend,
+    answer get_runway::GetRunway,
+    answer get_savings_rate::GetSavingsRate,
+    answer get_underfunded_targets::GetUnderfundedTargets,
+    // Writes: listed only with AVENIR_MCP_WRITE=1.
+    confirmed apply_categories::ApplyCategories,
+    confirmed set_category_budget::SetBudget,
+    confirmed move_money::MoveMoney,
+    answer approve_transactions::ApproveTransactions,
+    confirmed create_category::CreateCategory,
+    confirmed update_category::UpdateCategory,
+    confirmed create_transactions::CreateTransactions,
+    confirmed import_transactions::ImportTransactions,
+    confirmed flag_transactions::FlagTransactions,
+    confirmed rename_payee::RenamePayee,
+    confirmed reconcile_account::ReconcileAccount,
+    confirmed split_transaction::SplitTransaction,
+    confirmed set_category_target::SetTarget,
+    confirmed undo_operation::Undo,
 }
 
 // The answer of a tool whose result is a list: `{"result": [...]}` (D27). (A plain comment: a

@@ -10,7 +10,7 @@ use crate::context::Context;
 use crate::money::Amount;
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;

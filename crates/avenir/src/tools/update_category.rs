@@ -9,7 +9,7 @@ use crate::confirm::{
 use crate::context::Context;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{CategoryEdit, breaks_one_line};
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;

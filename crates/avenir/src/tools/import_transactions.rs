@@ -9,7 +9,7 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;

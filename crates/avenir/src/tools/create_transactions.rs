@@ -14,7 +14,7 @@ use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::created::{digest, item};
 use crate::money::{Amount, MoneyFormat};
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;

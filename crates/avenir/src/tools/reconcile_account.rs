@@ -17,7 +17,7 @@ use crate::logic::assignable::{CategoryIndex, INTERNAL_GROUP};
 use crate::logic::created::{digest, item};
 use crate::logic::reconcile::{Analysis, Verdict, analyse};
 use crate::money::{Amount, MoneyFormat};
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;

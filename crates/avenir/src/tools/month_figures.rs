@@ -7,7 +7,7 @@ use crate::context::Context;
 use crate::logic::budget_month::{find_month, held_range};
 use crate::money::decimal;
 use crate::months::CalendarMonth;
-use crate::plans::PlanSnapshot;
+use crate::plan_store::PlanSnapshot;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::sync::Arc;

@@ -11,7 +11,7 @@ use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::names::{PlanNames, SplitLines};
 use crate::money::{Amount, MoneyFormat};
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::store::journal::Move;
 use crate::text::safe;
 use chrono::NaiveDate;

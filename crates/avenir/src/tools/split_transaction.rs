@@ -14,7 +14,7 @@ use crate::context::Context;
 use crate::logic::created::digest;
 use crate::logic::split::{LineAsked, check};
 use crate::money::{Amount, MoneyFormat};
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;

@@ -1,7 +1,7 @@
 //! `get_runway` (`tools-read.md` §18): validates the months to average and the essential groups,
 //! reads the plan once, and shapes how long the money available would last with no income.
 
-use super::budget_month::{PLAN_READ_COST, in_build};
+use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{ArgError, ArgField, Flag, IntOr, InvalidArgument, kind};
 use crate::context::Context;

@@ -11,7 +11,7 @@ use crate::digest::order_free;
 use crate::logic::flags::{FlagAsked, FlagRefusal, check_request, plan_flags};
 use crate::logic::names::PlanNames;
 use crate::money::{Amount, MoneyFormat};
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;

@@ -2,9 +2,9 @@
 //! `logic::undo`, which parses the details and decides. This file reads what each kind compares
 //! (the plan, a month's categories, items recognised by digest) and shapes the plan it returns.
 
+use super::apply_categories::{Recategorisation, Recategorised};
 use super::assigned_amounts::{Side, month_categories};
-use super::categorize::{Recategorisation, Recategorised};
-use super::undo::{Revert, UndoChange, undo_result};
+use super::undo_operation::{Revert, UndoChange, undo_result};
 use crate::confirm::Prepared;
 use crate::confirm::Proposal;
 use crate::confirm::WriteStatus;
@@ -14,7 +14,7 @@ use crate::logic::undo::{
     self, AssignedBack, CategoryMove, Created, Details, Recognition, Refusal, UndoPlan,
 };
 use crate::money::MoneyFormat;
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::store::journal::{JournalError, Operation};
 use serde_json::json;
 
@@ -23,10 +23,10 @@ use serde_json::json;
 /// `logic::undo` decides.
 pub(crate) async fn plan_undo(
     context: &Context,
-    snapshot: &crate::plans::PlanSnapshot,
+    snapshot: &crate::plan_store::PlanSnapshot,
     op: Operation,
     from_intent: bool,
-    unfinished: Vec<super::undo::UnfinishedEntry>,
+    unfinished: Vec<super::undo_operation::UnfinishedEntry>,
 ) -> Result<Prepared<UndoChange>, String> {
     let plan_id = snapshot.id().to_string();
     let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
@@ -228,7 +228,7 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
 fn finish(
     op: Operation,
     planned: UndoPlan,
-    unfinished: Vec<super::undo::UnfinishedEntry>,
+    unfinished: Vec<super::undo_operation::UnfinishedEntry>,
     from_intent: bool,
     plan_id: String,
     fmt: &MoneyFormat,

@@ -8,7 +8,7 @@ use crate::confirm::{
 };
 use crate::context::Context;
 use crate::logic::rename::{MAX_PAYEE_NAME, RenameRefusal, plan_rename};
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::text::{quoted, safe};
 use chrono::NaiveDate;
 use schemars::JsonSchema;

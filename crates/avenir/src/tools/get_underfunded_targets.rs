@@ -1,7 +1,7 @@
 //! `get_underfunded_targets` (`tools-read.md` §20): the categories whose target still needs money in
 //! a month, most urgent first, with what they need together against Ready to Assign.
 
-use super::budget_month::{PLAN_READ_COST, in_build};
+use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Int, MonthOrCurrent};
 use crate::context::Context;

@@ -7,9 +7,9 @@
 //! `import`, a target the journal cannot restore) are named with their reason.
 
 use super::assigned_amounts::{Side, put_back};
-use super::categorize::Recategorisation;
-use super::categorize::RecategorisationDetails;
-use super::reverts::plan_undo;
+use super::apply_categories::Recategorisation;
+use super::apply_categories::RecategorisationDetails;
+use super::undo_reverts::plan_undo;
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::Text;
 use crate::confirm::{
@@ -17,7 +17,7 @@ use crate::confirm::{
 };
 use crate::context::Context;
 use crate::money::MoneyFormat;
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::store::journal::{Intent, Operation};
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -301,7 +301,7 @@ impl ConfirmedWrite for Undo {
 
     fn intent_details(&self, change: &UndoChange) -> Value {
         let reverting = match &change.revert {
-            Revert::Categorize(r) => json!({"moves": super::categorize::moves(&r.changes)}),
+            Revert::Categorize(r) => json!({"moves": super::apply_categories::moves(&r.changes)}),
             Revert::Budget { month, side } => {
                 json!({"month": month, "category_id": side.category_id,
                                                      "from": side.from, "to": side.to})
@@ -388,7 +388,7 @@ impl ConfirmedWrite for Undo {
                 draft.markers_only = false;
                 draft.mark_self_undone = true;
                 draft.operation_kind = Some("categorize");
-                draft.moves = super::categorize::moves(&r.changes);
+                draft.moves = super::apply_categories::moves(&r.changes);
                 draft.details = json!({});
             }
             Revert::Budget { month, side } => {

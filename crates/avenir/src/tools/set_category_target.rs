@@ -15,7 +15,7 @@ use crate::logic::target_change::{
     TargetAsked, TargetChange, category_change, check_arguments, pairing, plan,
 };
 use crate::money::MoneyFormat;
-use crate::plans::Freshness;
+use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;

@@ -1,7 +1,7 @@
 //! `find_transactions` (`tools-read.md` §7): transactions on any account, categorised or not, by
 //! date range, exact amount, accounts, categories and payee, newest first.
 
-use super::scheduled::COST;
+use super::list_scheduled_transactions::COST;
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Date, Ids, IntOr, Money};
 use crate::context::Context;

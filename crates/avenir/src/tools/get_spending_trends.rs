@@ -1,7 +1,7 @@
 //! `get_spending_trends` (`tools-read.md` §11): spending per category, month by month, over the
 //! last months up to the current one, keyed by category id with each category's group and name.
 
-use super::budget_month::{PLAN_READ_COST, in_build};
+use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::IntOr;
 use crate::context::Context;
