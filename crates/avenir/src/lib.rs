@@ -15,6 +15,7 @@ pub mod server;
 pub mod store;
 pub mod sync;
 pub mod text;
+pub mod tool_error;
 pub mod tools;
 
 pub use config::Settings;

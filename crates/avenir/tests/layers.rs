@@ -231,7 +231,7 @@ fn is_confirmed_write(name: &str, header: Option<&str>) -> bool {
 const ROLLBACKS: [(&str, &str); 1] = [("crates/avenir/src/tools/assigned_amounts.rs", "put_back")];
 
 /// (b) Only the confirmation path writes to YNAB. Today's strictest rule: a client write is
-/// called only inside a `ConfirmedWrite::write` (or `write_applied`) impl, in `confirm/`, in `tools/approve.rs` (the
+/// called only inside a `ConfirmedWrite::write` (or `write_applied`) impl, in `confirm/`, in `tools/approve_transactions.rs` (the
 /// one immediate write), or in a rollback of [`ROLLBACKS`] that is itself called only from a
 /// `ConfirmedWrite::write`.
 #[test]
@@ -250,7 +250,7 @@ fn only_the_confirmation_path_writes_to_ynab() {
                 }
                 calls += 1;
                 if source.path.starts_with("crates/avenir/src/confirm/")
-                    || source.path == "crates/avenir/src/tools/approve.rs"
+                    || source.path == "crates/avenir/src/tools/approve_transactions.rs"
                 {
                     continue;
                 }
@@ -258,7 +258,7 @@ fn only_the_confirmation_path_writes_to_ynab() {
                 let rollback = ROLLBACKS.contains(&(source.path.as_str(), name.as_str()));
                 if !is_confirmed_write(&name, header.as_deref()) && !rollback {
                     violations.push(format!(
-                        "{}:{number}: `{call}` (a YNAB write) in `fn {name}`: only a `ConfirmedWrite::write`/`write_applied` impl, confirm/ or tools/approve.rs may write",
+                        "{}:{number}: `{call}` (a YNAB write) in `fn {name}`: only a `ConfirmedWrite::write`/`write_applied` impl, confirm/ or tools/approve_transactions.rs may write",
                         source.path
                     ));
                 }

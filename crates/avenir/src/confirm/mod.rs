@@ -18,6 +18,7 @@ pub use journaled::{Journaled, journal_failed, journaled};
 use crate::context::Context;
 use crate::plan_store::Freshness;
 use crate::store::journal::Move;
+use crate::tool_error::ToolError;
 use answer_state::AnswerStates;
 use codes::CodeStore;
 use rmcp::model::InputRequiredResult;
@@ -285,7 +286,7 @@ pub trait ConfirmedWrite {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> impl std::future::Future<Output = Result<Prepared<Self::Change>, String>> + Send;
+    ) -> impl std::future::Future<Output = Result<Prepared<Self::Change>, ToolError>> + Send;
 
     /// The intent's details: ids and the before values, nothing private (D31).
     fn intent_details(&self, change: &Self::Change) -> Value;
@@ -323,6 +324,25 @@ pub trait ConfirmedWrite {
         confirmation: Option<String>,
         operation_id: Option<String>,
     ) -> Value;
+
+    /// Nothing would change: the `nothing_to_do` result with `message`, for the plan read.
+    fn nothing_to_do(
+        &self,
+        change: &Self::Change,
+        message: &str,
+        plan_id: &str,
+    ) -> Prepared<Self::Change> {
+        Prepared::NothingToDo {
+            value: self.result(
+                change,
+                WriteStatus::NothingToDo,
+                message.to_string(),
+                None,
+                None,
+            ),
+            plan_id: plan_id.to_string(),
+        }
+    }
 
     /// The message of an applied result.
     fn applied_message(&self, _change: &Self::Change, operation_id: Option<&str>) -> String {
@@ -377,7 +397,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
             };
         }
         Ok(Prepared::Change(proposal)) => proposal,
-        Err(message) => return Finished::Error(message),
+        Err(error) => return Finished::Error(error.to_string()),
     };
     let fp = fingerprint::fingerprint(&proposal.plan_id, &proposal.subject);
     let plan_id = Some(proposal.plan_id.clone());
@@ -388,7 +408,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
             Ok(Prepared::NothingToDo { value, .. }) => {
                 return Finished::Result { value, plan_id };
             }
-            Err(message) => return Finished::Error(message),
+            Err(error) => return Finished::Error(error.to_string()),
             Ok(Prepared::Change(fresh)) => {
                 if fingerprint::fingerprint(&fresh.plan_id, &fresh.subject) != fp {
                     return Finished::Error(BUDGET_CHANGED.to_string());

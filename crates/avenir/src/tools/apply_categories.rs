@@ -170,12 +170,11 @@ impl ConfirmedWrite for ApplyCategories {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<Recategorisation>, String> {
+    ) -> Result<Prepared<Recategorisation>, ToolError> {
         let snapshot = context
             .plans
             .read_with(&self.plan_id, freshness)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let plan = &snapshot.plan;
         let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
         let names = PlanNames::new(plan);
@@ -189,7 +188,7 @@ impl ConfirmedWrite for ApplyCategories {
             if !seen.insert(tx_id.as_str()) {
                 return Err(format!(
                     "Transaction {tx_id} is assigned twice: keep one assignment."
-                ));
+                ).into());
             }
             let Some(tx) = plan
                 .transactions
@@ -198,27 +197,27 @@ impl ConfirmedWrite for ApplyCategories {
             else {
                 return Err(format!(
                     "Transaction {tx_id} is not in this plan: use the transaction_id values returned by suggest_categories."
-                ));
+                ).into());
             };
             if index.is_uncategorized(cat_id) {
                 return Err(format!(
                     "Category {cat_id} is YNAB's internal Uncategorized: choose a real category."
-                ));
+                ).into());
             }
             if !index.is_visible(cat_id) {
                 return Err(format!(
                     "Category {cat_id} is not in this plan: use a category_id from the categories returned by suggest_categories."
-                ));
+                ).into());
             }
             if index.role(cat_id) == Some(Role::CreditCardPayment) {
                 return Err(format!(
                     "Category {cat_id} pays a credit card: YNAB ignores it on a transaction. Choose the category of what was paid for."
-                ));
+                ).into());
             }
             if splits.has_any(tx_id) {
                 return Err(format!(
                     "Transaction {tx_id} is split across categories: change its lines in YNAB."
-                ));
+                ).into());
             }
             let on_budget = plan
                 .accounts
@@ -228,12 +227,12 @@ impl ConfirmedWrite for ApplyCategories {
             if !on_budget {
                 return Err(format!(
                     "Transaction {tx_id} is on an off-budget account: YNAB gives it no category."
-                ));
+                ).into());
             }
             if tx.transfer_account_id.is_some() {
                 return Err(format!(
                     "Transaction {tx_id} is a transfer between accounts: YNAB gives it no category."
-                ));
+                ).into());
             }
             if tx.category_id.as_deref() == Some(cat_id.as_str()) {
                 unchanged_count += 1;
@@ -257,17 +256,7 @@ impl ConfirmedWrite for ApplyCategories {
             conflicts: Vec::new(),
         };
         if change.changes.is_empty() {
-            let value = self.result(
-                &change,
-                WriteStatus::NothingToDo,
-                "Nothing to change.".into(),
-                None,
-                None,
-            );
-            return Ok(Prepared::NothingToDo {
-                value,
-                plan_id: snapshot.id().to_string(),
-            });
+            return Ok(self.nothing_to_do(&change, "Nothing to change.", snapshot.id()));
         }
         let fmt = MoneyFormat::of(plan.currency_format.as_ref());
         let question = crate::confirm::question(

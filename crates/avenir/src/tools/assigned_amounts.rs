@@ -9,6 +9,7 @@ use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
 use crate::plan_store::Freshness;
 use crate::plan_store::PlanSnapshot;
+use crate::tool_error::ToolError;
 use std::sync::Arc;
 use ynab::models::{Category, Milliunits};
 
@@ -18,25 +19,17 @@ pub(crate) async fn month_categories(
     plan_id: &str,
     month: CalendarMonth,
     freshness: Freshness,
-) -> Result<(Arc<PlanSnapshot>, Vec<Category>), String> {
-    let snapshot = context
-        .plans
-        .read_with(plan_id, freshness)
-        .await
-        .map_err(|e| e.to_string())?;
+) -> Result<(Arc<PlanSnapshot>, Vec<Category>), ToolError> {
+    let snapshot = context.plans.read_with(plan_id, freshness).await?;
     let label = month.label();
-    let snapshot = context
-        .plans
-        .with_months(snapshot, |m| m == label)
-        .await
-        .map_err(|e| e.to_string())?;
+    let snapshot = context.plans.with_months(snapshot, |m| m == label).await?;
     let categories = match find_month(&snapshot.plan.months, month) {
         Some(found) => found.categories.clone().unwrap_or_default(),
         None => {
             let held = held_range(&snapshot.plan.months)
                 .map(|(first, last)| format!(": use a month from {first} to {last}"))
                 .unwrap_or_default();
-            return Err(format!("YNAB holds no month {month} for this plan{held}."));
+            return Err(format!("YNAB holds no month {month} for this plan{held}.").into());
         }
     };
     Ok((snapshot, categories))

@@ -1,11 +1,7 @@
 //! What `create_category` and `update_category` both check: the plan read fresh when an answer
 //! came, the group named, and a name on one line.
 
-use crate::context::Context;
-use crate::plan_store::Freshness;
-use crate::plan_store::PlanSnapshot;
 use crate::text::{quoted, safe};
-use std::sync::Arc;
 
 /// The one-line rule's refusal (`server.md` §6.4, `tools-write.md` §11.3), for a name the agent
 /// gives that a question would show.
@@ -19,17 +15,4 @@ pub fn one_line_error(name: &str) -> String {
 /// The refusal for a group id that is not an assignable group of the plan.
 pub(crate) fn unknown_group(id: &str) -> String {
     format!("Group {id} is not in this plan: use an id from list_category_groups.")
-}
-
-/// The plan, read fresh when an answer came (D18).
-pub(crate) async fn read_plan(
-    context: &Context,
-    plan_id: &str,
-    freshness: Freshness,
-) -> Result<Arc<PlanSnapshot>, String> {
-    context
-        .plans
-        .read_with(plan_id, freshness)
-        .await
-        .map_err(|e| e.to_string())
 }

@@ -3,7 +3,7 @@
 //! A creation is journaled as `category_create`, which undo cannot revert (YNAB's API cannot
 //! delete or hide a category).
 
-use super::category_checks::{one_line_error, read_plan, unknown_group};
+use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
@@ -99,8 +99,8 @@ impl ConfirmedWrite for CreateCategory {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<NewCategory>, String> {
-        let snapshot = read_plan(context, &self.plan_id, freshness).await?;
+    ) -> Result<Prepared<NewCategory>, ToolError> {
+        let snapshot = context.plans.read_with(&self.plan_id, freshness).await?;
         let plan = &snapshot.plan;
         let group = assignable_groups(&plan.category_groups)
             .into_iter()
@@ -108,17 +108,17 @@ impl ConfirmedWrite for CreateCategory {
             .ok_or_else(|| unknown_group(&self.group_id))?;
         let name = self.name.trim();
         if name.is_empty() {
-            return Err("The name is empty: give the new category a name.".to_string());
+            return Err("The name is empty: give the new category a name.".to_string().into());
         }
         if breaks_one_line(name) {
-            return Err(one_line_error(name));
+            return Err(one_line_error(name).into());
         }
         if namesake(&plan.categories, &group.id, name).is_some() {
             return Err(format!(
                 "{} already exists in {}.",
                 quoted(name),
                 safe(&group.name)
-            ));
+            ).into());
         }
         let change = NewCategory {
             group_id: group.id.clone(),

@@ -183,12 +183,11 @@ impl ConfirmedWrite for CreateTransactions {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<Creation>, String> {
+    ) -> Result<Prepared<Creation>, ToolError> {
         let snapshot = context
             .plans
             .read_with(&self.plan_id, freshness)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let plan = &snapshot.plan;
         let account = plan
             .accounts
@@ -210,18 +209,18 @@ impl ConfirmedWrite for CreateTransactions {
                 return Err(format!(
                     "{} is in the future: YNAB only records transactions that happened.",
                     item.date_label()
-                ));
+                ).into());
             }
             if let Some(cat) = &item.category_id {
                 if !index.is_visible(cat) {
                     return Err(format!(
                         "Category {cat} is not in this plan: use a category_id from get_category_balances."
-                    ));
+                    ).into());
                 }
                 if index.role(cat) == Some(Role::CreditCardPayment) {
                     return Err(format!(
                         "Category {cat} pays a credit card: YNAB ignores it on a transaction. Choose the category of what was paid for."
-                    ));
+                    ).into());
                 }
             }
         }

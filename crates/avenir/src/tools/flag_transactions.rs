@@ -166,14 +166,13 @@ impl ConfirmedWrite for FlagTransactions {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<Reflagging>, String> {
+    ) -> Result<Prepared<Reflagging>, ToolError> {
         // Refused before any read when the request alone is wrong.
         check_request(&self.flags).map_err(refusal)?;
         let snapshot = context
             .plans
             .read_with(&self.plan_id, freshness)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let plan = &snapshot.plan;
         let planned = plan_flags(&self.flags, &plan.transactions).map_err(refusal)?;
         let names = PlanNames::new(plan);
@@ -193,17 +192,7 @@ impl ConfirmedWrite for FlagTransactions {
             unchanged_count: planned.unchanged_count,
         };
         if change.changes.is_empty() {
-            let value = self.result(
-                &change,
-                WriteStatus::NothingToDo,
-                "Every flag is already as asked.".into(),
-                None,
-                None,
-            );
-            return Ok(Prepared::NothingToDo {
-                value,
-                plan_id: snapshot.id().to_string(),
-            });
+            return Ok(self.nothing_to_do(&change, "Every flag is already as asked.", snapshot.id()));
         }
         let fmt = MoneyFormat::of(plan.currency_format.as_ref());
         let question = crate::confirm::question(

@@ -90,12 +90,11 @@ impl ConfirmedWrite for ImportTransactions {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<Import>, String> {
+    ) -> Result<Prepared<Import>, ToolError> {
         let snapshot = context
             .plans
             .read_with(&self.plan_id, freshness)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         Ok(Prepared::Change(Proposal {
             plan_id: snapshot.id().to_string(),
             subject: json!({"import": true}),

@@ -25,35 +25,15 @@ macro_rules! tools {
     (@entry confirmed $module:ident :: $tool:ident) => { confirmed_tool::<$module::$tool>() };
 }
 
-use crate::args::{ArgError, ArgObject, Args, InvalidArgument};
+use crate::args::{ArgObject, Args, InvalidArgument};
 use crate::confirm::{AskContext, ConfirmedWrite, Finished, WriteResult};
 use crate::context::Context;
+pub use crate::tool_error::ToolError;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::future::Future;
 use std::pin::Pin;
-
-/// Why a tool answered with an error: each becomes the sentence the agent reads (D24) only at
-/// the edge, in [`ToolSpec::run`].
-#[derive(Debug, thiserror::Error)]
-pub enum ToolError {
-    /// An argument broke a rule; nothing was read or sent.
-    #[error(transparent)]
-    Argument(#[from] InvalidArgument),
-    /// YNAB (or the way to it) failed.
-    #[error(transparent)]
-    Ynab(#[from] ynab::Error),
-    /// The plan's data rules the request out; the sentence says what to do.
-    #[error("{0}")]
-    Refused(String),
-}
-
-impl From<ArgError> for ToolError {
-    fn from(error: ArgError) -> Self {
-        ToolError::Argument(error.into())
-    }
-}
 
 /// A tool's answer and the plan it was read from (named in `_meta`, D17).
 #[derive(Debug)]

@@ -134,7 +134,7 @@ impl ConfirmedWrite for MoveMoney {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<MoneyMove>, String> {
+    ) -> Result<Prepared<MoneyMove>, ToolError> {
         let (snapshot, categories) =
             month_categories(context, &self.plan_id, self.month, freshness).await?;
         let side = |id: &str, delta: Milliunits| -> Result<Side, String> {

@@ -236,12 +236,11 @@ impl ConfirmedWrite for ReconcileAccount {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<Reconciliation>, String> {
+    ) -> Result<Prepared<Reconciliation>, ToolError> {
         let snapshot = context
             .plans
             .read_with(&self.plan_id, freshness)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let plan = &snapshot.plan;
         let plan_id = snapshot.id().to_string();
         let Some(account) = plan
@@ -252,7 +251,7 @@ impl ConfirmedWrite for ReconcileAccount {
             return Err(format!(
                 "Account {} is not in this plan: use an id from list_accounts.",
                 self.account_id
-            ));
+            ).into());
         };
         let analysis = analyse(plan, &account.id, self.bank_balance, self.today);
         let fmt = MoneyFormat::of(plan.currency_format.as_ref());

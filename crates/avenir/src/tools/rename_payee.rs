@@ -120,12 +120,11 @@ impl ConfirmedWrite for RenamePayee {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<PayeeRename>, String> {
+    ) -> Result<Prepared<PayeeRename>, ToolError> {
         let snapshot = context
             .plans
             .read_with(&self.plan_id, freshness)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let plan = &snapshot.plan;
         let rename = plan_rename(&plan.payees, &plan.transactions, &self.payee_id, &self.name)
             .map_err(|refused| refusal(&self.payee_id, refused))?;
@@ -137,17 +136,7 @@ impl ConfirmedWrite for RenamePayee {
             transactions: rename.transactions,
         };
         if unchanged {
-            let value = self.result(
-                &change,
-                WriteStatus::NothingToDo,
-                "Nothing to change: the payee is already called that.".into(),
-                None,
-                None,
-            );
-            return Ok(Prepared::NothingToDo {
-                value,
-                plan_id: snapshot.id().to_string(),
-            });
+            return Ok(self.nothing_to_do(&change, "Nothing to change: the payee is already called that.", snapshot.id()));
         }
         let question = format!(
             "Rename payee ‘{}’ to ‘{}’? {} transaction(s) name it.",

@@ -104,7 +104,7 @@ impl ConfirmedWrite for SetBudget {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<BudgetChange>, String> {
+    ) -> Result<Prepared<BudgetChange>, ToolError> {
         let (snapshot, categories) =
             month_categories(context, &self.plan_id, self.month, freshness).await?;
         let category = categories
@@ -120,17 +120,7 @@ impl ConfirmedWrite for SetBudget {
             available_before: category.balance,
         };
         if change.from == change.to {
-            let value = budget_result(
-                &change,
-                WriteStatus::NothingToDo,
-                "Nothing to change.".into(),
-                None,
-                None,
-            );
-            return Ok(Prepared::NothingToDo {
-                value,
-                plan_id: snapshot.id().to_string(),
-            });
+            return Ok(self.nothing_to_do(&change, "Nothing to change.", snapshot.id()));
         }
         let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
         let available_after = change.available_before + change.to - change.from;

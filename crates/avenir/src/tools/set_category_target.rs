@@ -117,12 +117,11 @@ impl ConfirmedWrite for SetTarget {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<TargetEdit>, String> {
+    ) -> Result<Prepared<TargetEdit>, ToolError> {
         let snapshot = context
             .plans
             .read_with(&self.plan_id, freshness)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let plan_data = &snapshot.plan;
         let index = CategoryIndex::new(&plan_data.category_groups, &plan_data.categories);
         let category = plan_data
@@ -146,14 +145,7 @@ impl ConfirmedWrite for SetTarget {
         };
         let plan_id = snapshot.id().to_string();
         if edit.change.is_nothing() {
-            let value = result_of(
-                &edit,
-                WriteStatus::NothingToDo,
-                "The target is already that one.".into(),
-                None,
-                None,
-            );
-            return Ok(Prepared::NothingToDo { value, plan_id });
+            return Ok(self.nothing_to_do(&edit, "The target is already that one.", &plan_id));
         }
         let mut question = format!(
             "Set the target of {}: {} → {}?",

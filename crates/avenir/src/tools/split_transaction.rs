@@ -161,12 +161,11 @@ impl ConfirmedWrite for SplitTransaction {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<SplitPlan>, String> {
+    ) -> Result<Prepared<SplitPlan>, ToolError> {
         let snapshot = context
             .plans
             .read_with(&self.plan_id, freshness)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
         let split = check(&snapshot.plan, &self.transaction_id, &self.lines, &fmt)?;
         let tx = split.transaction;

@@ -219,12 +219,11 @@ impl ConfirmedWrite for Undo {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<UndoChange>, String> {
+    ) -> Result<Prepared<UndoChange>, ToolError> {
         let snapshot = context
             .plans
             .read_with(&self.plan_id, freshness)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let plan_id = snapshot.id().to_string();
         let view = context.journal.read().map_err(|e| e.to_string())?;
         let unfinished_intents: Vec<Intent> = context
@@ -246,7 +245,7 @@ impl ConfirmedWrite for Undo {
                 Some(op) => (op.clone(), false),
                 None => match unfinished_intents.iter().find(|i| &i.id == id) {
                     Some(intent) => (operation_of_intent(intent), true),
-                    None => return Err(e_u2(id)),
+                    None => return Err(e_u2(id).into()),
                 },
             },
             None => {
@@ -269,7 +268,7 @@ impl ConfirmedWrite for Undo {
                     let next = view
                         .in_effect(&plan_id)
                         .find(|op| cannot_undo_reason(op).is_none());
-                    let Some(next) = next else { return Err(e_u1()) };
+                    let Some(next) = next else { return Err(e_u1().into()) };
                     let next_question = match plan_undo(
                         context,
                         &snapshot,
@@ -285,7 +284,7 @@ impl ConfirmedWrite for Undo {
                     return Err(format!(
                         "The latest change ({}, {}) cannot be undone here: {reason}. The latest one that can is {} ({next_question}); call undo_operation with that operation_id.",
                         latest.kind, latest.operation_id, next.operation_id
-                    ));
+                    ).into());
                 }
                 (latest.clone(), false)
             }
@@ -294,7 +293,7 @@ impl ConfirmedWrite for Undo {
             return Err(format!(
                 "Operation {} ({}) cannot be undone here: {reason}.",
                 op.operation_id, op.kind
-            ));
+            ).into());
         }
         plan_undo(context, &snapshot, op, from_intent, unfinished).await
     }

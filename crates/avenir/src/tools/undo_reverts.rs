@@ -16,6 +16,7 @@ use crate::logic::undo::{
 use crate::money::MoneyFormat;
 use crate::plan_store::Freshness;
 use crate::store::journal::{JournalError, Operation};
+use crate::tool_error::ToolError;
 use serde_json::json;
 
 /// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2): the
@@ -27,7 +28,7 @@ pub(crate) async fn plan_undo(
     op: Operation,
     from_intent: bool,
     unfinished: Vec<super::undo_operation::UnfinishedEntry>,
-) -> Result<Prepared<UndoChange>, String> {
+) -> Result<Prepared<UndoChange>, ToolError> {
     let plan_id = snapshot.id().to_string();
     let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
     let plan = &snapshot.plan;
@@ -42,7 +43,7 @@ pub(crate) async fn plan_undo(
         .collect();
     let details = match undo::parse(&op.kind, &op.details, moves, from_intent) {
         Ok(details) => details,
-        Err(refusal) => return Err(refused(context, &op, from_intent, &refusal)),
+        Err(refusal) => return Err(refused(context, &op, from_intent, &refusal).into()),
     };
     let planned = match details {
         Details::Categorize { moves } => undo::categorize(&moves, plan, &fmt),
@@ -106,7 +107,7 @@ async fn recognise(
     context: &Context,
     plan_id: &str,
     recognition: &Recognition,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, ToolError> {
     if recognition.item_digests.is_empty() {
         return Ok(Vec::new());
     }
@@ -118,8 +119,7 @@ async fn recognise(
         .plans
         .client()
         .transactions(plan_id, &filter)
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
     Ok(crate::logic::created::recognise(
         &recognition.item_digests,
         &recognition.account_id,

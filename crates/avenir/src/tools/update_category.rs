@@ -1,7 +1,7 @@
 //! `update_category` (`tools-write.md` §9.10, D15, D25): a category renamed or moved to another
 //! group, confirmed; journaled as `category`, which undo puts back.
 
-use super::category_checks::{one_line_error, read_plan, unknown_group};
+use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
@@ -113,8 +113,8 @@ impl ConfirmedWrite for UpdateCategory {
         &self,
         context: &Context,
         freshness: Freshness,
-    ) -> Result<Prepared<CategoryUpdate>, String> {
-        let snapshot = read_plan(context, &self.plan_id, freshness).await?;
+    ) -> Result<Prepared<CategoryUpdate>, ToolError> {
+        let snapshot = context.plans.read_with(&self.plan_id, freshness).await?;
         let plan = &snapshot.plan;
         let current = plan
             .categories
@@ -125,7 +125,7 @@ impl ConfirmedWrite for UpdateCategory {
         if let Some(group) = &self.group_id
             && !groups.iter().any(|g| &g.id == group)
         {
-            return Err(unknown_group(group));
+            return Err(unknown_group(group).into());
         }
         let name = match &self.name {
             None => None,
@@ -134,11 +134,11 @@ impl ConfirmedWrite for UpdateCategory {
                 if trimmed.is_empty() {
                     return Err(
                         "The new name is empty: give a name, or omit it to keep the current one."
-                            .to_string(),
+                            .to_string().into(),
                     );
                 }
                 if breaks_one_line(trimmed) {
-                    return Err(one_line_error(trimmed));
+                    return Err(one_line_error(trimmed).into());
                 }
                 Some(trimmed)
             }
@@ -154,14 +154,7 @@ impl ConfirmedWrite for UpdateCategory {
         };
         let plan_id = snapshot.id().to_string();
         if change.edit.is_empty() {
-            let value = update_result(
-                &change,
-                WriteStatus::NothingToDo,
-                "Nothing to change.".into(),
-                None,
-                None,
-            );
-            return Ok(Prepared::NothingToDo { value, plan_id });
+            return Ok(self.nothing_to_do(&change, "Nothing to change.", &plan_id));
         }
         let question = format!(
             "Change category ‘{}’ ({}) to ‘{}’ ({})?",
