@@ -17,6 +17,7 @@ pub use journaled::{Journaled, journal_failed, journaled};
 
 use crate::context::Context;
 use crate::plan_store::Freshness;
+use crate::plan_store::PlanSnapshot;
 use crate::store::journal::Move;
 use crate::tool_error::ToolError;
 use answer_state::AnswerStates;
@@ -24,6 +25,7 @@ use codes::CodeStore;
 use rmcp::model::InputRequiredResult;
 use rmcp::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// E-C1.
@@ -128,6 +130,18 @@ pub enum Prepared<C> {
         plan_id: String,
     },
     Change(Proposal<C>),
+}
+
+impl<C> Prepared<C> {
+    /// A change to ask about, for the plan `plan_id` names.
+    pub fn change(plan_id: &str, subject: Value, question: String, change: C) -> Self {
+        Prepared::Change(Proposal {
+            plan_id: plan_id.to_string(),
+            subject,
+            question,
+            change,
+        })
+    }
 }
 
 /// A write that failed, and whether YNAB may hold part of it.
@@ -280,12 +294,15 @@ pub trait ConfirmedWrite {
         Self::KIND
     }
 
-    /// Validate against plan data and compute the change. [`Freshness::AskYnab`]: ask YNAB for
-    /// the delta whatever `AVENIR_MCP_FRESH_SECONDS` says (an answer or a code came, D18).
+    /// The plan the write is for, as the call names it (`last-used` resolved by the read).
+    fn plan_id(&self) -> &str;
+
+    /// Validate against the plan as just read and compute the change. The path reads it: the
+    /// delta whenever an answer or a code came (D18), and again after an in-call yes (D4).
     fn prepare(
         &self,
         context: &Context,
-        freshness: Freshness,
+        snapshot: Arc<PlanSnapshot>,
     ) -> impl std::future::Future<Output = Result<Prepared<Self::Change>, ToolError>> + Send;
 
     /// The intent's details: ids and the before values, nothing private (D31).
@@ -389,7 +406,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     } else {
         Freshness::AllowCached
     };
-    let proposal = match write.prepare(context, freshness).await {
+    let proposal = match prepare_from(context, write, freshness).await {
         Ok(Prepared::NothingToDo { value, plan_id }) => {
             return Finished::Result {
                 value,
@@ -404,7 +421,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     let decision = ask::decide(context, ask, W::TOOL, &fp, &proposal.question).await;
     let proposal = match decision {
         Decision::Apply => proposal,
-        Decision::Recheck => match write.prepare(context, Freshness::AskYnab).await {
+        Decision::Recheck => match prepare_from(context, write, Freshness::AskYnab).await {
             Ok(Prepared::NothingToDo { value, .. }) => {
                 return Finished::Result { value, plan_id };
             }
@@ -453,6 +470,16 @@ pub async fn run<W: ConfirmedWrite + Sync>(
         Decision::Refused(message) => return Finished::Error(message.to_string()),
     };
     apply(context, write, &proposal).await
+}
+
+/// Read the plan the write names as `freshness` says, then prepare the change from it.
+async fn prepare_from<W: ConfirmedWrite + Sync>(
+    context: &Context,
+    write: &W,
+    freshness: Freshness,
+) -> Result<Prepared<W::Change>, ToolError> {
+    let snapshot = context.plans.read_with(write.plan_id(), freshness).await?;
+    write.prepare(context, snapshot).await
 }
 
 /// Record the intent, write, journal, settle (`tools-write.md` §4.1 steps 9–11).

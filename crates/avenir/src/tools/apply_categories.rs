@@ -7,11 +7,12 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::names::{PlanNames, SplitLines};
 use crate::money::{Amount, MoneyFormat};
-use crate::plan_store::Freshness;
 use crate::store::journal::Move;
 use crate::text::safe;
 use chrono::NaiveDate;
@@ -162,19 +163,19 @@ impl ConfirmedWrite for ApplyCategories {
     const TOOL: &'static str = "apply_categories";
     const KIND: &'static str = "categorize";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     fn style(&self, _change: &Recategorisation) -> Style {
         Style::Plan
     }
 
     async fn prepare(
         &self,
-        context: &Context,
-        freshness: Freshness,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<Recategorisation>, ToolError> {
-        let snapshot = context
-            .plans
-            .read_with(&self.plan_id, freshness)
-            .await?;
         let plan = &snapshot.plan;
         let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
         let names = PlanNames::new(plan);
@@ -263,12 +264,7 @@ impl ConfirmedWrite for ApplyCategories {
             format!("Recategorise {} transaction(s)?", change.changes.len()),
             change.changes.iter().map(|c| c.line(&fmt)).collect(),
         );
-        Ok(Prepared::Change(Proposal {
-            plan_id: snapshot.id().to_string(),
-            subject: subject(&change.changes),
-            question,
-            change,
-        }))
+        Ok(Prepared::change(snapshot.id(), subject(&change.changes), question, change))
     }
 
     fn intent_details(&self, change: &Recategorisation) -> Value {

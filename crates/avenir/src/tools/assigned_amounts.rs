@@ -7,20 +7,17 @@ use crate::context::Context;
 use crate::logic::budget_month::{find_month, held_range};
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
-use crate::plan_store::Freshness;
 use crate::plan_store::PlanSnapshot;
 use crate::tool_error::ToolError;
 use std::sync::Arc;
 use ynab::models::{Category, Milliunits};
 
-/// The plan, read fresh when an answer came, and a month's categories (hidden included).
+/// The plan with `month`'s categories loaded (hidden included), and those categories.
 pub(crate) async fn month_categories(
     context: &Context,
-    plan_id: &str,
+    snapshot: Arc<PlanSnapshot>,
     month: CalendarMonth,
-    freshness: Freshness,
 ) -> Result<(Arc<PlanSnapshot>, Vec<Category>), ToolError> {
-    let snapshot = context.plans.read_with(plan_id, freshness).await?;
     let label = month.label();
     let snapshot = context.plans.with_months(snapshot, |m| m == label).await?;
     let categories = match find_month(&snapshot.plan.months, month) {

@@ -9,9 +9,10 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{breaks_one_line, namesake};
-use crate::plan_store::Freshness;
 use crate::text::{quoted, safe};
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -95,12 +96,15 @@ impl ConfirmedWrite for CreateCategory {
     const TOOL: &'static str = "create_category";
     const KIND: &'static str = "category_create";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
-        context: &Context,
-        freshness: Freshness,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<NewCategory>, ToolError> {
-        let snapshot = context.plans.read_with(&self.plan_id, freshness).await?;
         let plan = &snapshot.plan;
         let group = assignable_groups(&plan.category_groups)
             .into_iter()

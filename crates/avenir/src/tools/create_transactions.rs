@@ -10,11 +10,12 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::created::{digest, item};
 use crate::money::{Amount, MoneyFormat};
-use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -179,15 +180,15 @@ impl ConfirmedWrite for CreateTransactions {
     const TOOL: &'static str = "create_transactions";
     const KIND: &'static str = "create";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
         context: &Context,
-        freshness: Freshness,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<Creation>, ToolError> {
-        let snapshot = context
-            .plans
-            .read_with(&self.plan_id, freshness)
-            .await?;
         let plan = &snapshot.plan;
         let account = plan
             .accounts

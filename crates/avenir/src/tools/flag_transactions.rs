@@ -7,11 +7,12 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::digest::order_free;
 use crate::logic::flags::{FlagAsked, FlagRefusal, check_request, plan_flags};
 use crate::logic::names::PlanNames;
 use crate::money::{Amount, MoneyFormat};
-use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -128,16 +129,19 @@ request to preview once the plan is loaded, plus one to apply."
     }
 
     fn from_args(args: FlagTransactionsArgs, _today: NaiveDate) -> Result<Self, ToolError> {
+        let flags: Vec<FlagAsked> = args
+            .flags
+            .into_iter()
+            .map(|entry| FlagAsked {
+                transaction_id: entry.transaction_id,
+                color: entry.color.0,
+            })
+            .collect();
+        // Refused before any read when the request alone is wrong.
+        check_request(&flags).map_err(refusal)?;
         Ok(FlagTransactions {
             plan_id: plan_or_last_used(&args.plan_id),
-            flags: args
-                .flags
-                .into_iter()
-                .map(|entry| FlagAsked {
-                    transaction_id: entry.transaction_id,
-                    color: entry.color.0,
-                })
-                .collect(),
+            flags,
         })
     }
 }
@@ -162,17 +166,15 @@ impl ConfirmedWrite for FlagTransactions {
     const TOOL: &'static str = "flag_transactions";
     const KIND: &'static str = "flag";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
-        context: &Context,
-        freshness: Freshness,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<Reflagging>, ToolError> {
-        // Refused before any read when the request alone is wrong.
-        check_request(&self.flags).map_err(refusal)?;
-        let snapshot = context
-            .plans
-            .read_with(&self.plan_id, freshness)
-            .await?;
         let plan = &snapshot.plan;
         let planned = plan_flags(&self.flags, &plan.transactions).map_err(refusal)?;
         let names = PlanNames::new(plan);
@@ -202,12 +204,7 @@ impl ConfirmedWrite for FlagTransactions {
             ),
             change.changes.iter().map(|c| c.line(&fmt)).collect(),
         );
-        Ok(Prepared::Change(Proposal {
-            plan_id: snapshot.id().to_string(),
-            subject: subject(&change.changes),
-            question,
-            change,
-        }))
+        Ok(Prepared::change(snapshot.id(), subject(&change.changes), question, change))
     }
 
     fn intent_details(&self, change: &Reflagging) -> Value {

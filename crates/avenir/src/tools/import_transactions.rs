@@ -9,7 +9,8 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
-use crate::plan_store::Freshness;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -84,23 +85,18 @@ impl ConfirmedWrite for ImportTransactions {
     const TOOL: &'static str = "import_transactions";
     const KIND: &'static str = "import";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     /// The plan is read to resolve `last-used` and check the plan exists: the subject is
     /// `{"import": true}`, bound to the resolved plan by the fingerprint (D3, D15, D17).
     async fn prepare(
         &self,
-        context: &Context,
-        freshness: Freshness,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<Import>, ToolError> {
-        let snapshot = context
-            .plans
-            .read_with(&self.plan_id, freshness)
-            .await?;
-        Ok(Prepared::Change(Proposal {
-            plan_id: snapshot.id().to_string(),
-            subject: json!({"import": true}),
-            question: QUESTION.to_string(),
-            change: Import::default(),
-        }))
+        Ok(Prepared::change(snapshot.id(), json!({"import": true}), QUESTION.to_string(), Import::default()))
     }
 
     fn intent_details(&self, _change: &Import) -> Value {

@@ -8,9 +8,10 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::money::{Amount, MoneyFormat};
 use crate::months::CalendarMonth;
-use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -130,13 +131,17 @@ impl ConfirmedWrite for MoveMoney {
     const TOOL: &'static str = "move_money";
     const KIND: &'static str = "move";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
         context: &Context,
-        freshness: Freshness,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<MoneyMove>, ToolError> {
         let (snapshot, categories) =
-            month_categories(context, &self.plan_id, self.month, freshness).await?;
+            month_categories(context, snapshot, self.month).await?;
         let side = |id: &str, delta: Milliunits| -> Result<Side, String> {
             let c = categories
                 .iter()

@@ -13,11 +13,12 @@ use crate::confirm::{
     WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::logic::assignable::{CategoryIndex, INTERNAL_GROUP};
 use crate::logic::created::{digest, item};
 use crate::logic::reconcile::{Analysis, Verdict, analyse};
 use crate::money::{Amount, MoneyFormat};
-use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -232,15 +233,15 @@ impl ConfirmedWrite for ReconcileAccount {
     const TOOL: &'static str = "reconcile_account";
     const KIND: &'static str = "reconcile";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
-        context: &Context,
-        freshness: Freshness,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<Reconciliation>, ToolError> {
-        let snapshot = context
-            .plans
-            .read_with(&self.plan_id, freshness)
-            .await?;
         let plan = &snapshot.plan;
         let plan_id = snapshot.id().to_string();
         let Some(account) = plan

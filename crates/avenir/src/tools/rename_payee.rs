@@ -7,8 +7,9 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::logic::rename::{MAX_PAYEE_NAME, RenameRefusal, plan_rename};
-use crate::plan_store::Freshness;
 use crate::text::{quoted, safe};
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -116,15 +117,15 @@ impl ConfirmedWrite for RenamePayee {
     const TOOL: &'static str = "rename_payee";
     const KIND: &'static str = "payee";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
-        context: &Context,
-        freshness: Freshness,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<PayeeRename>, ToolError> {
-        let snapshot = context
-            .plans
-            .read_with(&self.plan_id, freshness)
-            .await?;
         let plan = &snapshot.plan;
         let rename = plan_rename(&plan.payees, &plan.transactions, &self.payee_id, &self.name)
             .map_err(|refused| refusal(&self.payee_id, refused))?;

@@ -7,10 +7,11 @@ use crate::args::{Money, Month};
 use crate::confirm::WriteResult;
 use crate::confirm::{ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus};
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::money::Amount;
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
-use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -100,13 +101,17 @@ impl ConfirmedWrite for SetBudget {
     const TOOL: &'static str = "set_category_budget";
     const KIND: &'static str = "budget";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
         context: &Context,
-        freshness: Freshness,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<BudgetChange>, ToolError> {
         let (snapshot, categories) =
-            month_categories(context, &self.plan_id, self.month, freshness).await?;
+            month_categories(context, snapshot, self.month).await?;
         let category = categories
             .iter()
             .find(|c| c.id == self.category_id && !c.deleted)

@@ -10,12 +10,13 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::target_change::{
     TargetAsked, TargetChange, category_change, check_arguments, pairing, plan,
 };
 use crate::money::MoneyFormat;
-use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -113,15 +114,15 @@ impl ConfirmedWrite for SetTarget {
     const TOOL: &'static str = "set_category_target";
     const KIND: &'static str = "target";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
-        context: &Context,
-        freshness: Freshness,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<TargetEdit>, ToolError> {
-        let snapshot = context
-            .plans
-            .read_with(&self.plan_id, freshness)
-            .await?;
         let plan_data = &snapshot.plan;
         let index = CategoryIndex::new(&plan_data.category_groups, &plan_data.categories);
         let category = plan_data

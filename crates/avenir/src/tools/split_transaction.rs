@@ -11,10 +11,11 @@ use crate::confirm::{
     capped_lines,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::logic::created::digest;
 use crate::logic::split::{LineAsked, check};
 use crate::money::{Amount, MoneyFormat};
-use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -157,15 +158,15 @@ impl ConfirmedWrite for SplitTransaction {
     const TOOL: &'static str = "split_transaction";
     const KIND: &'static str = "split";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
-        context: &Context,
-        freshness: Freshness,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<SplitPlan>, ToolError> {
-        let snapshot = context
-            .plans
-            .read_with(&self.plan_id, freshness)
-            .await?;
         let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
         let split = check(&snapshot.plan, &self.transaction_id, &self.lines, &fmt)?;
         let tx = split.transaction;

@@ -16,8 +16,9 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::money::MoneyFormat;
-use crate::plan_store::Freshness;
 use crate::store::journal::{Intent, Operation};
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -207,6 +208,10 @@ impl ConfirmedWrite for Undo {
     const TOOL: &'static str = "undo_operation";
     const KIND: &'static str = "undo";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     fn style(&self, change: &UndoChange) -> Style {
         if matches!(change.revert, Revert::Categorize(_)) {
             Style::Plan
@@ -218,12 +223,8 @@ impl ConfirmedWrite for Undo {
     async fn prepare(
         &self,
         context: &Context,
-        freshness: Freshness,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<UndoChange>, ToolError> {
-        let snapshot = context
-            .plans
-            .read_with(&self.plan_id, freshness)
-            .await?;
         let plan_id = snapshot.id().to_string();
         let view = context.journal.read().map_err(|e| e.to_string())?;
         let unfinished_intents: Vec<Intent> = context

@@ -14,17 +14,17 @@ use crate::logic::undo::{
     self, AssignedBack, CategoryMove, Created, Details, Recognition, Refusal, UndoPlan,
 };
 use crate::money::MoneyFormat;
-use crate::plan_store::Freshness;
 use crate::store::journal::{JournalError, Operation};
 use crate::tool_error::ToolError;
 use serde_json::json;
+use std::sync::Arc;
 
 /// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2): the
 /// details are parsed (a damaged one refuses), the state each kind compares is read, and
 /// `logic::undo` decides.
 pub(crate) async fn plan_undo(
     context: &Context,
-    snapshot: &crate::plan_store::PlanSnapshot,
+    snapshot: &Arc<crate::plan_store::PlanSnapshot>,
     op: Operation,
     from_intent: bool,
     unfinished: Vec<super::undo_operation::UnfinishedEntry>,
@@ -48,8 +48,7 @@ pub(crate) async fn plan_undo(
     let planned = match details {
         Details::Categorize { moves } => undo::categorize(&moves, plan, &fmt),
         Details::Budget { month, change } => {
-            let (_, categories) =
-                month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
+            let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
             undo::budget(month, &change, &categories, &fmt)
         }
         Details::Move {
@@ -57,8 +56,7 @@ pub(crate) async fn plan_undo(
             source,
             target,
         } => {
-            let (_, categories) =
-                month_categories(context, &plan_id, month, Freshness::AllowCached).await?;
+            let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
             undo::move_money(month, &source, &target, &categories, from_intent, &fmt)
         }
         Details::Create(created) => {

@@ -7,9 +7,10 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
+use std::sync::Arc;
+use crate::plan_store::PlanSnapshot;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{CategoryEdit, breaks_one_line};
-use crate::plan_store::Freshness;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -109,12 +110,15 @@ impl ConfirmedWrite for UpdateCategory {
     const TOOL: &'static str = "update_category";
     const KIND: &'static str = "category";
 
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
     async fn prepare(
         &self,
-        context: &Context,
-        freshness: Freshness,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<CategoryUpdate>, ToolError> {
-        let snapshot = context.plans.read_with(&self.plan_id, freshness).await?;
         let plan = &snapshot.plan;
         let current = plan
             .categories
