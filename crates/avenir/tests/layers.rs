@@ -222,8 +222,7 @@ fn enclosing_fn(source: &Source, number: usize) -> Option<(String, Option<String
 
 /// Whether the function is a `ConfirmedWrite::write`.
 fn is_confirmed_write(name: &str, header: Option<&str>) -> bool {
-    (name == "write" || name == "write_applied")
-        && header.is_some_and(|h| h.starts_with("impl ConfirmedWrite for "))
+    name == "write" && header.is_some_and(|h| h.starts_with("impl ConfirmedWrite for "))
 }
 
 /// Rollbacks of a two-part write, allowed to write because only `ConfirmedWrite::write` calls
@@ -231,7 +230,7 @@ fn is_confirmed_write(name: &str, header: Option<&str>) -> bool {
 const ROLLBACKS: [(&str, &str); 1] = [("crates/avenir/src/tools/assigned_amounts.rs", "put_back")];
 
 /// (b) Only the confirmation path writes to YNAB. Today's strictest rule: a client write is
-/// called only inside a `ConfirmedWrite::write` (or `write_applied`) impl, in `confirm/`, in `tools/approve_transactions.rs` (the
+/// called only inside a `ConfirmedWrite::write` impl, in `confirm/`, in `tools/approve_transactions.rs` (the
 /// one immediate write), or in a rollback of [`ROLLBACKS`] that is itself called only from a
 /// `ConfirmedWrite::write`.
 #[test]
@@ -258,7 +257,7 @@ fn only_the_confirmation_path_writes_to_ynab() {
                 let rollback = ROLLBACKS.contains(&(source.path.as_str(), name.as_str()));
                 if !is_confirmed_write(&name, header.as_deref()) && !rollback {
                     violations.push(format!(
-                        "{}:{number}: `{call}` (a YNAB write) in `fn {name}`: only a `ConfirmedWrite::write`/`write_applied` impl, confirm/ or tools/approve_transactions.rs may write",
+                        "{}:{number}: `{call}` (a YNAB write) in `fn {name}`: only a `ConfirmedWrite::write` impl, confirm/ or tools/approve_transactions.rs may write",
                         source.path
                     ));
                 }

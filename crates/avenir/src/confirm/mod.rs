@@ -277,6 +277,23 @@ pub struct JournalDraft {
     pub operation_kind: Option<&'static str>,
 }
 
+/// What a write did: what the journal records and, when YNAB's answer changed the change (the
+/// ids it gave), the change as applied, which the applied result and message then show.
+#[derive(Debug)]
+pub struct Written<C> {
+    pub draft: JournalDraft,
+    pub applied: Option<C>,
+}
+
+impl<C> From<JournalDraft> for Written<C> {
+    fn from(draft: JournalDraft) -> Self {
+        Written {
+            draft,
+            applied: None,
+        }
+    }
+}
+
 /// One confirmed write tool.
 pub trait ConfirmedWrite {
     type Change: Clone + Send + Sync;
@@ -313,24 +330,7 @@ pub trait ConfirmedWrite {
         &self,
         context: &Context,
         proposal: &Proposal<Self::Change>,
-    ) -> impl std::future::Future<Output = Result<JournalDraft, WriteFailure>> + Send;
-
-    /// Perform the YNAB writes, and give back the change as applied: a tool whose answer shows
-    /// what YNAB returned (the ids it gave) fills that into its change here, so [`Self::result`]
-    /// and [`Self::applied_message`] read it. By default: [`Self::write`], the change as proposed.
-    fn write_applied(
-        &self,
-        context: &Context,
-        proposal: &Proposal<Self::Change>,
-    ) -> impl std::future::Future<Output = Result<(JournalDraft, Self::Change), WriteFailure>> + Send
-    where
-        Self: Sync,
-    {
-        async move {
-            let draft = self.write(context, proposal).await?;
-            Ok((draft, proposal.change.clone()))
-        }
-    }
+    ) -> impl std::future::Future<Output = Result<Written<Self::Change>, WriteFailure>> + Send;
 
     /// The result for `status` (`applied`, `declined`, `confirmation_required`).
     fn result(
@@ -496,9 +496,9 @@ async fn apply<W: ConfirmedWrite + Sync>(
         write.kind(&proposal.change),
         write.intent_details(&proposal.change),
         async {
-            let (draft, change) = write.write_applied(context, proposal).await?;
-            applied = Some(change);
-            Ok(draft)
+            let written = write.write(context, proposal).await?;
+            applied = written.applied;
+            Ok(written.draft)
         },
     )
     .await;

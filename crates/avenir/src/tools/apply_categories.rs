@@ -3,7 +3,7 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::StringMember;
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -275,7 +275,7 @@ impl ConfirmedWrite for ApplyCategories {
         &self,
         context: &Context,
         proposal: &Proposal<Recategorisation>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<Recategorisation>, WriteFailure> {
         let updates: Vec<TransactionUpdate> = proposal
             .change
             .changes
@@ -295,7 +295,7 @@ impl ConfirmedWrite for ApplyCategories {
             moves: moves(&proposal.change.changes),
             details: json!({}),
             ..JournalDraft::default()
-        })
+        }.into())
     }
 
     fn result(

@@ -5,7 +5,7 @@
 
 use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -145,22 +145,13 @@ impl ConfirmedWrite for CreateCategory {
         json!({"category_group_id": change.group_id})
     }
 
+
+    /// The category created, with the id YNAB gave it.
     async fn write(
         &self,
         context: &Context,
         proposal: &Proposal<NewCategory>,
-    ) -> Result<JournalDraft, WriteFailure> {
-        self.write_applied(context, proposal)
-            .await
-            .map(|(draft, _)| draft)
-    }
-
-    /// The category created, with the id YNAB gave it.
-    async fn write_applied(
-        &self,
-        context: &Context,
-        proposal: &Proposal<NewCategory>,
-    ) -> Result<(JournalDraft, NewCategory), WriteFailure> {
+    ) -> Result<Written<NewCategory>, WriteFailure> {
         let c = &proposal.change;
         let saved = context
             .plans
@@ -185,7 +176,10 @@ impl ConfirmedWrite for CreateCategory {
             category_id: Some(id),
             ..c.clone()
         };
-        Ok((draft, created))
+        Ok(Written {
+            draft,
+            applied: Some(created),
+        })
     }
 
     fn result(

@@ -6,7 +6,7 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Date, Flag, MemberText, Money};
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -292,22 +292,13 @@ impl ConfirmedWrite for CreateTransactions {
                "item_digests": digests, "server_knowledge": change.knowledge})
     }
 
+
+    /// The creation, with the ids YNAB gave and the duplicate import ids it found.
     async fn write(
         &self,
         context: &Context,
         proposal: &Proposal<Creation>,
-    ) -> Result<JournalDraft, WriteFailure> {
-        self.write_applied(context, proposal)
-            .await
-            .map(|(draft, _)| draft)
-    }
-
-    /// The creation, with the ids YNAB gave and the duplicate import ids it found.
-    async fn write_applied(
-        &self,
-        context: &Context,
-        proposal: &Proposal<Creation>,
-    ) -> Result<(JournalDraft, Creation), WriteFailure> {
+    ) -> Result<Written<Creation>, WriteFailure> {
         let change = &proposal.change;
         let transactions: Vec<NewTransaction> = change
             .items
@@ -338,7 +329,10 @@ impl ConfirmedWrite for CreateTransactions {
             duplicate_import_ids: saved.duplicate_import_ids,
             ..change.clone()
         };
-        Ok((draft, created))
+        Ok(Written {
+            draft,
+            applied: Some(created),
+        })
     }
 
     fn result(

@@ -3,7 +3,7 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::FlagColour;
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -215,7 +215,7 @@ impl ConfirmedWrite for FlagTransactions {
         &self,
         context: &Context,
         proposal: &Proposal<Reflagging>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<Reflagging>, WriteFailure> {
         let updates: Vec<TransactionUpdate> = proposal
             .change
             .changes
@@ -234,7 +234,7 @@ impl ConfirmedWrite for FlagTransactions {
         Ok(JournalDraft {
             details: details(&proposal.change.changes),
             ..JournalDraft::default()
-        })
+        }.into())
     }
 
     fn result(

@@ -5,7 +5,7 @@
 //! transaction is deleted in YNAB itself.
 
 use super::{ConfirmedTool, PlanArgs, ToolError};
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -103,22 +103,13 @@ impl ConfirmedWrite for ImportTransactions {
         json!({})
     }
 
+
+    /// The import, with the ids YNAB imported.
     async fn write(
         &self,
         context: &Context,
         proposal: &Proposal<Import>,
-    ) -> Result<JournalDraft, WriteFailure> {
-        self.write_applied(context, proposal)
-            .await
-            .map(|(draft, _)| draft)
-    }
-
-    /// The import, with the ids YNAB imported.
-    async fn write_applied(
-        &self,
-        context: &Context,
-        proposal: &Proposal<Import>,
-    ) -> Result<(JournalDraft, Import), WriteFailure> {
+    ) -> Result<Written<Import>, WriteFailure> {
         let ids = context
             .plans
             .client()
@@ -130,12 +121,12 @@ impl ConfirmedWrite for ImportTransactions {
             reason: Some(NOT_UNDOABLE.to_string()),
             ..JournalDraft::default()
         };
-        Ok((
+        Ok(Written {
             draft,
-            Import {
+            applied: Some(Import {
                 transaction_ids: ids,
-            },
-        ))
+            }),
+        })
     }
 
     fn result(

@@ -4,7 +4,7 @@
 use super::assigned_amounts::{Side, available_part, month_categories, put_back, unknown_category};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Month, MovedAmount};
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -209,7 +209,7 @@ impl ConfirmedWrite for MoveMoney {
         &self,
         context: &Context,
         proposal: &Proposal<MoneyMove>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<MoneyMove>, WriteFailure> {
         let m = &proposal.change;
         let client = context.plans.client();
         let plan = proposal.plan_id.as_str();
@@ -229,7 +229,7 @@ impl ConfirmedWrite for MoveMoney {
         Ok(JournalDraft {
             details: self.intent_details(m),
             ..JournalDraft::default()
-        })
+        }.into())
     }
 
     fn result(

@@ -8,7 +8,7 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Flag, Money};
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, ReconcileStatus, WriteFailure, WriteResult,
     WriteStatus,
 };
@@ -341,7 +341,7 @@ impl ConfirmedWrite for ReconcileAccount {
         &self,
         context: &Context,
         proposal: &Proposal<Reconciliation>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<Reconciliation>, WriteFailure> {
         let change = &proposal.change;
         let plan = proposal.plan_id.as_str();
         let client = context.plans.client();
@@ -389,7 +389,7 @@ impl ConfirmedWrite for ReconcileAccount {
             details: json!({"account_id": change.account_id, "reconciled_ids": reconciled,
                             "adjustment_id": adjustment_id}),
             ..JournalDraft::default()
-        })
+        }.into())
     }
 
     fn result(

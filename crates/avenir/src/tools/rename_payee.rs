@@ -3,7 +3,7 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::Text;
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -163,7 +163,7 @@ impl ConfirmedWrite for RenamePayee {
         &self,
         context: &Context,
         proposal: &Proposal<PayeeRename>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<PayeeRename>, WriteFailure> {
         let c = &proposal.change;
         context
             .plans
@@ -173,7 +173,7 @@ impl ConfirmedWrite for RenamePayee {
         Ok(JournalDraft {
             details: details(c),
             ..JournalDraft::default()
-        })
+        }.into())
     }
 
     fn result(

@@ -5,7 +5,7 @@ use super::assigned_amounts::{available_part, month_categories, unknown_category
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Money, Month};
 use crate::confirm::WriteResult;
-use crate::confirm::{ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus};
+use crate::confirm::{Written, ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus};
 use crate::context::Context;
 use std::sync::Arc;
 use crate::plan_store::PlanSnapshot;
@@ -158,7 +158,7 @@ impl ConfirmedWrite for SetBudget {
         &self,
         context: &Context,
         proposal: &Proposal<BudgetChange>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<BudgetChange>, WriteFailure> {
         let c = &proposal.change;
         context
             .plans
@@ -168,7 +168,7 @@ impl ConfirmedWrite for SetBudget {
         Ok(JournalDraft {
             details: self.intent_details(c),
             ..JournalDraft::default()
-        })
+        }.into())
     }
 
     fn result(

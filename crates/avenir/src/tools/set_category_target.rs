@@ -6,7 +6,7 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Date, Frequency, Money};
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -175,7 +175,7 @@ impl ConfirmedWrite for SetTarget {
         &self,
         context: &Context,
         proposal: &Proposal<TargetEdit>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<TargetEdit>, WriteFailure> {
         let edit = &proposal.change;
         context
             .plans
@@ -197,7 +197,7 @@ impl ConfirmedWrite for SetTarget {
                 )
             }),
             ..JournalDraft::default()
-        })
+        }.into())
     }
 
     fn result(

@@ -6,7 +6,7 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Money, Text};
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
     capped_lines,
 };
@@ -239,7 +239,7 @@ impl ConfirmedWrite for SplitTransaction {
         &self,
         context: &Context,
         proposal: &Proposal<SplitPlan>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<SplitPlan>, WriteFailure> {
         let change = &proposal.change;
         let update = TransactionUpdate {
             id: change.transaction_id.clone(),
@@ -268,7 +268,7 @@ impl ConfirmedWrite for SplitTransaction {
             undoable: Some(false),
             reason: Some(REASON.into()),
             ..JournalDraft::default()
-        })
+        }.into())
     }
 
     fn result(

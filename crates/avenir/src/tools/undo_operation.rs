@@ -12,7 +12,7 @@ use super::apply_categories::RecategorisationDetails;
 use super::undo_reverts::plan_undo;
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::Text;
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -346,7 +346,7 @@ impl ConfirmedWrite for Undo {
         &self,
         context: &Context,
         proposal: &Proposal<UndoChange>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<UndoChange>, WriteFailure> {
         let change = &proposal.change;
         let plan = proposal.plan_id.as_str();
         // Two undos of one operation never both run (D5): one at a time, re-checked here.
@@ -516,7 +516,7 @@ impl ConfirmedWrite for Undo {
                 change.operation_id
             );
         }
-        Ok(draft)
+        Ok(draft.into())
     }
 
     fn result(

@@ -3,7 +3,7 @@
 
 use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
-use crate::confirm::{
+use crate::confirm::{Written, 
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
 };
 use crate::context::Context;
@@ -188,7 +188,7 @@ impl ConfirmedWrite for UpdateCategory {
         &self,
         context: &Context,
         proposal: &Proposal<CategoryUpdate>,
-    ) -> Result<JournalDraft, WriteFailure> {
+    ) -> Result<Written<CategoryUpdate>, WriteFailure> {
         let c = &proposal.change;
         let e = &c.edit;
         // Only the fields that change (§9.10).
@@ -205,7 +205,7 @@ impl ConfirmedWrite for UpdateCategory {
         Ok(JournalDraft {
             details: self.intent_details(c),
             ..JournalDraft::default()
-        })
+        }.into())
     }
 
     fn result(
