@@ -1,5 +1,5 @@
 //! Why a tool answered with an error, as a value: an argument that broke a rule, YNAB's own
-//! failure, or a refusal sentence from logic. It becomes the sentence the agent reads (D24) only at
+//! failure, the journal's, or a refusal sentence from logic. It becomes the sentence the agent reads (D24) only at
 //! the edge, when a tool's run ends.
 
 use crate::args::{ArgError, InvalidArgument};
@@ -14,6 +14,9 @@ pub enum ToolError {
     /// YNAB (or the way to it) failed.
     #[error(transparent)]
     Ynab(#[from] ynab::Error),
+    /// The journal could not be read (E-U3 and the like name the file and line).
+    #[error(transparent)]
+    Journal(#[from] crate::store::journal::JournalError),
     /// The plan's data rules the request out; the sentence says what to do.
     #[error("{0}")]
     Refused(String),

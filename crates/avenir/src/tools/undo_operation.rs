@@ -226,11 +226,10 @@ impl ConfirmedWrite for Undo {
         snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<UndoChange>, ToolError> {
         let plan_id = snapshot.id().to_string();
-        let view = context.journal.read().map_err(|e| e.to_string())?;
+        let view = context.journal.read()?;
         let unfinished_intents: Vec<Intent> = context
             .journal
-            .unfinished()
-            .map_err(|e| e.to_string())?
+            .unfinished()?
             .into_iter()
             .filter(|i| i.plan_id == plan_id)
             .collect();
