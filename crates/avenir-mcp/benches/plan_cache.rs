@@ -79,6 +79,7 @@ fn main() {
                 ynab::BaseUrl::new(base.clone()),
                 ynab::TokenSource::Fixed(ynab::Token::new("bench")),
             )
+        .expect("the HTTP client builds")
             .with_pacer(ynab::Pacer::memory(10_000)),
         );
         let (rss_before, _) = memory_kib();

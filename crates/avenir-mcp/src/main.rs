@@ -136,7 +136,7 @@ async fn run_demo() -> anyhow::Result<()> {
         ynab::Client::new(
             ynab::BaseUrl::new(sandbox.base_url()),
             ynab::TokenSource::Fixed(ynab::Token::new("demo")),
-        )
+        )?
         .with_pacer(ynab::Pacer::ledger(
             state.path().join("ledger"),
             ynab::pacing::budget_from_env().map_err(anyhow::Error::msg)?,

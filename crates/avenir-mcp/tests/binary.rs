@@ -205,7 +205,8 @@ fn the_sandbox_prints_its_base_url_first_and_serves_accounts() {
         let client = ynab::Client::new(
             ynab::BaseUrl::new(base.clone()),
             ynab::TokenSource::Fixed(ynab::Token::new("any")),
-        );
+        )
+        .expect("the HTTP client builds");
         tokio::time::timeout(
             Duration::from_secs(20),
             client.get::<Value>(&["plans", "last-used", "accounts"], &[]),
@@ -267,7 +268,8 @@ fn the_sandbox_serves_a_heavy_plan_of_the_size_asked() {
         let client = ynab::Client::new(
             ynab::BaseUrl::new(base.clone()),
             ynab::TokenSource::Fixed(ynab::Token::new("any")),
-        );
+        )
+        .expect("the HTTP client builds");
         tokio::time::timeout(
             Duration::from_secs(20),
             client.get::<Value>(&["plans", "last-used", "transactions"], &[]),

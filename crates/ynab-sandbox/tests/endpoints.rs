@@ -811,7 +811,8 @@ async fn the_socket_server_serves_the_same_routes_and_counts_them() {
     let client = ynab::Client::new(
         ynab::BaseUrl::new(sandbox.base_url()),
         ynab::TokenSource::Fixed(ynab::Token::new("t")),
-    );
+    )
+    .expect("the HTTP client builds");
     let plans = client.plans().await.expect("plans");
     assert_eq!(plans[0].id, id("demo-budget"));
     let stats = sandbox.stats();

@@ -47,8 +47,10 @@ pub async fn count_requests<F: std::future::Future>(future: F) -> (F::Output, u3
 
 impl Client {
     /// A client for `base` that takes its token from `token`, paced in memory at the default
-    /// budget (use [`Client::with_pacer`] to share a ledger with other processes).
-    pub fn new(base: BaseUrl, token: TokenSource) -> Self {
+    /// budget (use [`Client::with_pacer`] to share a ledger with other processes). Fails, with a
+    /// sentence saying so, when the HTTP client cannot start (its TLS backend): never a default
+    /// client, which would follow redirects and wait forever.
+    pub fn new(base: BaseUrl, token: TokenSource) -> Result<Self, Error> {
         let mut builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(10))
@@ -57,16 +59,16 @@ impl Client {
         if base.is_loopback() {
             builder = builder.no_proxy();
         }
-        // Building only fails when the TLS backend cannot start; fall back to defaults then,
-        // so the failure surfaces as a request error rather than a panic.
-        let http = builder.build().unwrap_or_default();
-        Client {
+        let http = builder
+            .build()
+            .map_err(|e| Error::ClientSetup(e.to_string()))?;
+        Ok(Client {
             http,
             base,
             token,
             pacer: Pacer::memory(crate::pacing::DEFAULT_BUDGET),
             sent: AtomicU64::new(0),
-        }
+        })
     }
 
     /// The same client, paced by `pacer`.
@@ -77,14 +79,16 @@ impl Client {
 
     /// The client of a person's own setup: `AVENIR_MCP_YNAB_URL`, `YNAB_API_KEY`/`_FILE`,
     /// `AVENIR_MCP_RATE_LIMIT`, and the ledger in the state directory. A bad
-    /// `AVENIR_MCP_RATE_LIMIT` is refused with a sentence naming it.
+    /// `AVENIR_MCP_RATE_LIMIT`, or an HTTP client that cannot start, is refused with a sentence.
     pub fn from_env() -> Result<Self, String> {
         let budget = crate::pacing::budget_from_env()?;
         let pacer = match crate::pacing::default_state_dir() {
             Some(dir) => Pacer::ledger(dir.join("ledger"), budget),
             None => Pacer::memory(budget),
         };
-        Ok(Client::new(BaseUrl::from_env(), TokenSource::Environment).with_pacer(pacer))
+        let client = Client::new(BaseUrl::from_env(), TokenSource::Environment)
+            .map_err(|e| e.to_string())?;
+        Ok(client.with_pacer(pacer))
     }
 
     /// Requests the hourly budget still allows, when the token is known.

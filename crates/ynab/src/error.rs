@@ -10,6 +10,10 @@ pub enum Error {
         "YNAB_API_KEY environment variable is not set (nor YNAB_API_KEY_FILE, a file holding the token)"
     )]
     MissingToken,
+    #[error(
+        "The HTTP client cannot start ({0}): avenir-mcp cannot reach YNAB. Check the machine's TLS setup (certificates), then start again."
+    )]
+    ClientSetup(String),
     #[error("YNAB_API_KEY_FILE cannot be read: {0}")]
     TokenFileUnreadable(String),
     #[error("YNAB_API_KEY_FILE is readable by other users: run chmod 600 {0}")]
@@ -119,6 +123,10 @@ mod tests {
             }
             .to_string(),
             "YNAB 404: Resource not found"
+        );
+        assert_eq!(
+            Error::ClientSetup("no TLS roots".into()).to_string(),
+            "The HTTP client cannot start (no TLS roots): avenir-mcp cannot reach YNAB. Check the machine's TLS setup (certificates), then start again."
         );
     }
 }

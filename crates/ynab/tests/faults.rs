@@ -17,6 +17,7 @@ fn client(sandbox: &Sandbox) -> Client {
         BaseUrl::new(sandbox.base_url()),
         TokenSource::Fixed(Token::new("t")),
     )
+    .expect("the HTTP client builds")
     .with_pacer(Pacer::memory(180))
 }
 
@@ -147,6 +148,7 @@ async fn two_clients_share_one_ledger() {
             BaseUrl::new(sandbox.base_url()),
             TokenSource::Fixed(Token::new("shared-token")),
         )
+        .expect("the HTTP client builds")
         .with_pacer(Pacer::ledger(&dir, 5))
     };
     let (a, b) = (make(), make());

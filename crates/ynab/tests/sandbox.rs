@@ -17,6 +17,7 @@ fn client(sandbox: &Sandbox, token: &str) -> Client {
         BaseUrl::new(sandbox.base_url()),
         TokenSource::Fixed(Token::new(token)),
     )
+    .expect("the HTTP client builds")
 }
 
 #[tokio::test]
@@ -117,7 +118,8 @@ async fn bad_segments_and_base_urls_send_nothing() {
     let remote = Client::new(
         BaseUrl::new("http://api.example.com/v1"),
         TokenSource::Fixed(Token::new("t")),
-    );
+    )
+    .expect("the HTTP client builds");
     assert_eq!(
         remote.plans().await.expect_err("refused").to_string(),
         "AVENIR_MCP_YNAB_URL must start with https:// (plain http only for 127.0.0.1 or localhost), got 'http://api.example.com/v1'."
@@ -136,7 +138,8 @@ async fn nothing_listening_is_reported_after_three_tries() {
     let c = Client::new(
         BaseUrl::new(format!("http://127.0.0.1:{port}/v1")),
         TokenSource::Fixed(Token::new("t")),
-    );
+    )
+    .expect("the HTTP client builds");
     let error = c.plans().await.expect_err("unreachable");
     let text = error.to_string();
     assert!(
@@ -161,7 +164,8 @@ async fn token_file_permissions_are_checked() {
     let base = BaseUrl::new(sandbox.base_url());
 
     let (_dir, open) = token_file("secret\n", 0o644);
-    let c = Client::new(base.clone(), TokenSource::File(open.clone()));
+    let c =
+        Client::new(base.clone(), TokenSource::File(open.clone())).expect("the HTTP client builds");
     assert_eq!(
         c.plans().await.expect_err("too open").to_string(),
         format!(
@@ -171,7 +175,7 @@ async fn token_file_permissions_are_checked() {
     );
 
     let (_dir2, private) = token_file("  secret  \n", 0o600);
-    let c = Client::new(base.clone(), TokenSource::File(private));
+    let c = Client::new(base.clone(), TokenSource::File(private)).expect("the HTTP client builds");
     assert_eq!(
         c.plans().await.expect("read with the file's token").len(),
         1
@@ -179,7 +183,7 @@ async fn token_file_permissions_are_checked() {
 
     let (dir3, _) = token_file("x", 0o600);
     let missing = dir3.path().join("absent");
-    let c = Client::new(base, TokenSource::File(missing));
+    let c = Client::new(base, TokenSource::File(missing)).expect("the HTTP client builds");
     assert_eq!(
         c.plans().await.expect_err("missing").to_string(),
         "YNAB_API_KEY_FILE cannot be read: No such file or directory"

@@ -251,6 +251,7 @@ pub async fn start_options(options: Options) -> Harness {
             ynab::BaseUrl::new(sandbox.base_url()),
             ynab::TokenSource::Fixed(ynab::Token::new("test-token")),
         )
+        .expect("the HTTP client builds")
         .with_pacer(options.pacer),
     );
     let state = TempDir::new();
@@ -358,6 +359,7 @@ impl Harness {
             ynab::BaseUrl::new(self.sandbox.base_url()),
             ynab::TokenSource::Fixed(ynab::Token::new("another-app")),
         )
+        .expect("the HTTP client builds")
         .with_pacer(ynab::Pacer::memory(1000))
     }
 
