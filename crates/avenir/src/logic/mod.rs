@@ -22,6 +22,7 @@ pub mod payoff;
 pub mod pending;
 pub mod period;
 pub mod projection;
+pub mod recategorised;
 pub mod reconcile;
 pub mod recurring;
 pub mod rename;

@@ -200,7 +200,7 @@ impl ServerHandler for AvenirServer {
             can_ask: can_ask(&context),
             peer: Some(context.peer.clone()),
         };
-        let left_out = spec.takes_plan_id() && tools::plan_left_out(&["plan_id"], &arguments);
+        let left_out = tools::plan_left_out(spec.fields, &arguments);
         let work = (spec.run)(&self.context, arguments, ask);
         let (finished, requests) = ynab::count_requests(work).await;
         let mut meta = Map::new();

@@ -19,7 +19,6 @@ use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
-use ynab::models::Milliunits;
 use ynab::writes::TransactionUpdate;
 
 /// One assignment asked for.
@@ -36,43 +35,20 @@ pub struct ApplyCategories {
     assignments: Vec<Assignment>,
 }
 
-/// One change of category.
-#[derive(Debug, Clone)]
-pub struct Recategorised {
-    pub transaction_id: String,
-    pub date: String,
-    pub amount: Milliunits,
-    pub payee: String,
-    pub from_category_id: Option<String>,
-    pub from_category: Option<String>,
-    pub to_category_id: Option<String>,
-    pub to_category: Option<String>,
-}
+pub use crate::logic::recategorised::Recategorised;
 
-impl Recategorised {
-    fn entry(&self) -> ChangeEntry {
+impl From<&Recategorised> for ChangeEntry {
+    fn from(c: &Recategorised) -> Self {
         ChangeEntry {
-            transaction_id: self.transaction_id.clone(),
-            date: self.date.clone(),
-            amount: Amount(self.amount),
-            payee: self.payee.clone(),
-            from_category_id: self.from_category_id.clone(),
-            from_category: self.from_category.clone(),
-            to_category_id: self.to_category_id.clone(),
-            to_category: self.to_category.clone(),
+            transaction_id: c.transaction_id.clone(),
+            date: c.date.clone(),
+            amount: Amount(c.amount),
+            payee: c.payee.clone(),
+            from_category_id: c.from_category_id.clone(),
+            from_category: c.from_category.clone(),
+            to_category_id: c.to_category_id.clone(),
+            to_category: c.to_category.clone(),
         }
-    }
-
-    /// `- {date} {payee} {amount}: {from or "no category"} → {to or "no category"}`.
-    pub fn line(&self, fmt: &MoneyFormat) -> String {
-        format!(
-            "- {} {} {}: {} → {}",
-            self.date,
-            self.payee,
-            fmt.plain(self.amount),
-            self.from_category.as_deref().unwrap_or("no category"),
-            self.to_category.as_deref().unwrap_or("no category")
-        )
     }
 }
 
@@ -332,7 +308,7 @@ impl Recategorisation {
     /// The answer's fields for this recategorisation.
     pub fn details(&self) -> RecategorisationDetails {
         RecategorisationDetails {
-            changes: self.changes.iter().map(Recategorised::entry).collect(),
+            changes: self.changes.iter().map(ChangeEntry::from).collect(),
             unchanged_count: self.unchanged_count,
             conflicts: self.conflicts.clone(),
         }

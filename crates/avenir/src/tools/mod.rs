@@ -163,17 +163,9 @@ pub struct ToolSpec {
     pub idempotent: bool,
     /// Set for write tools only.
     pub destructive: Option<bool>,
+    /// The arguments it takes (besides a write's `confirmation`), in order.
+    pub fields: &'static [&'static str],
     pub run: Run,
-}
-
-impl ToolSpec {
-    /// The tool takes a `plan_id` argument.
-    pub fn takes_plan_id(&self) -> bool {
-        (self.input_schema)()
-            .get("properties")
-            .and_then(|p| p.get("plan_id"))
-            .is_some()
-    }
 }
 
 impl std::fmt::Debug for ToolSpec {
@@ -195,6 +187,7 @@ pub fn answer_tool<T: AnswerTool>() -> ToolSpec {
         read_only: T::READ_ONLY,
         idempotent: T::IDEMPOTENT,
         destructive: T::DESTRUCTIVE,
+        fields: T::Args::FIELDS,
         run: run_answer::<T>,
     }
 }
@@ -234,6 +227,7 @@ pub fn confirmed_tool<T: ConfirmedTool>() -> ToolSpec {
         read_only: false,
         idempotent: T::IDEMPOTENT,
         destructive: Some(T::DESTRUCTIVE),
+        fields: T::Args::FIELDS,
         run: run_confirmed::<T>,
     }
 }

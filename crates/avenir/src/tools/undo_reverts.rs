@@ -2,7 +2,7 @@
 //! `logic::undo`, which parses the details and decides. This file reads what each kind compares
 //! (the plan, a month's categories, items recognised by digest) and shapes the plan it returns.
 
-use super::apply_categories::{Recategorisation, Recategorised};
+use super::apply_categories::Recategorisation;
 use super::assigned_amounts::{Side, month_categories};
 use super::undo_operation::{Revert, UndoChange, undo_result};
 use crate::confirm::Prepared;
@@ -158,19 +158,7 @@ fn side(back: AssignedBack) -> Side {
 fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> Revert {
     match revert {
         undo::Revert::Categorize { changes } => Revert::Categorize(Recategorisation {
-            changes: changes
-                .into_iter()
-                .map(|c| Recategorised {
-                    transaction_id: c.transaction_id,
-                    date: c.date,
-                    amount: c.amount,
-                    payee: c.payee,
-                    from_category_id: c.from_category_id,
-                    from_category: c.from_category,
-                    to_category_id: c.to_category_id,
-                    to_category: c.to_category,
-                })
-                .collect(),
+            changes,
             unchanged_count: 0,
             conflicts: conflicts.to_vec(),
         }),

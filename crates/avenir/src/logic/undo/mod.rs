@@ -10,6 +10,7 @@ pub use details::{
     parse,
 };
 
+pub use super::recategorised::Recategorised;
 use crate::logic::assignable::CategoryIndex;
 use crate::logic::category_edits::changed_since;
 use crate::logic::names::PlanNames;
@@ -18,36 +19,6 @@ use crate::months::CalendarMonth;
 use crate::text::safe;
 use serde_json::{Value, json};
 use ynab::models::{Category, Milliunits, PlanDetail};
-
-/// A transaction put back in the category it had, with what the question shows of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Recategorise {
-    pub transaction_id: String,
-    pub date: String,
-    pub amount: Milliunits,
-    /// Safe text.
-    pub payee: String,
-    /// The category it has now (the one the operation set).
-    pub from_category_id: Option<String>,
-    pub from_category: Option<String>,
-    /// The category it goes back to.
-    pub to_category_id: Option<String>,
-    pub to_category: Option<String>,
-}
-
-impl Recategorise {
-    /// `- {date} {payee} {amount}: {from or "no category"} → {to or "no category"}`.
-    pub fn line(&self, fmt: &MoneyFormat) -> String {
-        format!(
-            "- {} {} {}: {} → {}",
-            self.date,
-            self.payee,
-            fmt.plain(self.amount),
-            self.from_category.as_deref().unwrap_or("no category"),
-            self.to_category.as_deref().unwrap_or("no category")
-        )
-    }
-}
 
 /// A category's assigned amount set back: from what it holds to what it held.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +41,7 @@ pub type FlagBack = (String, Option<String>, Option<String>);
 #[derive(Debug, Clone, PartialEq)]
 pub enum Revert {
     Categorize {
-        changes: Vec<Recategorise>,
+        changes: Vec<Recategorised>,
     },
     Budget {
         month: CalendarMonth,
@@ -164,7 +135,7 @@ pub fn categorize(moves: &[CategoryMove], plan: &PlanDetail, fmt: &MoneyFormat) 
     let (mut changes, mut conflicts) = (Vec::new(), Vec::new());
     for m in moves {
         match live_transaction(plan, &m.transaction_id) {
-            Some(t) if t.category_id == m.to_category_id => changes.push(Recategorise {
+            Some(t) if t.category_id == m.to_category_id => changes.push(Recategorised {
                 transaction_id: t.id.clone(),
                 date: t.date.clone(),
                 amount: t.amount,
