@@ -472,16 +472,29 @@ async fn a_half_done_reconciliation_is_reported_and_left_unfinished() {
     let h = harness(Some(fixture(true)), None).await;
     let (error, adjustment) = half_done(&h).await;
     assert_eq!(adjustment.cleared, "cleared");
+    let intents = intents(&h);
+    let intent: Value =
+        serde_json::from_str(intents.lines().next().unwrap_or_default()).unwrap_or_default();
+    let intent_id = intent["intent"]["id"].as_str().unwrap_or_default();
+    assert_eq!(intent_id.len(), 12, "{intents}");
+    let (said, rest) = error.split_once("\nWhat was asked: ").unwrap_or_default();
     assert_eq!(
-        error,
+        said,
         format!(
-            "Half done: the balance adjustment of -2.66 was recorded (transaction {}), then marking the transactions reconciled failed (YNAB 400: Bad Request). Call reconcile_account again with the same bank balance to finish; or undo it: undo_operation lists this reconciliation as unfinished and deletes the adjustment.",
+            "Half done: the balance adjustment of -2.66 was recorded (transaction {}), then marking the transactions reconciled failed (YNAB 400: Bad Request). Call reconcile_account again with the same bank balance to finish, or undo it (that deletes the adjustment).",
             adjustment.id
         )
     );
+    assert!(
+        rest.starts_with("Reconcile "),
+        "the question agreed to: {rest}"
+    );
+    assert!(
+        rest.ends_with(&format!("\nIt stays unfinished in the journal: undo_operation lists it (operation_id {intent_id}) and reverts whatever part of it YNAB applied.")),
+        "{rest}"
+    );
     assert_eq!(status_of(&h, "tx-102").await, "cleared");
     assert!(journal(&h).is_empty(), "no operation line");
-    let intents = intents(&h);
     assert!(intents.contains("\"kind\":\"reconcile\""), "{intents}");
     assert!(!intents.contains("settled"), "left unfinished: {intents}");
     assert!(

@@ -509,9 +509,21 @@ async fn example_14_3_when_putting_back_fails_too_the_user_is_told_what_to_fix()
     h.sandbox
         .inject(Fault::status(2, Some(MONTH_CATEGORY), 400).skipping(1));
     let error = h.error("move_money", with_code(move_args(), &code)).await;
+    // The example's sentence, then what was asked and where the unfinished operation is (D14).
+    let lines: Vec<&str> = error.lines().collect();
     assert_eq!(
-        error,
+        lines[0],
         "YNAB refused to change Restaurants (YNAB 400: Bad Request), then putting Tennis back failed too (YNAB 400: Bad Request): set Tennis back to 80.00 in YNAB."
+    );
+    assert!(
+        lines[1].starts_with("What was asked: Move 30.00 from Tennis to Restaurants"),
+        "{error}"
+    );
+    assert!(
+        lines[lines.len() - 1].starts_with(
+            "It stays unfinished in the journal: undo_operation lists it (operation_id "
+        ),
+        "{error}"
     );
     assert_eq!(
         assigned(&h, "cat-tennis").await,

@@ -403,7 +403,7 @@ impl Client {
 
         let mut tries = 0;
         loop {
-            self.pacer.admit(&token)?;
+            self.pacer.admit_async(&token).await?;
             tries += 1;
             let mut request = self
                 .http
@@ -438,7 +438,7 @@ impl Client {
                         }
                         Err(error) => return Err(self.transport_failure(&error, is_read, tries)),
                     };
-                    return self.answer(status, &text, retry_after.as_deref(), &token);
+                    return self.answer(status, &text, retry_after.as_deref(), &token, is_read);
                 }
                 Err(error) => {
                     let never_left = error.is_connect();
@@ -471,6 +471,7 @@ impl Client {
         text: &str,
         retry_after: Option<&str>,
         token: &crate::config::Token,
+        is_read: bool,
     ) -> Result<T, Error> {
         match status {
             200..=299 => {
@@ -484,7 +485,16 @@ impl Client {
                         tracing::warn!(
                             "YNAB {status}: answer not in the documented shape: {error}"
                         );
-                        Error::NotJson { status }
+                        // A change YNAB accepted but whose answer cannot be read: applied or
+                        // not, the answer does not say (D14).
+                        if is_read {
+                            Error::NotJson { status }
+                        } else {
+                            Error::NotConfirmed {
+                                status,
+                                detail: "its answer could not be read".to_string(),
+                            }
+                        }
                     })
             }
             401 => Err(Error::Unauthorized),
@@ -494,18 +504,39 @@ impl Client {
                 Err(Error::TooManyRequests(seconds))
             }
             _ => {
-                let detail = match serde_json::from_str::<serde_json::Value>(text) {
-                    Ok(json) => json
-                        .get("error")
-                        .and_then(|e| e.get("detail"))
+                let body = serde_json::from_str::<serde_json::Value>(text).ok();
+                let error = body.as_ref().and_then(|json| json.get("error"));
+                let detail = match (&body, error) {
+                    (Some(_), Some(error)) => error
+                        .get("detail")
                         .and_then(|d| d.as_str())
                         .unwrap_or("")
                         .to_string(),
-                    Err(_) => text.trim().to_string(),
+                    (Some(_), None) => String::new(),
+                    (None, _) => shortened(text.trim()),
                 };
-                Err(Error::Status { status, detail })
+                // A change answered 5xx may have been applied: YNAB did not say it failed,
+                // unless its own error body names a refusal (a 4xx id) (D14, `ynab-api.md` §10).
+                let refused = error
+                    .and_then(|e| e.get("id"))
+                    .and_then(|id| id.as_str())
+                    .is_some_and(|id| id.starts_with('4'));
+                if !is_read && status >= 500 && !refused {
+                    Err(Error::NotConfirmed { status, detail })
+                } else {
+                    Err(Error::Status { status, detail })
+                }
             }
         }
+    }
+}
+
+/// A body that is not YNAB's JSON (a proxy's HTML page, say), cut to a sentence's length.
+fn shortened(text: &str) -> String {
+    const MOST: usize = 200;
+    match text.char_indices().nth(MOST) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
     }
 }
 

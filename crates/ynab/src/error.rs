@@ -66,6 +66,12 @@ pub enum Error {
         "The request reached YNAB but no answer came back ({cause}): the change may or may not be applied. Check with find_transactions / get_category_balances before trying again; do not repeat it blindly."
     )]
     MaybeApplied { cause: String },
+    /// A change answered with a server error (5xx) or an answer that cannot be read: YNAB did not
+    /// say it failed, so it may have been applied (D14).
+    #[error(
+        "YNAB answered {status} ({detail}) without confirming the change: it may or may not be applied. Check with find_transactions / get_category_balances before trying again; do not repeat it blindly."
+    )]
+    NotConfirmed { status: u16, detail: String },
     #[error(
         "YNAB could not be reached after {attempts} attempts ({cause}). Nothing was changed. Try again in a few minutes."
     )]
@@ -78,9 +84,20 @@ impl Error {
         match self {
             Error::Unauthorized => Some(401),
             Error::TooManyRequests(_) => Some(429),
-            Error::Status { status, .. } | Error::NotJson { status } => Some(*status),
+            Error::Status { status, .. }
+            | Error::NotJson { status }
+            | Error::NotConfirmed { status, .. } => Some(*status),
             _ => None,
         }
+    }
+
+    /// The request may have changed the plan: a change that left and got no answer that proves
+    /// it failed (a timeout, a dropped connection, a 5xx, an answer that cannot be read).
+    pub fn may_have_applied(&self) -> bool {
+        matches!(
+            self,
+            Error::MaybeApplied { .. } | Error::NotConfirmed { .. }
+        )
     }
 }
 

@@ -163,6 +163,25 @@ impl Pacer {
         self.update(token, |state| state.admit(now_ms(), budget))
     }
 
+    /// [`Pacer::admit`] without blocking the async workers: a ledger is a file locked, read and
+    /// rewritten, which waits on other processes and on the disk, so it runs on a blocking thread;
+    /// the memory pacer answers at once.
+    pub async fn admit_async(&self, token: &Token) -> Result<(), Error> {
+        match self {
+            Pacer::Memory { .. } => self.admit(token),
+            Pacer::Ledger { dir, budget } => {
+                let path = dir.join(ledger_name(token));
+                let budget = *budget;
+                let shown = path.display().to_string();
+                tokio::task::spawn_blocking(move || {
+                    update_file(&path, |state| state.admit(now_ms(), budget))
+                })
+                .await
+                .map_err(|error| Error::Ledger(format!("{shown}: {error}")))?
+            }
+        }
+    }
+
     /// After a 429: nothing leaves for `seconds`, in any process using this token.
     pub fn pause(&self, token: &Token, seconds: u64) {
         let until = now_ms() + (seconds as i64) * 1000;

@@ -1,5 +1,6 @@
 //! The client under YNAB's failures, injected by the sandbox: 429 with and without Retry-After
-//! (and the pause that follows), a 500 on a read (retried) and on a write (not retried), a write
+//! (and the pause that follows), a 500 on a read (retried) and on a write (not retried, and not
+//! taken as a refusal: it may have been applied), a write
 //! whose answer never came, and two clients sharing one pacing ledger.
 
 use ynab::{BaseUrl, Client, Error, Pacer, Token, TokenSource};
@@ -109,8 +110,21 @@ async fn a_write_answered_500_is_not_retried() {
         .set_assigned(&plan(), "2026-09-01", &ids::id("cat-restaurants"), 150_000)
         .await
         .expect_err("500");
-    assert_eq!(error.to_string(), "YNAB 500: An unexpected error occurred");
+    // A server error does not prove the change failed (D14): it may have been applied.
+    assert!(error.may_have_applied());
+    assert_eq!(
+        error.to_string(),
+        "YNAB answered 500 (An unexpected error occurred) without confirming the change: it may or may not be applied. Check with find_transactions / get_category_balances before trying again; do not repeat it blindly."
+    );
     assert_eq!(sandbox.stats().total, 1, "a write is never sent twice");
+    // A refusal (4xx) proves nothing changed.
+    sandbox.inject(status(1, Some("PATCH"), 400, None));
+    let refused = c
+        .set_assigned(&plan(), "2026-09-01", &ids::id("cat-restaurants"), 150_000)
+        .await
+        .expect_err("400");
+    assert!(!refused.may_have_applied(), "{refused}");
+    assert!(refused.to_string().starts_with("YNAB 400: "), "{refused}");
 }
 
 #[tokio::test]

@@ -14,6 +14,41 @@ pub fn journal_failed(error: &str, operation_id: &str) -> String {
     )
 }
 
+/// Why [`journaled`] wrote no operation line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotWritten {
+    /// Refused, or never sent: nothing changed, and the intent (if any) settled as failed.
+    Refused(String),
+    /// YNAB did not confirm the change (a timeout, a dropped connection, a 5xx, an answer that
+    /// cannot be read), or a part of it landed and was not put back: the intent stays
+    /// unfinished, so the next start names it and `undo_operation` can revert what landed.
+    Unconfirmed {
+        message: String,
+        operation_id: String,
+    },
+}
+
+impl NotWritten {
+    /// The sentence for the person, with `asked` (the question they agreed to) named when YNAB
+    /// did not confirm the change.
+    pub fn message(&self, asked: Option<&str>) -> String {
+        match self {
+            NotWritten::Refused(message) => message.clone(),
+            NotWritten::Unconfirmed {
+                message,
+                operation_id,
+            } => {
+                let asked = asked
+                    .map(|q| format!("\nWhat was asked: {q}"))
+                    .unwrap_or_default();
+                format!(
+                    "{message}{asked}\nIt stays unfinished in the journal: undo_operation lists it (operation_id {operation_id}) and reverts whatever part of it YNAB applied."
+                )
+            }
+        }
+    }
+}
+
 /// What [`journaled`] reports after the YNAB writes succeeded.
 #[derive(Debug, Clone)]
 pub struct Journaled {
@@ -28,14 +63,14 @@ pub struct Journaled {
 /// Run `write` between an intent and the journal (D14): the intent is recorded and flushed
 /// first (if it cannot be, nothing is sent); after the writes, the operation line (and any
 /// markers) is appended and the intent settled. A refusal settles the intent as failed; a write
-/// whose fate is unknown leaves it unfinished.
+/// whose fate is unknown leaves it unfinished ([`NotWritten::Unconfirmed`]).
 pub async fn journaled(
     context: &Context,
     plan_id: &str,
     kind: &str,
     details: Value,
     write: impl std::future::Future<Output = Result<JournalDraft, WriteFailure>>,
-) -> Result<Journaled, String> {
+) -> Result<Journaled, NotWritten> {
     let operation_id = crate::store::journal::new_operation_id();
     let intent = Intent {
         id: operation_id.clone(),
@@ -45,9 +80,9 @@ pub async fn journaled(
         server_knowledge: context.plans.cached_knowledge(plan_id).await,
     };
     if let Err(error) = context.journal.record_intent(&intent) {
-        return Err(format!(
+        return Err(NotWritten::Refused(format!(
             "The journal could not record what is about to change ({error}): nothing was sent to YNAB. Check that the journal's folder is writable, then call again."
-        ));
+        )));
     }
     let written = write.await;
     context.plans.wrote(plan_id).await;
@@ -57,9 +92,17 @@ pub async fn journaled(
             if let Err(error) = context.journal.settle(&operation_id, "failed") {
                 tracing::warn!("intent {operation_id} could not be settled: {error}");
             }
-            return Err(message);
+            return Err(NotWritten::Refused(message));
         }
-        Err(WriteFailure::Unknown(message)) => return Err(message),
+        Err(WriteFailure::Unknown(message)) => {
+            tracing::warn!(
+                "operation {operation_id} ({kind}): YNAB did not confirm it; its intent stays unfinished"
+            );
+            return Err(NotWritten::Unconfirmed {
+                message,
+                operation_id,
+            });
+        }
     };
     let mut lines = Vec::new();
     if !draft.markers_only {

@@ -13,7 +13,7 @@ pub mod codes;
 pub mod fingerprint;
 mod journaled;
 
-pub use journaled::{Journaled, journal_failed, journaled};
+pub use journaled::{Journaled, NotWritten, journal_failed, journaled};
 
 use crate::context::Context;
 use crate::plan_store::Freshness;
@@ -154,10 +154,23 @@ pub enum WriteFailure {
 }
 
 impl From<ynab::Error> for WriteFailure {
+    /// Only an answer that proves the change failed (a refusal, or a request that never left)
+    /// means nothing changed; a timeout, a dropped connection, a 5xx or an unreadable answer
+    /// leaves it unknown (D14).
     fn from(error: ynab::Error) -> Self {
-        match error {
-            ynab::Error::MaybeApplied { .. } => WriteFailure::Unknown(error.to_string()),
-            other => WriteFailure::NothingChanged(other.to_string()),
+        if error.may_have_applied() {
+            WriteFailure::Unknown(error.to_string())
+        } else {
+            WriteFailure::NothingChanged(error.to_string())
+        }
+    }
+}
+
+impl WriteFailure {
+    /// The sentence, whatever the failure.
+    pub fn text(&self) -> &str {
+        match self {
+            WriteFailure::NothingChanged(text) | WriteFailure::Unknown(text) => text,
         }
     }
 }
@@ -504,7 +517,7 @@ async fn apply<W: ConfirmedWrite + Sync>(
     .await;
     let change = applied.as_ref().unwrap_or(&proposal.change);
     match outcome {
-        Err(message) => Finished::Error(message),
+        Err(not_written) => Finished::Error(not_written.message(Some(&proposal.question))),
         Ok(done) => {
             let message = match &done.journal_error {
                 None => write.applied_message(change, done.operation_id.as_deref()),

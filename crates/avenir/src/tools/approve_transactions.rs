@@ -109,7 +109,10 @@ async fn approve(
     };
     let done = journaled(context, &plan, "approve", details.clone(), write)
         .await
-        .map_err(ToolError::Refused)?;
+        .map_err(|not_written| {
+            let asked = format!("approve {} transaction(s)", updates.len());
+            ToolError::Refused(not_written.message(Some(&asked)))
+        })?;
     let approval = Approval {
         approved,
         message: done

@@ -72,33 +72,48 @@ impl Side {
     }
 }
 
-/// The first half of a two-part write succeeded and the second failed: set `side` back to its
-/// `from` and say what happened (`tools-write.md` §9.5, §10.3, D5).
-pub(crate) async fn put_back(
+/// The first half of a two-part write (`first`) succeeded and the second, to `second`, failed with
+/// `error`. A refusal changed nothing, so `first` is put back. When YNAB did not
+/// confirm the second half it may hold it: nothing is put back, since that could leave the money
+/// half moved the other way, and the failure says which half is confirmed (D14).
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn second_half_failed(
     context: &Context,
     plan_id: &str,
     month: &str,
-    side: &Side,
-    refused: &str,
+    first: &Side,
+    second: &str,
+    error: ynab::Error,
     fmt: &MoneyFormat,
     what: &str,
 ) -> WriteFailure {
-    match context
-        .plans
-        .client()
-        .set_assigned(plan_id, month, &side.category_id, side.from)
-        .await
-    {
-        Ok(_) => WriteFailure::NothingChanged(format!(
-            "{refused}; {} is back to {}: nothing was {what}.",
-            side.name,
-            fmt.plain(side.from)
-        )),
-        Err(again) => WriteFailure::Unknown(format!(
-            "{refused}, then putting {} back failed too ({again}): set {} back to {} in YNAB.",
-            side.name,
-            side.name,
-            fmt.plain(side.from)
+    match WriteFailure::from(error) {
+        // A refusal changed nothing: `first` goes back to its `from` (§9.5, §10.3, D5).
+        WriteFailure::NothingChanged(text) => {
+            let refused = format!("YNAB refused to change {second} ({text})");
+            match context
+                .plans
+                .client()
+                .set_assigned(plan_id, month, &first.category_id, first.from)
+                .await
+            {
+                Ok(_) => WriteFailure::NothingChanged(format!(
+                    "{refused}; {} is back to {}: nothing was {what}.",
+                    first.name,
+                    fmt.plain(first.from)
+                )),
+                Err(again) => WriteFailure::Unknown(format!(
+                    "{refused}, then putting {} back failed too ({again}): set {} back to {} in YNAB.",
+                    first.name,
+                    first.name,
+                    fmt.plain(first.from)
+                )),
+            }
+        }
+        WriteFailure::Unknown(text) => WriteFailure::Unknown(format!(
+            "{} was set to {} in YNAB; then, for {second}: {text}",
+            first.name,
+            fmt.plain(first.to)
         )),
     }
 }

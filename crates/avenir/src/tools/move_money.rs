@@ -1,7 +1,7 @@
 //! `move_money` (`tools-write.md` §9.5): money moved between two categories for a month, in one
 //! confirmed and undoable step.
 
-use super::assigned_amounts::{Side, available_part, month_categories, put_back, unknown_category};
+use super::assigned_amounts::{Side, available_part, month_categories, second_half_failed, unknown_category};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Month, MovedAmount};
 use crate::confirm::{Written, 
@@ -221,10 +221,17 @@ impl ConfirmedWrite for MoveMoney {
             .set_assigned(plan, &month, &m.target.category_id, m.target.to)
             .await
         {
-            let refused = format!("YNAB refused to change {} ({error})", m.target.name);
-            return Err(
-                put_back(context, plan, &month, &m.source, &refused, &m.fmt, "moved").await,
-            );
+            return Err(second_half_failed(
+                context,
+                plan,
+                &month,
+                &m.source,
+                &m.target.name,
+                error,
+                &m.fmt,
+                "moved",
+            )
+            .await);
         }
         Ok(JournalDraft {
             details: self.intent_details(m),

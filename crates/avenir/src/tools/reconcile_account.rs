@@ -359,7 +359,7 @@ impl ConfirmedWrite for ReconcileAccount {
                 .or_else(|| saved.transactions.first().map(|t| t.id.clone()));
             let Some(id) = id else {
                 return Err(WriteFailure::Unknown(format!(
-                    "YNAB recorded the balance adjustment of {} without naming it, and no transaction was marked reconciled. Find the adjustment with find_transactions, then call reconcile_account again; undo_operation lists this reconciliation as unfinished.",
+                    "YNAB recorded the balance adjustment of {} without naming it, and no transaction was marked reconciled. Find the adjustment with find_transactions, then call reconcile_account again.",
                     change.fmt.plain(change.adjustment)
                 )));
             };
@@ -380,7 +380,7 @@ impl ConfirmedWrite for ReconcileAccount {
             return Err(match &adjustment_id {
                 None => error.into(),
                 Some(id) => WriteFailure::Unknown(format!(
-                    "Half done: the balance adjustment of {} was recorded (transaction {id}), then marking the transactions reconciled failed ({error}). Call reconcile_account again with the same bank balance to finish; or undo it: undo_operation lists this reconciliation as unfinished and deletes the adjustment.",
+                    "Half done: the balance adjustment of {} was recorded (transaction {id}), then marking the transactions reconciled failed ({error}). Call reconcile_account again with the same bank balance to finish, or undo it (that deletes the adjustment).",
                     change.fmt.plain(change.adjustment)
                 )),
             });

@@ -6,7 +6,7 @@
 //! restorable `target`. The kinds journaled `"undoable": false` (`category_create`, `split`,
 //! `import`, a target the journal cannot restore) are named with their reason.
 
-use super::assigned_amounts::{Side, put_back};
+use super::assigned_amounts::{Side, second_half_failed};
 use super::apply_categories::Recategorisation;
 use super::apply_categories::RecategorisationDetails;
 use super::undo_reverts::plan_undo;
@@ -408,10 +408,17 @@ impl ConfirmedWrite for Undo {
                     .set_assigned(plan, month, &source.category_id, source.to)
                     .await
                 {
-                    let refused = format!("YNAB refused to change {} ({error})", source.name);
-                    return Err(
-                        put_back(context, plan, month, target, &refused, fmt, "undone").await,
-                    );
+                    return Err(second_half_failed(
+                        context,
+                        plan,
+                        month,
+                        target,
+                        &source.name,
+                        error,
+                        fmt,
+                        "undone",
+                    )
+                    .await);
                 }
             }
             Revert::Approve { transaction_ids } => {
