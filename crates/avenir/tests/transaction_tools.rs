@@ -187,11 +187,18 @@ async fn example_14_6_create_transactions_with_a_code() {
     assert_eq!(intent["id"], op);
     assert_eq!(intent["kind"], "create");
     let groceries = id("cat-groceries");
+    // Salted at random per intent, the salt kept with it (D31): no table of likely items
+    // computed in advance matches them.
+    let salt = intent["details"]["digest_salt"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(salt.len(), 32, "{intent}");
+    assert!(salt.chars().all(|c| c.is_ascii_hexdigit()), "{salt}");
     let digests = [
         r#"{"amount":-32400,"category_id":null,"date":"2026-09-21","memo":"not imported by the bank","payee_name":"Pharmacie Centrale"}"#.to_string(),
         format!(r#"{{"amount":-12500,"category_id":"{groceries}","date":"2026-09-23","memo":null,"payee_name":"Corner Shop"}}"#),
     ]
-    .map(|canonical| sha256_hex(&canonical));
+    .map(|canonical| sha256_hex(&format!(r#"{{"item":{canonical},"salt":"{salt}"}}"#)));
     assert_eq!(intent["details"]["item_digests"], json!(digests));
     assert_eq!(intent["details"]["account_id"], id("acc-checking"));
     assert_eq!(intent["details"]["approved"], false);

@@ -7,6 +7,19 @@ use crate::context::Context;
 use crate::store::journal::{Intent, Operation, applied_at_now};
 use serde_json::Value;
 
+/// Settle the intent `id` as `outcome`, off the async workers.
+pub async fn settle(
+    context: &Context,
+    id: &str,
+    outcome: &'static str,
+) -> Result<(), crate::store::journal::JournalError> {
+    let id = id.to_string();
+    context
+        .journal
+        .blocking(move |journal| journal.settle(&id, outcome))
+        .await
+}
+
 /// D32's message: applied in YNAB, not journaled.
 pub fn journal_failed(error: &str, operation_id: &str) -> String {
     format!(
@@ -79,7 +92,11 @@ pub async fn journaled(
         details,
         server_knowledge: context.plans.cached_knowledge(plan_id).await,
     };
-    if let Err(error) = context.journal.record_intent(&intent) {
+    if let Err(error) = context
+        .journal
+        .blocking(move |journal| journal.record_intent(&intent))
+        .await
+    {
         return Err(NotWritten::Refused(format!(
             "The journal could not record what is about to change ({error}): nothing was sent to YNAB. Check that the journal's folder is writable, then call again."
         )));
@@ -89,7 +106,7 @@ pub async fn journaled(
     let draft = match written {
         Ok(draft) => draft,
         Err(WriteFailure::NothingChanged(message)) => {
-            if let Err(error) = context.journal.settle(&operation_id, "failed") {
+            if let Err(error) = settle(context, &operation_id, "failed").await {
                 tracing::warn!("intent {operation_id} could not be settled: {error}");
             }
             return Err(NotWritten::Refused(message));
@@ -126,9 +143,13 @@ pub async fn journaled(
         lines.push(crate::store::journal::undone_line(&operation_id));
     }
     let named = (!draft.markers_only && !draft.mark_self_undone).then(|| operation_id.clone());
-    match context.journal.append_all(&lines) {
+    match context
+        .journal
+        .blocking(move |journal| journal.append_all(&lines))
+        .await
+    {
         Ok(()) => {
-            if let Err(error) = context.journal.settle(&operation_id, "applied") {
+            if let Err(error) = settle(context, &operation_id, "applied").await {
                 tracing::warn!("intent {operation_id} could not be settled: {error}");
             }
             Ok(Journaled {

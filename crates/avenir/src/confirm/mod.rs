@@ -13,7 +13,7 @@ pub mod codes;
 pub mod fingerprint;
 mod journaled;
 
-pub use journaled::{Journaled, NotWritten, journal_failed, journaled};
+pub use journaled::{Journaled, NotWritten, journal_failed, journaled, settle};
 
 use crate::context::Context;
 use crate::plan_store::Freshness;

@@ -24,9 +24,15 @@ pub fn item(
            "category_id": category_id})
 }
 
-/// Lower-case hex SHA-256 of an item's canonical JSON.
-pub fn digest(item: &Value) -> String {
-    sha256_hex(item)
+/// Lower-case hex SHA-256 of the canonical JSON of `{"salt", "item"}`. The salt is random per
+/// intent and stored with it, so a digest cannot be matched against digests of likely items
+/// (a rent of 950.00 on the 1st) computed in advance (D31). `None`: an intent written before
+/// salts, whose digests are of the item alone.
+pub fn digest(salt: Option<&str>, item: &Value) -> String {
+    match salt {
+        Some(salt) => sha256_hex(&json!({"salt": salt, "item": item})),
+        None => sha256_hex(item),
+    }
 }
 
 /// The item a transaction of YNAB's answers would have been created from.
@@ -41,9 +47,14 @@ fn item_of(transaction: &Transaction) -> Value {
 }
 
 /// The ids of the live transactions of `account_id` among `changed` (the transactions that
-/// changed since the intent) whose item has one of `digests`, each digest matched at most as
-/// many times as it is listed, in `changed`'s order.
-pub fn recognise(digests: &[String], account_id: &str, changed: &[Transaction]) -> Vec<String> {
+/// changed since the intent) whose item has one of `digests` (made with `salt`), each digest
+/// matched at most as many times as it is listed, in `changed`'s order.
+pub fn recognise(
+    digests: &[String],
+    salt: Option<&str>,
+    account_id: &str,
+    changed: &[Transaction],
+) -> Vec<String> {
     let mut wanted: HashMap<&str, usize> = HashMap::new();
     for d in digests {
         *wanted.entry(d.as_str()).or_default() += 1;
@@ -53,7 +64,7 @@ pub fn recognise(digests: &[String], account_id: &str, changed: &[Transaction]) 
         if transaction.deleted || transaction.account_id != account_id {
             continue;
         }
-        let key = digest(&item_of(transaction));
+        let key = digest(salt, &item_of(transaction));
         if let Some(left) = wanted.get_mut(key.as_str())
             && *left > 0
         {
@@ -104,28 +115,40 @@ mod tests {
             canon(&a),
             r#"{"amount":-32400,"category_id":null,"date":"2026-09-21","memo":null,"payee_name":"Pharmacie"}"#
         );
-        let d = digest(&a);
+        let d = digest(Some("s1"), &a);
         assert_eq!(d.len(), 64);
         assert!(!d.contains("Pharmacie"));
         assert_eq!(
             d,
-            digest(&item("2026-09-21", -32_400, "Pharmacie", None, None))
+            digest(
+                Some("s1"),
+                &item("2026-09-21", -32_400, "Pharmacie", None, None)
+            )
         );
         assert_ne!(
             d,
-            digest(&item("2026-09-21", -32_410, "Pharmacie", None, None))
+            digest(
+                Some("s1"),
+                &item("2026-09-21", -32_410, "Pharmacie", None, None)
+            )
+        );
+        // Another salt, another digest: a table of likely items made in advance matches nothing.
+        assert_ne!(d, digest(Some("s2"), &a));
+        assert_ne!(d, digest(None, &a));
+        assert_eq!(
+            digest(None, &a),
+            sha256_hex(&a),
+            "an unsalted intent's digest"
         );
     }
 
     #[test]
     fn recognised_by_digest_once_each_on_the_account_only() {
-        let mine = digest(&item(
-            "2026-09-21",
-            -32_400,
-            "Pharmacie",
-            Some("cash"),
-            None,
-        ));
+        let salt = Some("0123abcd");
+        let mine = digest(
+            salt,
+            &item("2026-09-21", -32_400, "Pharmacie", Some("cash"), None),
+        );
         let changed = vec![
             transaction("other-account", "acc-2", "Pharmacie", Some("cash")),
             transaction("t1", "acc-1", "Pharmacie", Some("cash")),
@@ -133,22 +156,25 @@ mod tests {
             transaction("t3", "acc-1", "Pharmacie", None),
         ];
         assert_eq!(
-            recognise(std::slice::from_ref(&mine), "acc-1", &changed),
+            recognise(std::slice::from_ref(&mine), salt, "acc-1", &changed),
             ["t1"]
         );
         assert_eq!(
-            recognise(&[mine.clone(), mine], "acc-1", &changed),
+            recognise(&[mine.clone(), mine.clone()], salt, "acc-1", &changed),
             ["t1", "t2"]
+        );
+        assert!(
+            recognise(
+                std::slice::from_ref(&mine),
+                Some("other"),
+                "acc-1",
+                &changed
+            )
+            .is_empty(),
+            "only with the intent's own salt"
         );
         let mut gone = changed[1].clone();
         gone.deleted = true;
-        let only = digest(&item(
-            "2026-09-21",
-            -32_400,
-            "Pharmacie",
-            Some("cash"),
-            None,
-        ));
-        assert!(recognise(&[only], "acc-1", &[gone]).is_empty());
+        assert!(recognise(&[mine], salt, "acc-1", &[gone]).is_empty());
     }
 }

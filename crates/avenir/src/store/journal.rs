@@ -152,6 +152,18 @@ impl Journal {
         PathBuf::from(name)
     }
 
+    /// Run `work` on a blocking thread: the journal's file lock waits on other processes and
+    /// every append is flushed to disk, which must not hold one of the async runtime's workers.
+    pub async fn blocking<R: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Journal) -> Result<R, JournalError> + Send + 'static,
+    ) -> Result<R, JournalError> {
+        let journal = self.clone();
+        tokio::task::spawn_blocking(move || work(&journal))
+            .await
+            .map_err(|error| JournalError::Io(format!("the journal's task stopped: {error}")))?
+    }
+
     /// Run `f` holding the journal's exclusive lock.
     pub fn locked<R>(
         &self,
@@ -218,8 +230,19 @@ impl Journal {
         };
         let mut intents: Vec<Intent> = Vec::new();
         let mut settled = std::collections::HashSet::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        for (number, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
             let Ok(value) = serde_json::from_str::<Value>(line) else {
+                // A line cut short by a crash mid-append: the intent it began was never
+                // followed by a YNAB write (the write waits for the flush), so nothing is lost;
+                // it is named, not silently passed over.
+                tracing::warn!(
+                    "{}, line {}, is not an intent: passed over",
+                    path.display(),
+                    number + 1
+                );
                 continue;
             };
             if let Some(id) = value.get("settled").and_then(Value::as_str) {

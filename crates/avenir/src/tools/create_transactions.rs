@@ -280,16 +280,18 @@ impl ConfirmedWrite for CreateTransactions {
         }))
     }
 
-    /// D31: the account, and a digest of each item, never the item itself; with the knowledge
-    /// the plan had, so a recovery reads only what changed since.
+    /// D31: the account, and a digest of each item salted at random, never the item itself;
+    /// with the knowledge the plan had, so a recovery reads only what changed since.
     fn intent_details(&self, change: &Creation) -> Value {
+        let salt = crate::random::hex::<16>();
         let digests: Vec<String> = change
             .items
             .iter()
-            .map(|i| digest(&i.subject_item()))
+            .map(|i| digest(Some(&salt), &i.subject_item()))
             .collect();
         json!({"account_id": change.account_id, "approved": change.approved,
-               "item_digests": digests, "server_knowledge": change.knowledge})
+               "item_digests": digests, "digest_salt": salt,
+               "server_knowledge": change.knowledge})
     }
 
 

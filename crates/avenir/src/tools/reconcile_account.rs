@@ -324,14 +324,19 @@ impl ConfirmedWrite for ReconcileAccount {
                                  "reconciled_ids": change.to_reconcile, "adjustment_id": null});
         if change.adjustment != 0 {
             let adjustment = self.adjustment(change);
-            let digest = digest(&item(
-                &adjustment.date,
-                adjustment.amount,
-                ADJUSTMENT_PAYEE,
-                Some(ADJUSTMENT_MEMO),
-                adjustment.category_id.as_deref(),
-            ));
+            let salt = crate::random::hex::<16>();
+            let digest = digest(
+                Some(&salt),
+                &item(
+                    &adjustment.date,
+                    adjustment.amount,
+                    ADJUSTMENT_PAYEE,
+                    Some(ADJUSTMENT_MEMO),
+                    adjustment.category_id.as_deref(),
+                ),
+            );
             details["item_digests"] = json!([digest]);
+            details["digest_salt"] = json!(salt);
             details["server_knowledge"] = json!(change.knowledge);
         }
         details

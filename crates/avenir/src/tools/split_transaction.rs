@@ -221,18 +221,22 @@ impl ConfirmedWrite for SplitTransaction {
         }))
     }
 
-    /// Ids, and a digest of each line, never an amount or a memo in clear (D31).
+    /// Ids, and a digest of each line salted at random, never an amount or a memo in clear (D31).
     fn intent_details(&self, change: &SplitPlan) -> Value {
+        let salt = crate::random::hex::<16>();
         let digests: Vec<String> = change
             .lines
             .iter()
             .zip(&change.memos)
             .map(|(l, memo)| {
-                digest(&json!({"amount": l.amount, "category_id": l.category_id, "memo": memo}))
+                digest(
+                    Some(&salt),
+                    &json!({"amount": l.amount, "category_id": l.category_id, "memo": memo}),
+                )
             })
             .collect();
         json!({"transaction_id": change.transaction_id, "category_before": change.category_before,
-               "line_digests": digests})
+               "line_digests": digests, "digest_salt": salt})
     }
 
     async fn write(

@@ -226,10 +226,11 @@ impl ConfirmedWrite for Undo {
         snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<UndoChange>, ToolError> {
         let plan_id = snapshot.id().to_string();
-        let view = context.journal.read()?;
-        let unfinished_intents: Vec<Intent> = context
+        let (view, all_unfinished) = context
             .journal
-            .unfinished()?
+            .blocking(|journal| Ok((journal.read()?, journal.unfinished()?)))
+            .await?;
+        let unfinished_intents: Vec<Intent> = all_unfinished
             .into_iter()
             .filter(|i| i.plan_id == plan_id)
             .collect();
@@ -515,7 +516,8 @@ impl ConfirmedWrite for Undo {
             }
         }
         if change.from_intent
-            && let Err(error) = context.journal.settle(&change.operation_id, "undone")
+            && let Err(error) =
+                crate::confirm::settle(context, &change.operation_id, "undone").await
         {
             tracing::warn!(
                 "intent {} could not be settled: {error}",

@@ -120,6 +120,7 @@ async fn recognise(
         .await?;
     Ok(crate::logic::created::recognise(
         &recognition.item_digests,
+        recognition.digest_salt.as_deref(),
         &recognition.account_id,
         &changed,
     ))

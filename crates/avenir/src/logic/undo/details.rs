@@ -45,6 +45,8 @@ pub struct CategoryEdit {
 pub struct Recognition {
     pub account_id: String,
     pub item_digests: Vec<String>,
+    /// The intent's random salt of those digests; `None` for an intent written before salts.
+    pub digest_salt: Option<String>,
     /// `None`: the intent did not note it, and every transaction is looked at.
     pub server_knowledge: Option<i64>,
 }
@@ -225,6 +227,12 @@ fn recognition(details: &Value) -> Result<Option<Recognition>, Refusal> {
     Ok(Some(Recognition {
         account_id: text(details, "account_id", "account_id")?,
         item_digests: strings(details, "item_digests")?,
+        // Absent from intents written before salts: their digests are of the items alone.
+        digest_salt: match details.get("digest_salt") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(salt)) => Some(salt.clone()),
+            Some(_) => return Err(damaged("digest_salt", "null or a string")),
+        },
         server_knowledge,
     }))
 }

@@ -254,15 +254,41 @@ fn create_deletes_what_is_still_there() {
     assert_eq!(
         parse(
             "create",
-            &json!({"account_id": "a", "item_digests": ["d1"], "server_knowledge": 7}),
+            &json!({"account_id": "a", "item_digests": ["d1"], "digest_salt": "s",
+                    "server_knowledge": 7}),
             Vec::new(),
             true
         ),
         Ok(Details::Create(Created::ByDigest(Recognition {
             account_id: "a".into(),
             item_digests: vec!["d1".into()],
+            digest_salt: Some("s".into()),
             server_knowledge: Some(7),
         })))
+    );
+    // an intent written before salts: its digests are of the items alone
+    assert_eq!(
+        parse(
+            "create",
+            &json!({"account_id": "a", "item_digests": ["d1"]}),
+            Vec::new(),
+            true
+        ),
+        Ok(Details::Create(Created::ByDigest(Recognition {
+            account_id: "a".into(),
+            item_digests: vec!["d1".into()],
+            digest_salt: None,
+            server_knowledge: None,
+        })))
+    );
+    assert_eq!(
+        parse(
+            "create",
+            &json!({"account_id": "a", "item_digests": ["d1"], "digest_salt": 5}),
+            Vec::new(),
+            true
+        ),
+        damaged("digest_salt", "null or a string")
     );
     assert_eq!(
         parse("create", &json!({"account_id": "a"}), Vec::new(), true),
