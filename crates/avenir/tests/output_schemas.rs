@@ -11,6 +11,7 @@
 
 mod common;
 
+use common::demo_ids::*;
 use common::{Asker, Era, Harness, Options, Reply, start_options};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -61,33 +62,6 @@ enum On {
     Asks(Reply),
 }
 
-/// Ids of the demo plan, read through the read tools.
-#[derive(Debug, Clone, Default)]
-struct Ids {
-    checking: String,
-    checking_cleared: f64,
-    groups: HashMap<String, String>,
-    categories: HashMap<String, String>,
-    budgeted: HashMap<String, f64>,
-    rail_payee: String,
-    rail_tx: String,
-    /// A categorized, unsplit purchase on Checking, and its amount.
-    to_split: (String, f64),
-    /// A transaction to approve.
-    to_approve: String,
-    /// Pending transactions and the category suggested for each.
-    suggested: Vec<(String, String)>,
-}
-
-impl Ids {
-    fn group(&self, name: &str) -> String {
-        self.groups.get(name).cloned().unwrap_or_default()
-    }
-    fn category(&self, name: &str) -> String {
-        self.categories.get(name).cloned().unwrap_or_default()
-    }
-}
-
 /// What earlier cases answered: the last confirmation code and operation id of each tool.
 #[derive(Debug, Default)]
 struct Memory {
@@ -115,10 +89,6 @@ const fn case(tool: &'static str, status: &'static str, on: On, args: Build) -> 
     }
 }
 
-fn plan() -> Value {
-    json!("last-used")
-}
-
 fn with(mut args: Value, key: &str, value: Value) -> Value {
     args[key] = value;
     args
@@ -133,55 +103,6 @@ fn confirmed(tool: &'static str, args: Value, memory: &Memory) -> Value {
     )
 }
 
-fn budget(ids: &Ids) -> Value {
-    json!({"plan_id": plan(), "month": "2026-09", "category_id": ids.category("Restaurants"), "amount": 150})
-}
-fn move_money(ids: &Ids) -> Value {
-    json!({"plan_id": plan(), "month": "2026-09-01", "from_category_id": ids.category("Tennis"),
-           "to_category_id": ids.category("Restaurants"), "amount": 30})
-}
-fn create_category(ids: &Ids) -> Value {
-    json!({"plan_id": plan(), "category_group_id": ids.group("Everyday"), "name": "Pets"})
-}
-fn update_category(ids: &Ids) -> Value {
-    json!({"plan_id": plan(), "category_id": ids.category("Tennis"), "name": "Sport"})
-}
-fn apply_categories(ids: &Ids) -> Value {
-    let assignments: Vec<Value> = ids
-        .suggested
-        .iter()
-        .take(2)
-        .map(|(tx, cat)| json!({"transaction_id": tx, "category_id": cat}))
-        .collect();
-    json!({"plan_id": plan(), "assignments": assignments})
-}
-fn flag(ids: &Ids) -> Value {
-    json!({"plan_id": plan(), "flags": [{"transaction_id": ids.rail_tx, "color": "red"}]})
-}
-fn rename(ids: &Ids) -> Value {
-    json!({"plan_id": plan(), "payee_id": ids.rail_payee, "name": "Rail company"})
-}
-fn create_transactions(ids: &Ids) -> Value {
-    json!({"plan_id": plan(), "account_id": ids.checking, "transactions": [
-        {"date": "2026-09-21", "amount": -32.4, "payee_name": "Pharmacie Centrale"},
-        {"date": "2026-09-23", "amount": -12.5, "payee_name": "Corner Shop", "category_id": ids.category("Groceries")}
-    ]})
-}
-fn reconcile(ids: &Ids, bank: f64) -> Value {
-    json!({"plan_id": plan(), "account_id": ids.checking, "bank_balance": bank})
-}
-fn target(ids: &Ids) -> Value {
-    json!({"plan_id": plan(), "category_id": ids.category("Groceries"), "amount": 475})
-}
-fn split(ids: &Ids) -> Value {
-    let (tx, amount) = &ids.to_split;
-    let first = (amount * 50.0).round() / 100.0;
-    let second = ((amount - first) * 100.0).round() / 100.0;
-    json!({"plan_id": plan(), "transaction_id": tx, "lines": [
-        {"amount": first, "category_id": ids.category("Groceries")},
-        {"amount": second, "category_id": ids.category("Restaurants"), "memo": "half"}
-    ]})
-}
 fn undo(memory: &Memory) -> Value {
     json!({"plan_id": plan(), "operation_id": memory.ops.get("rename_payee").cloned().unwrap_or(Value::Null)})
 }
@@ -476,94 +397,6 @@ fn cases() -> Vec<Case> {
         }),
     ]);
     table
-}
-
-/// Read the demo plan's ids through the read tools.
-async fn ids_of(h: &Harness) -> Ids {
-    let mut ids = Ids::default();
-    let accounts = h.ok("list_accounts", json!({"plan_id": plan()})).await;
-    for account in list(&accounts["result"]) {
-        if account["name"] == "Checking" {
-            ids.checking = text(&account["id"]);
-            ids.checking_cleared = account["cleared_balance"].as_f64().unwrap_or(0.0);
-        }
-    }
-    let groups = h
-        .ok("list_category_groups", json!({"plan_id": plan()}))
-        .await;
-    for group in list(&groups["result"]) {
-        ids.groups.insert(text(&group["name"]), text(&group["id"]));
-    }
-    let balances = h
-        .ok(
-            "get_category_balances",
-            json!({"plan_id": plan(), "month": "2026-09", "include_empty": true}),
-        )
-        .await;
-    for category in list(&balances["result"]) {
-        let name = text(&category["name"]);
-        ids.budgeted.insert(
-            name.clone(),
-            category["budgeted"].as_f64().unwrap_or_default(),
-        );
-        ids.categories.insert(name, text(&category["category_id"]));
-    }
-    let payees = h
-        .ok("list_payees", json!({"plan_id": plan(), "search": "rail"}))
-        .await;
-    ids.rail_payee = text(&payees["payees"][0]["payee_id"]);
-    let found = h
-        .ok(
-            "find_transactions",
-            json!({"plan_id": plan(), "since_date": "2026-06-01", "limit": 200}),
-        )
-        .await;
-    let transactions = list(&found["transactions"]);
-    let first = |keep: &dyn Fn(&Value) -> bool| {
-        transactions
-            .iter()
-            .find(|t| keep(t))
-            .cloned()
-            .unwrap_or(Value::Null)
-    };
-    ids.rail_tx = text(&first(&|t| t["payee"] == "RAIL CO")["transaction_id"]);
-    let to_split = first(&|t| {
-        t["account"] == "Checking"
-            && !t["category"].is_null()
-            && t["split"] == false
-            && t["amount"].as_f64().is_some_and(|a| a < -1.0)
-            && !t["payee"].as_str().unwrap_or("").starts_with("Transfer")
-    });
-    ids.to_split = (
-        text(&to_split["transaction_id"]),
-        to_split["amount"].as_f64().unwrap_or_default(),
-    );
-    let unapproved = first(&|t| t["approved"] == false);
-    ids.to_approve = if unapproved.is_null() {
-        ids.rail_tx.clone()
-    } else {
-        text(&unapproved["transaction_id"])
-    };
-    let suggestions = h.ok("suggest_categories", json!({"plan_id": plan()})).await;
-    ids.suggested = list(&suggestions["items"])
-        .iter()
-        .filter(|item| item["suggestion"].is_object())
-        .map(|item| {
-            (
-                text(&item["transaction_id"]),
-                text(&item["suggestion"]["category_id"]),
-            )
-        })
-        .collect();
-    ids
-}
-
-fn list(value: &Value) -> Vec<Value> {
-    value.as_array().cloned().unwrap_or_default()
-}
-
-fn text(value: &Value) -> String {
-    value.as_str().unwrap_or_default().to_string()
 }
 
 fn schema_of(schema: &Map<String, Value>) -> Value {

@@ -27,6 +27,9 @@ pub struct Client {
     token: TokenSource,
     pacer: Pacer,
     sent: AtomicU64,
+    /// The longest a request may take in all, when shorter than the pool's read timeout (tests
+    /// of a slow answer; a person's setup keeps the 30 s read timeout).
+    answer_timeout: Option<Duration>,
 }
 
 tokio::task_local! {
@@ -68,7 +71,15 @@ impl Client {
             token,
             pacer: Pacer::memory(crate::pacing::DEFAULT_BUDGET),
             sent: AtomicU64::new(0),
+            answer_timeout: None,
         })
+    }
+
+    /// The same client, giving up on any answer after `timeout` (a write then may have been
+    /// applied, as after the 30 s read timeout).
+    pub fn with_answer_timeout(mut self, timeout: Duration) -> Self {
+        self.answer_timeout = Some(timeout);
+        self
     }
 
     /// The same client, paced by `pacer`.
@@ -412,6 +423,9 @@ impl Client {
                 .query(query);
             if let Some(body) = body {
                 request = request.json(body);
+            }
+            if let Some(timeout) = self.answer_timeout {
+                request = request.timeout(timeout);
             }
             // Identifiers only: the path holds ids and months, never names or amounts.
             tracing::info!("YNAB {method} /{} (try {tries})", segments.join("/"));

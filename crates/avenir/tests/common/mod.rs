@@ -14,6 +14,8 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 use ynab_sandbox::{Sandbox, SandboxOptions};
 
+pub mod demo_ids;
+
 /// Which era of MCP the test client speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Era {
@@ -196,6 +198,8 @@ pub struct Options {
     pub plan: Option<ynab_sandbox::PlanState>,
     /// The token's other plans (the sandbox lists them after `plan`, the last used).
     pub other_plans: Vec<ynab_sandbox::PlanState>,
+    /// Give up on a YNAB answer after this long (a slow answer's test), instead of 30 s.
+    pub answer_timeout: Option<std::time::Duration>,
 }
 
 impl Options {
@@ -212,6 +216,7 @@ impl Options {
             clock: None,
             plan: None,
             other_plans: Vec::new(),
+            answer_timeout: None,
         }
     }
 }
@@ -246,14 +251,16 @@ pub async fn start_options(options: Options) -> Harness {
     let sandbox = Sandbox::start_plans(plan, options.other_plans, SandboxOptions::default())
         .await
         .expect("sandbox starts");
-    let client = Arc::new(
-        ynab::Client::new(
-            ynab::BaseUrl::new(sandbox.base_url()),
-            ynab::TokenSource::Fixed(ynab::Token::new("test-token")),
-        )
-        .expect("the HTTP client builds")
-        .with_pacer(options.pacer),
-    );
+    let mut client = ynab::Client::new(
+        ynab::BaseUrl::new(sandbox.base_url()),
+        ynab::TokenSource::Fixed(ynab::Token::new("test-token")),
+    )
+    .expect("the HTTP client builds")
+    .with_pacer(options.pacer);
+    if let Some(timeout) = options.answer_timeout {
+        client = client.with_answer_timeout(timeout);
+    }
+    let client = Arc::new(client);
     let state = TempDir::new();
     let journal = state.0.join("journal.jsonl");
     let mut settings = options.settings;
