@@ -18,7 +18,7 @@ pub use journaled::{Journaled, journal_failed, journaled};
 use crate::context::Context;
 use crate::plan_store::Freshness;
 use crate::plan_store::PlanSnapshot;
-use crate::store::journal::Move;
+use crate::store::journal::{Move, UndoLockMode};
 use crate::tool_error::ToolError;
 use answer_state::AnswerStates;
 use codes::CodeStore;
@@ -311,6 +311,14 @@ pub trait ConfirmedWrite {
         Self::KIND
     }
 
+    /// Whether the write runs alone, holding `<journal>.undo.lock` exclusively from its intent
+    /// to its settle: an undo, whose check that the operation is still in effect, writes and
+    /// marker must not interleave with another undo, in this process or another (D5). Every
+    /// other write holds the lock shared.
+    fn exclusive(&self) -> bool {
+        false
+    }
+
     /// The plan the write is for, as the call names it (`last-used` resolved by the read).
     fn plan_id(&self) -> &str;
 
@@ -489,6 +497,16 @@ async fn apply<W: ConfirmedWrite + Sync>(
     proposal: &Proposal<W::Change>,
 ) -> Finished {
     let plan_id = Some(proposal.plan_id.clone());
+    let mode = if write.exclusive() {
+        UndoLockMode::Undoing
+    } else {
+        UndoLockMode::Writing
+    };
+    // Held until this function returns, whatever the outcome (D5).
+    let _lock = match context.journal.undo_lock(mode).await {
+        Ok(lock) => lock,
+        Err(error) => return Finished::Error(lock_failed(&error)),
+    };
     let mut applied = None;
     let outcome = journaled(
         context,
@@ -520,6 +538,13 @@ async fn apply<W: ConfirmedWrite + Sync>(
             Finished::Result { value, plan_id }
         }
     }
+}
+
+/// The journal's undo lock could not be taken: nothing was sent.
+pub fn lock_failed(error: &crate::store::journal::JournalError) -> String {
+    format!(
+        "The journal could not be locked ({error}): nothing was sent to YNAB. Check that the journal's folder is writable, then call again."
+    )
 }
 
 /// Detail lines capped at [`MAX_LINES`], then `- … and N more` (S6).
