@@ -311,10 +311,11 @@ pub trait ConfirmedWrite {
         Self::KIND
     }
 
-    /// Whether the write runs alone, holding `<journal>.undo.lock` exclusively from its intent
-    /// to its settle: an undo, whose check that the operation is still in effect, writes and
-    /// marker must not interleave with another undo, in this process or another (D5). Every
-    /// other write holds the lock shared.
+    /// Whether the write runs alone, holding `<journal>.undo.lock` exclusively while it reads
+    /// the plan and prepares, and again from its intent to its settle: an undo, whose check that
+    /// the operation is still in effect, writes and marker must not interleave with another
+    /// undo, in this process or another (D5). Every other write holds the lock shared from its
+    /// intent to its settle.
     fn exclusive(&self) -> bool {
         false
     }
@@ -486,6 +487,12 @@ async fn prepare_from<W: ConfirmedWrite + Sync>(
     write: &W,
     freshness: Freshness,
 ) -> Result<Prepared<W::Change>, ToolError> {
+    // An exclusive write (an undo) reads the plan and the journal while no other write is in
+    // flight, so what it finds in effect or unfinished, and the state it compares, are so (D5).
+    let _lock = match write.exclusive() {
+        true => Some(context.journal.undo_lock(UndoLockMode::Undoing).await?),
+        false => None,
+    };
     let snapshot = context.plans.read_with(write.plan_id(), freshness).await?;
     write.prepare(context, snapshot).await
 }

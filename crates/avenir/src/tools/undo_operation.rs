@@ -19,7 +19,7 @@ use crate::context::Context;
 use std::sync::Arc;
 use crate::plan_store::PlanSnapshot;
 use crate::money::MoneyFormat;
-use crate::store::journal::{Intent, Operation, UndoLockMode};
+use crate::store::journal::{Intent, Operation};
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -212,8 +212,9 @@ impl ConfirmedWrite for Undo {
         &self.plan_id
     }
 
-    /// An undo runs alone: `apply` holds the exclusive undo lock from the re-check in `write`
-    /// through the marker and the settle (D5).
+    /// An undo runs alone: its preview reads the plan and the journal, and its apply goes from
+    /// the re-check in `write` through the marker and the settle, holding the exclusive undo
+    /// lock (D5).
     fn exclusive(&self) -> bool {
         true
     }
@@ -232,10 +233,6 @@ impl ConfirmedWrite for Undo {
         snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<UndoChange>, ToolError> {
         let plan_id = snapshot.id().to_string();
-        // The preview reads the journal while no undo is between its revert and its marker,
-        // and no write between its intent and its settle: what it finds in effect, or
-        // unfinished, is so (D5, D14).
-        let _lock = context.journal.undo_lock(UndoLockMode::Undoing).await?;
         let view = context.journal.read()?;
         let unfinished_intents: Vec<Intent> = context
             .journal
