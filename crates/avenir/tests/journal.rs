@@ -430,8 +430,14 @@ async fn two_undos_of_the_latest_revert_only_the_latest() {
     let writes = writes_sent(&h);
     slow_assigned_writes(&h, 2);
     let (a, b) = tokio::join!(
-        h.call("undo_operation", with_code(args.clone(), &one["confirmation"])),
-        h.call("undo_operation", with_code(args.clone(), &two["confirmation"])),
+        h.call(
+            "undo_operation",
+            with_code(args.clone(), &one["confirmation"])
+        ),
+        h.call(
+            "undo_operation",
+            with_code(args.clone(), &two["confirmation"])
+        ),
     );
     h.sandbox.clear_faults();
     let results = [a, b];
@@ -449,7 +455,8 @@ async fn two_undos_of_the_latest_revert_only_the_latest() {
     // another change than the one its user agreed to (E-C4).
     assert!(
         refusal == e_u2(&latest)
-            || refusal == "The budget changed between the preview and the answer. Call again without an answer to get a new preview.",
+            || refusal
+                == "The budget changed between the preview and the answer. Call again without an answer to get a new preview.",
         "{refusal}"
     );
     assert_eq!(writes_sent(&h), writes + 1, "one PATCH");
@@ -480,8 +487,14 @@ async fn an_operation_and_its_open_intent_are_undone_once() {
     let writes = writes_sent(&h);
     slow_assigned_writes(&h, 2);
     let (a, b) = tokio::join!(
-        h.call("undo_operation", with_code(args.clone(), &one["confirmation"])),
-        h.call("undo_operation", with_code(args.clone(), &two["confirmation"])),
+        h.call(
+            "undo_operation",
+            with_code(args.clone(), &one["confirmation"])
+        ),
+        h.call(
+            "undo_operation",
+            with_code(args.clone(), &two["confirmation"])
+        ),
     );
     h.sandbox.clear_faults();
     let results = [a, b];
@@ -522,7 +535,9 @@ async fn an_undo_waits_for_a_write_in_flight() {
     {
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
-    let undo = h.ok("undo_operation", json!({"plan_id": "last-used"})).await;
+    let undo = h
+        .ok("undo_operation", json!({"plan_id": "last-used"}))
+        .await;
     let applied = writing.await.expect("the write's task");
     assert_eq!(applied["status"], "applied", "{applied}");
     assert_eq!(undo["status"], "confirmation_required", "{undo}");

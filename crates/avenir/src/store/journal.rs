@@ -562,7 +562,10 @@ mod tests {
             .undo_lock_blocking(UndoLockMode::Writing)
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(free_for(&journal, true), "writes share it");
-        assert!(!free_for(&journal, false), "an undo waits for writes in flight");
+        assert!(
+            !free_for(&journal, false),
+            "an undo waits for writes in flight"
+        );
         drop(writing);
         let undoing = journal
             .undo_lock_blocking(UndoLockMode::Undoing)
