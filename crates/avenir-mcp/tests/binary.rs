@@ -1,5 +1,6 @@
 //! The built binary as a client meets it: `--demo` over stdio in both MCP eras, the standalone
-//! `sandbox` command and `--version`.
+//! `sandbox` command and `--version`, and two processes sharing one hourly budget or one journal
+//! (two undos of one operation racing from two processes revert it once).
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
@@ -882,4 +883,191 @@ fn http_without_a_token_makes_one_and_prints_it_once() {
     assert!(text.starts_with(&format!(
         "avenir-mcp: AVENIR_MCP_HTTP_TOKEN is not set, so this run requires a token made for it:\n\n    Authorization: Bearer {token}\n\nIt changes at each start; set AVENIR_MCP_HTTP_TOKEN to a long random value to keep one.\n"
     )), "{text}");
+}
+
+/// Two processes sharing one journal and one sandbox (served by this test), as a desktop app and
+/// a terminal agent would: `AVENIR_MCP_WRITE=1`, codes for confirmation, every read fresh.
+fn start_sharing(base: &str, journal: &std::path::Path, state: &std::path::Path) -> [Session; 2] {
+    let env = [
+        ("YNAB_API_KEY", "one-token-for-both"),
+        ("AVENIR_MCP_YNAB_URL", base),
+        ("AVENIR_MCP_WRITE", "1"),
+        ("AVENIR_MCP_TODAY", "2026-09-25"),
+        ("AVENIR_MCP_FRESH_SECONDS", "0"),
+        ("AVENIR_MCP_REQUIRE_ELICITATION", ""),
+        ("AVENIR_MCP_RATE_LIMIT", "200"),
+        ("AVENIR_MCP_JOURNAL", journal.to_str().unwrap_or("")),
+        ("XDG_STATE_HOME", state.to_str().unwrap_or("")),
+    ];
+    let mut pair = [
+        Session::start_with_env(&[], &env),
+        Session::start_with_env(&[], &env),
+    ];
+    for session in &mut pair {
+        initialize(session);
+    }
+    pair
+}
+
+/// D5 across processes: each round one process sets Restaurants' amount, both preview an undo
+/// of that operation (a code each), then both confirmed undos are written to the two stdin pipes
+/// back to back, while the sandbox holds each PATCH back a moment so both are in flight. Exactly
+/// one reverts (one PATCH, one `{"undone"}` marker), the other answers E-U2. Run with
+/// `--nocapture` to see the summary.
+#[test]
+fn two_processes_racing_undo_operation_revert_once() {
+    const ROUNDS: u32 = 50;
+    // A pair of processes shares one hourly budget of 200 requests; a new pair (with a new
+    // ledger) every ten rounds stays well inside it.
+    const ROUNDS_PER_PAIR: u32 = 10;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let today = ynab_sandbox::demo::DEMO_TODAY;
+    let sandbox = runtime
+        .block_on(ynab_sandbox::Sandbox::start(
+            ynab_sandbox::demo::demo_plan(today),
+            ynab_sandbox::SandboxOptions::default(),
+        ))
+        .expect("sandbox starts");
+    let base = sandbox.base_url();
+    let plan = sandbox.plan_id();
+    let restaurants = ynab_sandbox::ids::id("cat-restaurants");
+    let dir = std::env::temp_dir().join(format!("avenir-bin-undo-race-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let journal = dir.join("journal.jsonl");
+    let reader = ynab::Client::new(
+        ynab::BaseUrl::new(base.clone()),
+        ynab::TokenSource::Fixed(ynab::Token::new("the-test")),
+    )
+    .expect("the HTTP client builds")
+    .with_pacer(ynab::Pacer::memory(1000));
+    let budgeted = || -> Option<i64> {
+        let month = runtime.block_on(reader.month(&plan, "2026-09-01")).ok()?;
+        month
+            .categories
+            .unwrap_or_default()
+            .into_iter()
+            .find(|c| c.id == restaurants)
+            .map(|c| c.budgeted)
+    };
+    let writes_sent = || -> u64 {
+        sandbox
+            .stats()
+            .routes
+            .iter()
+            .filter(|(route, _)| !route.starts_with("GET "))
+            .map(|(_, n)| n)
+            .sum()
+    };
+    let markers = |op: &str| {
+        std::fs::read_to_string(&journal)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|line| line["undone"] == op)
+            .count()
+    };
+    let text = |result: &Value| {
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    };
+    let mut pair: Option<[Session; 2]> = None;
+    let mut id = 0;
+    let (mut single, mut double) = (0u32, 0u32);
+    let mut other = Vec::new();
+    for round in 0..ROUNDS {
+        if round % ROUNDS_PER_PAIR == 0 {
+            pair = None;
+        }
+        let sessions = pair.get_or_insert_with(|| {
+            start_sharing(&base, &journal, &dir.join(format!("state-{round}")))
+        });
+        // one process makes the change (each in turn) …
+        let set = json!({"plan_id": "last-used", "month": "2026-09-01",
+                         "category_id": restaurants, "amount": 150 + round});
+        let setter = &mut sessions[(round % 2) as usize];
+        id += 1;
+        let preview = call_over_stdio(setter, id, "set_category_budget", set.clone());
+        let mut confirmed = set.clone();
+        confirmed["confirmation"] = preview["structuredContent"]["confirmation"].clone();
+        id += 1;
+        let applied = call_over_stdio(setter, id, "set_category_budget", confirmed);
+        assert_eq!(
+            applied["structuredContent"]["status"], "applied",
+            "round {round}: {applied}"
+        );
+        let op = applied["structuredContent"]["operation_id"]
+            .as_str()
+            .expect("an operation id")
+            .to_string();
+        // … both preview its undo: a code each …
+        let undo = json!({"plan_id": "last-used", "operation_id": op});
+        let mut requests = Vec::new();
+        for session in sessions.iter_mut() {
+            id += 1;
+            let preview = call_over_stdio(session, id, "undo_operation", undo.clone());
+            assert_eq!(
+                preview["structuredContent"]["status"], "confirmation_required",
+                "round {round}: {preview}"
+            );
+            let mut confirmed = undo.clone();
+            confirmed["confirmation"] = preview["structuredContent"]["confirmation"].clone();
+            id += 1;
+            requests.push((id, confirmed));
+        }
+        // … and both confirm at once.
+        let writes = writes_sent();
+        sandbox.inject(ynab_sandbox::faults::Fault::new(
+            2,
+            Some("PATCH"),
+            ynab_sandbox::faults::FaultKind::Delay { ms: 100 },
+        ));
+        for (session, (id, arguments)) in sessions.iter_mut().zip(&requests) {
+            session.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                                "params": {"name": "undo_operation", "arguments": arguments}}));
+        }
+        let answers: Vec<Value> = sessions
+            .iter_mut()
+            .zip(&requests)
+            .map(|(session, (id, _))| session.answer(*id)["result"].clone())
+            .collect();
+        sandbox.clear_faults();
+        let reverted = answers
+            .iter()
+            .filter(|a| a["isError"] == false && a["structuredContent"]["status"] == "applied")
+            .count();
+        let refused = answers
+            .iter()
+            .filter(|a| {
+                a["isError"] == true
+                    && text(a)
+                        == format!("Nothing to undo: no operation of this plan is still in effect with id {op}.")
+            })
+            .count();
+        let patches = writes_sent() - writes;
+        let (marked, now) = (markers(&op), budgeted());
+        if reverted == 1 && refused == 1 && patches == 1 && marked == 1 && now == Some(120_000) {
+            single += 1;
+        } else if reverted > 1 || patches > 1 || marked > 1 {
+            double += 1;
+        } else {
+            other.push(format!(
+                "round {round}: {reverted} reverted, {refused} refused, {patches} PATCH, {marked} marker(s), Restaurants {now:?}: {answers:?}"
+            ));
+        }
+    }
+    drop(pair);
+    println!(
+        "{ROUNDS} rounds: {single} single reverts, {double} double, {} other",
+        other.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(other, Vec::<String>::new());
+    assert_eq!((single, double), (ROUNDS, 0));
 }

@@ -14,9 +14,9 @@ pub struct Context {
     pub plans: PlanStore,
     /// Confirmation codes, sealed answer states, the elicitation policy.
     pub confirmations: Confirmations,
+    /// The journal; its undo lock (`<journal>.undo.lock`) keeps two undos of one operation
+    /// from both writing, across processes (D5).
     pub journal: Journal,
-    /// Undos run one at a time, so two undos of one operation never both write (D5).
-    pub undo_lock: tokio::sync::Mutex<()>,
 }
 
 impl Context {
@@ -29,7 +29,6 @@ impl Context {
         Context {
             confirmations: Confirmations::new(settings.require_elicitation),
             journal,
-            undo_lock: tokio::sync::Mutex::new(()),
             plans: PlanStore::new(client, fresh_for),
             settings,
         }

@@ -315,36 +315,234 @@ async fn nothing_to_undo() {
     );
 }
 
-#[tokio::test]
+/// Requests that could change something (anything but a GET) the sandbox has served.
+fn writes_sent(h: &Harness) -> u64 {
+    h.sandbox
+        .stats()
+        .routes
+        .iter()
+        .filter(|(route, _)| !route.starts_with("GET "))
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// How many `{"undone": operation_id}` markers the journal holds.
+fn markers(h: &Harness, operation_id: &str) -> usize {
+    std::fs::read_to_string(&h.journal)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|line| line["undone"] == operation_id)
+        .count()
+}
+
+/// Intents never settled.
+fn unsettled(h: &Harness) -> Vec<String> {
+    let lines: Vec<Value> = std::fs::read_to_string(intents_path(h))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let settled: Vec<&Value> = lines.iter().map(|l| &l["settled"]).collect();
+    lines
+        .iter()
+        .filter_map(|l| l["intent"]["id"].as_str())
+        .filter(|id| !settled.contains(&&json!(id)))
+        .map(str::to_string)
+        .collect()
+}
+
+fn e_u2(operation_id: &str) -> String {
+    format!("Nothing to undo: no operation of this plan is still in effect with id {operation_id}.")
+}
+
+/// The PATCHes of assigned amounts are held back a moment, so concurrent undos are all in
+/// flight while the first one writes (it widens the window; nothing asserts on time).
+fn slow_assigned_writes(h: &Harness, count: u32) {
+    h.sandbox.inject(ynab_sandbox::faults::Fault::new(
+        count,
+        Some("PATCH"),
+        ynab_sandbox::faults::FaultKind::Delay { ms: 150 },
+    ));
+}
+
+/// Four confirmed undos of one operation at once, on the multi-thread runtime, ten times over:
+/// one reverts it (one PATCH, one marker), the three others answer that it is no longer in
+/// effect (E-U2), and no intent is left unsettled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_undos_of_one_operation_never_both_run() {
     let h = harness().await;
-    let applied = confirmed(&h, "set_category_budget", budget(150.0)).await;
-    let op = applied["operation_id"].clone();
-    let args = json!({"plan_id": "last-used", "operation_id": op});
-    let first = h.ok("undo_operation", args.clone()).await;
-    let second = h.ok("undo_operation", args.clone()).await;
+    for round in 0..10 {
+        let applied = confirmed(&h, "set_category_budget", budget(150.0 + f64::from(round))).await;
+        let op = applied["operation_id"].as_str().expect("op").to_string();
+        let args = json!({"plan_id": "last-used", "operation_id": op});
+        let mut codes = Vec::new();
+        for _ in 0..4 {
+            let preview = h.ok("undo_operation", args.clone()).await;
+            assert_eq!(preview["status"], "confirmation_required", "{preview}");
+            codes.push(with_code(args.clone(), &preview["confirmation"]));
+        }
+        let writes = writes_sent(&h);
+        slow_assigned_writes(&h, 4);
+        let (a, b, c, d) = tokio::join!(
+            h.call("undo_operation", codes[0].clone()),
+            h.call("undo_operation", codes[1].clone()),
+            h.call("undo_operation", codes[2].clone()),
+            h.call("undo_operation", codes[3].clone()),
+        );
+        h.sandbox.clear_faults();
+        let results = [a, b, c, d];
+        let applied: Vec<_> = results
+            .iter()
+            .filter(|r| r.is_error != Some(true))
+            .collect();
+        assert_eq!(applied.len(), 1, "round {round}: one undo ran: {results:?}");
+        assert_eq!(
+            applied[0]
+                .structured_content
+                .as_ref()
+                .map(|v| v["message"].clone()),
+            Some(json!("Budgeted amount restored."))
+        );
+        for refused in results.iter().filter(|r| r.is_error == Some(true)) {
+            assert_eq!(common::text_of(refused), e_u2(&op), "round {round}");
+        }
+        assert_eq!(writes_sent(&h), writes + 1, "round {round}: one PATCH");
+        assert_eq!(markers(&h, &op), 1, "round {round}");
+        assert_eq!(restaurants(&h).await, 120_000, "round {round}");
+        assert_eq!(unsettled(&h), Vec::<String>::new(), "round {round}");
+    }
+}
+
+/// Two undos without an id both preview the latest operation; once one has reverted it, the
+/// other reverts nothing, neither that one again nor the one before it, which its user never saw.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_undos_of_the_latest_revert_only_the_latest() {
+    let h = harness().await;
+    let first = confirmed(&h, "set_category_budget", budget(150.0)).await;
+    let latest = confirmed(&h, "set_category_budget", budget(160.0)).await;
+    let latest = latest["operation_id"].as_str().expect("op").to_string();
+    let args = json!({"plan_id": "last-used"});
+    let one = h.ok("undo_operation", args.clone()).await;
+    let two = h.ok("undo_operation", args.clone()).await;
+    assert_eq!(one["undone_operation_id"], latest.as_str());
+    assert_eq!(two["undone_operation_id"], latest.as_str());
+    let writes = writes_sent(&h);
+    slow_assigned_writes(&h, 2);
     let (a, b) = tokio::join!(
         h.call(
             "undo_operation",
-            with_code(args.clone(), &first["confirmation"])
+            with_code(args.clone(), &one["confirmation"])
         ),
         h.call(
             "undo_operation",
-            with_code(args.clone(), &second["confirmation"])
+            with_code(args.clone(), &two["confirmation"])
         ),
     );
-    let outcomes: Vec<bool> = [&a, &b].iter().map(|r| r.is_error != Some(true)).collect();
+    h.sandbox.clear_faults();
+    let results = [a, b];
     assert_eq!(
-        outcomes.iter().filter(|ok| **ok).count(),
+        results.iter().filter(|r| r.is_error != Some(true)).count(),
         1,
-        "exactly one undo ran: {a:?} {b:?}"
+        "{results:?}"
     );
-    let markers = std::fs::read_to_string(&h.journal)
-        .unwrap_or_default()
-        .matches("\"undone\"")
-        .count();
-    assert_eq!(markers, 1);
+    let refusal = results
+        .iter()
+        .find(|r| r.is_error == Some(true))
+        .map(common::text_of)
+        .unwrap_or_default();
+    // Its code was for the latest: either it finds that one undone (E-U2) or, previewing again,
+    // another change than the one its user agreed to (E-C4).
+    assert!(
+        refusal == e_u2(&latest)
+            || refusal
+                == "The budget changed between the preview and the answer. Call again without an answer to get a new preview.",
+        "{refusal}"
+    );
+    assert_eq!(writes_sent(&h), writes + 1, "one PATCH");
+    assert_eq!(restaurants(&h).await, 150_000, "the first change stays");
+    assert_eq!(markers(&h, &latest), 1);
+    assert_eq!(markers(&h, first["operation_id"].as_str().unwrap_or("")), 0);
+}
+
+/// An operation journaled whose intent was never settled (the settle failed): undone once, its
+/// open intent is no second way to undo it, even with two undos at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_operation_and_its_open_intent_are_undone_once() {
+    let h = harness().await;
+    let op = "0123456789ab";
+    let details = json!({"month": "2026-09-01", "category_id": id("cat-restaurants"), "from": 120000, "to": 150000});
+    reference_line(&h, op, "budget", details.clone());
+    append(
+        &intents_path(&h),
+        &json!({"intent": {"id": op, "kind": "budget", "plan_id": plan(), "details": details}}),
+    );
+    h.other_app()
+        .set_assigned(&plan(), "2026-09-01", &id("cat-restaurants"), 150_000)
+        .await
+        .expect("the write had landed");
+    let args = json!({"plan_id": "last-used", "operation_id": op});
+    let one = h.ok("undo_operation", args.clone()).await;
+    let two = h.ok("undo_operation", args.clone()).await;
+    let writes = writes_sent(&h);
+    slow_assigned_writes(&h, 2);
+    let (a, b) = tokio::join!(
+        h.call(
+            "undo_operation",
+            with_code(args.clone(), &one["confirmation"])
+        ),
+        h.call(
+            "undo_operation",
+            with_code(args.clone(), &two["confirmation"])
+        ),
+    );
+    h.sandbox.clear_faults();
+    let results = [a, b];
+    assert_eq!(
+        results.iter().filter(|r| r.is_error != Some(true)).count(),
+        1,
+        "{results:?}"
+    );
+    assert_eq!(writes_sent(&h), writes + 1, "one PATCH");
+    assert_eq!(markers(&h, op), 1);
     assert_eq!(restaurants(&h).await, 120_000);
+    // and afterwards, asked again, it is undone: not found, not reverted through the intent
+    assert_eq!(h.error("undo_operation", args).await, e_u2(op));
+    assert_eq!(writes_sent(&h), writes + 1);
+}
+
+/// An undo never takes a write still in flight for an unfinished one: its preview waits until
+/// the write is journaled, then offers to revert it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_undo_waits_for_a_write_in_flight() {
+    let h = std::sync::Arc::new(harness().await);
+    let preview = h.ok("set_category_budget", budget(150.0)).await;
+    h.sandbox.inject(ynab_sandbox::faults::Fault::new(
+        1,
+        Some("PATCH"),
+        ynab_sandbox::faults::FaultKind::Delay { ms: 500 },
+    ));
+    let writing = {
+        let h = h.clone();
+        let args = with_code(budget(150.0), &preview["confirmation"]);
+        tokio::spawn(async move { h.ok("set_category_budget", args).await })
+    };
+    // until the write's intent is on disk (the write is then between its intent and its settle,
+    // or already past it)
+    while !std::fs::read_to_string(intents_path(&h))
+        .unwrap_or_default()
+        .contains("\"intent\"")
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let undo = h
+        .ok("undo_operation", json!({"plan_id": "last-used"}))
+        .await;
+    let applied = writing.await.expect("the write's task");
+    assert_eq!(applied["status"], "applied", "{applied}");
+    assert_eq!(undo["status"], "confirmation_required", "{undo}");
+    assert_eq!(undo["undone_operation_id"], applied["operation_id"]);
+    assert_eq!(undo["unfinished"], json!([]), "{undo}");
 }
 
 /// A journal line in the Python server's format, as a switching person brings it.

@@ -18,7 +18,7 @@ pub use journaled::{Journaled, NotWritten, journal_failed, journaled, settle};
 use crate::context::Context;
 use crate::plan_store::Freshness;
 use crate::plan_store::PlanSnapshot;
-use crate::store::journal::Move;
+use crate::store::journal::{Move, UndoLockMode};
 use crate::tool_error::ToolError;
 use answer_state::AnswerStates;
 use codes::CodeStore;
@@ -324,6 +324,15 @@ pub trait ConfirmedWrite {
         Self::KIND
     }
 
+    /// Whether the write runs alone, holding `<journal>.undo.lock` exclusively while it reads
+    /// the plan and prepares, and again from its intent to its settle: an undo, whose check that
+    /// the operation is still in effect, writes and marker must not interleave with another
+    /// undo, in this process or another (D5). Every other write holds the lock shared from its
+    /// intent to its settle.
+    fn exclusive(&self) -> bool {
+        false
+    }
+
     /// The plan the write is for, as the call names it (`last-used` resolved by the read).
     fn plan_id(&self) -> &str;
 
@@ -491,6 +500,12 @@ async fn prepare_from<W: ConfirmedWrite + Sync>(
     write: &W,
     freshness: Freshness,
 ) -> Result<Prepared<W::Change>, ToolError> {
+    // An exclusive write (an undo) reads the plan and the journal while no other write is in
+    // flight, so what it finds in effect or unfinished, and the state it compares, are so (D5).
+    let _lock = match write.exclusive() {
+        true => Some(context.journal.undo_lock(UndoLockMode::Undoing).await?),
+        false => None,
+    };
     let snapshot = context.plans.read_with(write.plan_id(), freshness).await?;
     write.prepare(context, snapshot).await
 }
@@ -502,6 +517,16 @@ async fn apply<W: ConfirmedWrite + Sync>(
     proposal: &Proposal<W::Change>,
 ) -> Finished {
     let plan_id = Some(proposal.plan_id.clone());
+    let mode = if write.exclusive() {
+        UndoLockMode::Undoing
+    } else {
+        UndoLockMode::Writing
+    };
+    // Held until this function returns, whatever the outcome (D5).
+    let _lock = match context.journal.undo_lock(mode).await {
+        Ok(lock) => lock,
+        Err(error) => return Finished::Error(lock_failed(&error)),
+    };
     let mut applied = None;
     let outcome = journaled(
         context,
@@ -533,6 +558,13 @@ async fn apply<W: ConfirmedWrite + Sync>(
             Finished::Result { value, plan_id }
         }
     }
+}
+
+/// The journal's undo lock could not be taken: nothing was sent.
+pub fn lock_failed(error: &crate::store::journal::JournalError) -> String {
+    format!(
+        "The journal could not be locked ({error}): nothing was sent to YNAB. Check that the journal's folder is writable, then call again."
+    )
 }
 
 /// Detail lines capped at [`MAX_LINES`], then `- … and N more` (S6).

@@ -5,12 +5,36 @@
 //! Only ids, kinds, timestamps and the before/after values undo needs are written: never an
 //! amount of a transaction, a payee of a transaction, a memo or the token (D6). Every
 //! read-modify-append of both files holds the exclusive lock `<journal>.lock`.
+//!
+//! A second lock file, `<journal>.undo.lock`, orders undos against everything else across
+//! processes sharing the journal (D5): every write holds it shared from its intent to its settle,
+//! and an undo holds it exclusively from its check that the operation is still in effect to its
+//! marker, so two undos of one operation never both revert it, and an undo never finds a write
+//! still in flight "unfinished". It is a separate file because it is held across YNAB requests,
+//! which `<journal>.lock` must never be.
 
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// How a write holds `<journal>.undo.lock`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UndoLockMode {
+    /// Any write but an undo: many at once, none while an undo runs.
+    Writing,
+    /// An undo: alone, from its check to its marker (D5).
+    Undoing,
+}
+
+/// `<journal>.undo.lock`, held (shared or exclusive) until dropped: every path out of a write,
+/// errors included, lets it go. The lock is `flock(2)`'s, which belongs to this open file, so
+/// two tasks of one process exclude each other as two processes do.
+#[derive(Debug)]
+pub struct UndoLock {
+    _file: File,
+}
 
 /// Where the journal lives.
 #[derive(Debug, Clone)]
@@ -179,6 +203,33 @@ impl Journal {
         let result = f(&path);
         drop(lock);
         result
+    }
+
+    /// Take `<journal>.undo.lock` as `mode` says, waiting for it (blocking: see
+    /// [`Journal::undo_lock`]).
+    pub fn undo_lock_blocking(&self, mode: UndoLockMode) -> Result<UndoLock, JournalError> {
+        let path = self.path()?;
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            create_private_dir(parent).map_err(|e| io(&path, e))?;
+        }
+        let lock_path = Self::sibling(&path, ".undo.lock");
+        let file = open_private(&lock_path, false).map_err(|e| io(&lock_path, e))?;
+        match mode {
+            UndoLockMode::Writing => file.lock_shared(),
+            UndoLockMode::Undoing => file.lock(),
+        }
+        .map_err(|e| io(&lock_path, e))?;
+        Ok(UndoLock { _file: file })
+    }
+
+    /// Take `<journal>.undo.lock` as `mode` says, waiting on a blocking thread so the async
+    /// workers keep serving. A caller that gives up leaves nothing held: the lock, once taken,
+    /// is dropped with the unclaimed result.
+    pub async fn undo_lock(&self, mode: UndoLockMode) -> Result<UndoLock, JournalError> {
+        let journal = self.clone();
+        tokio::task::spawn_blocking(move || journal.undo_lock_blocking(mode))
+            .await
+            .map_err(|e| JournalError::Io(format!("the journal's undo lock: {e}")))?
     }
 
     /// Append and flush an intent before the first YNAB write.
@@ -511,6 +562,48 @@ mod tests {
         let unfinished = journal.unfinished().unwrap_or_default();
         assert_eq!(unfinished.len(), 1);
         assert_eq!(unfinished[0].id, "i2");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Whether another open of `<journal>.undo.lock` could take it now, shared or exclusive.
+    fn free_for(journal: &Journal, shared: bool) -> bool {
+        let path = Journal::sibling(&journal.path().unwrap_or_default(), ".undo.lock");
+        let Ok(file) = File::open(&path) else {
+            return false;
+        };
+        if shared {
+            file.try_lock_shared().is_ok()
+        } else {
+            file.try_lock().is_ok()
+        }
+    }
+
+    #[test]
+    fn the_undo_lock_excludes_across_opens_and_is_released_on_drop() {
+        let (journal, dir) = temp_journal("undo-lock");
+        let writing = journal
+            .undo_lock_blocking(UndoLockMode::Writing)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(free_for(&journal, true), "writes share it");
+        assert!(
+            !free_for(&journal, false),
+            "an undo waits for writes in flight"
+        );
+        drop(writing);
+        let undoing = journal
+            .undo_lock_blocking(UndoLockMode::Undoing)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(!free_for(&journal, true), "a write waits for the undo");
+        assert!(!free_for(&journal, false), "a second undo waits");
+        drop(undoing);
+        assert!(free_for(&journal, false), "dropped: free again");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let path = Journal::sibling(&journal.path().unwrap_or_default(), ".undo.lock");
+            let mode = std::fs::metadata(&path).map(|m| m.permissions().mode() & 0o777);
+            assert_eq!(mode.ok(), Some(0o600));
+        }
         let _ = std::fs::remove_dir_all(dir);
     }
 }

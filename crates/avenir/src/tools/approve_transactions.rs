@@ -5,6 +5,7 @@ use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::Ids;
 use crate::confirm::{JournalDraft, WriteFailure, journal_failed, journaled};
 use crate::context::Context;
+use crate::store::journal::UndoLockMode;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::json;
@@ -107,6 +108,12 @@ async fn approve(
             ..JournalDraft::default()
         })
     };
+    // Shared, as every write holds it: no undo runs while this write is in flight (D5).
+    let _lock = context
+        .journal
+        .undo_lock(UndoLockMode::Writing)
+        .await
+        .map_err(|error| ToolError::Refused(crate::confirm::lock_failed(&error)))?;
     let done = journaled(context, &plan, "approve", details.clone(), write)
         .await
         .map_err(|not_written| {

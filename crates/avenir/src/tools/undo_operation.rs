@@ -212,6 +212,13 @@ impl ConfirmedWrite for Undo {
         &self.plan_id
     }
 
+    /// An undo runs alone: its preview reads the plan and the journal, and its apply goes from
+    /// the re-check in `write` through the marker and the settle, holding the exclusive undo
+    /// lock (D5).
+    fn exclusive(&self) -> bool {
+        true
+    }
+
     fn style(&self, change: &UndoChange) -> Style {
         if matches!(change.revert, Revert::Categorize(_)) {
             Style::Plan
@@ -244,6 +251,8 @@ impl ConfirmedWrite for Undo {
         let (op, from_intent) = match &self.operation_id {
             Some(id) => match view.find(&plan_id, Some(id)) {
                 Some(op) => (op.clone(), false),
+                // Undone already: its intent, if one is still open, is not a second chance.
+                None if view.undone.contains(id) => return Err(e_u2(id).into()),
                 None => match unfinished_intents.iter().find(|i| &i.id == id) {
                     Some(intent) => (operation_of_intent(intent), true),
                     None => return Err(e_u2(id).into()),
@@ -349,16 +358,12 @@ impl ConfirmedWrite for Undo {
     ) -> Result<Written<UndoChange>, WriteFailure> {
         let change = &proposal.change;
         let plan = proposal.plan_id.as_str();
-        // Two undos of one operation never both run (D5): one at a time, re-checked here.
-        let _guard = context.undo_lock.lock().await;
-        if !change.from_intent {
-            let view = context
-                .journal
-                .read()
-                .map_err(|e| WriteFailure::NothingChanged(e.to_string()))?;
-            if view.find(plan, Some(&change.operation_id)).is_none() {
-                return Err(WriteFailure::NothingChanged(e_u2(&change.operation_id)));
-            }
+        // Two undos of one operation never both run (D5): `apply` holds the exclusive undo
+        // lock (every process sharing the journal) until the marker is appended and the intent
+        // settled, so what is read here is still so when the marker lands. Another undo that
+        // got there first has left its marker (or settled the intent): already undone.
+        if !still_to_undo(context, plan, change)? {
+            return Err(WriteFailure::NothingChanged(e_u2(&change.operation_id)));
         }
         let client = context.plans.client();
         let marker = json!({"undone": change.operation_id});
@@ -553,6 +558,24 @@ impl ConfirmedWrite for Undo {
         };
         applied_message_of(kind).to_string()
     }
+}
+
+/// Whether `change`'s operation is still to be undone, read now: a journal operation still in
+/// effect, or an intent still unfinished and not marked undone.
+fn still_to_undo(context: &Context, plan: &str, change: &UndoChange) -> Result<bool, WriteFailure> {
+    let failed = |e: crate::store::journal::JournalError| WriteFailure::NothingChanged(e.to_string());
+    let view = context.journal.read().map_err(failed)?;
+    let id = change.operation_id.as_str();
+    if !change.from_intent {
+        return Ok(view.find(plan, Some(id)).is_some());
+    }
+    Ok(!view.undone.contains(id)
+        && context
+            .journal
+            .unfinished()
+            .map_err(failed)?
+            .iter()
+            .any(|intent| intent.id == id && intent.plan_id == plan))
 }
 
 /// The `WriteResult` of an undo. F1: an undo names no operation (it cannot itself be undone).
