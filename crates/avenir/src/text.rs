@@ -16,6 +16,19 @@ pub fn safe_text(text: Option<&str>) -> String {
     let Some(text) = text else {
         return String::new();
     };
+    let collapsed = uncut(text);
+    if collapsed.chars().count() > MAX_SHOWN {
+        let mut cut: String = collapsed.chars().take(MAX_SHOWN - 1).collect();
+        cut.push('…');
+        cut
+    } else {
+        collapsed
+    }
+}
+
+/// The display rule without its cut: for text an answer shows in full (a payee's merchant,
+/// `tools-read.md` §5), which must still hold no control, format or separator character.
+pub fn uncut(text: &str) -> String {
     let cleaned: String = text
         .chars()
         .filter(|c| !is_format(*c))
@@ -27,14 +40,7 @@ pub fn safe_text(text: Option<&str>) -> String {
             }
         })
         .collect();
-    let collapsed = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
-    if collapsed.chars().count() > MAX_SHOWN {
-        let mut cut: String = collapsed.chars().take(MAX_SHOWN - 1).collect();
-        cut.push('…');
-        cut
-    } else {
-        collapsed
-    }
+    cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// [`safe_text`] of a present string.
@@ -62,6 +68,8 @@ mod tests {
         assert_eq!(shown.chars().count(), 80);
         assert!(shown.ends_with('…'));
         assert_eq!(safe(&"a".repeat(80)), "a".repeat(80));
+        assert_eq!(uncut(&long), long);
+        assert_eq!(uncut("\u{202e}a\u{0}b\u{7}\u{2066}"), "a b");
     }
 
     #[test]

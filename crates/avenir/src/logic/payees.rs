@@ -2,7 +2,7 @@
 //! merchant it normalises to, a search over label and merchant, most used first.
 
 use super::merchant::merchant;
-use crate::text::{fold, safe};
+use crate::text::{fold, safe, uncut};
 use std::collections::HashMap;
 use ynab::models::{Payee, TransactionSummary};
 
@@ -12,6 +12,9 @@ pub struct PayeeUse {
     pub payee_id: String,
     /// Safe to show (display rule applied).
     pub name: String,
+    /// `merchant(name)`, in full, with the display rule's characters made safe (`uncut`): the
+    /// normalisation collapses line breaks but keeps bidi marks, zero-width and control
+    /// characters, which no answer may carry (`server.md` §6.4).
     pub merchant: String,
     pub transactions: u64,
     pub last_date: Option<String>,
@@ -52,7 +55,7 @@ pub fn payees_by_use(
             let name = safe(&p.name);
             let row = PayeeUse {
                 payee_id: p.id.clone(),
-                merchant: merchant(&p.name),
+                merchant: uncut(&merchant(&p.name)),
                 name,
                 transactions: count,
                 last_date: (!last.is_empty()).then(|| last.to_string()),
@@ -180,5 +183,9 @@ mod tests {
         payees.push(payee("p-forged", "Rent\n- forged line"));
         let list = payees_by_use(&payees, &transactions, Some("forged"), 50);
         assert_eq!(list.payees[0].name, "Rent - forged line");
+        // The merchant is shown in full, without bidi, zero-width or control characters.
+        payees.push(payee("p-bidi", "\u{202e}EICUL\u{0} ZEHC\u{200b}\u{7}"));
+        let list = payees_by_use(&payees, &transactions, Some("zehc"), 50);
+        assert_eq!(list.payees[0].merchant, "EICUL ZEHC");
     }
 }
