@@ -4,6 +4,10 @@
 pub mod args;
 pub mod config;
 pub mod confirm;
+// The conformance suite's fixtures: served only by a `conformance` build; compiled in unit tests
+// too, so that `cargo clippy --all-targets` and `cargo test` check them.
+#[cfg(any(test, feature = "conformance"))]
+pub mod conformance;
 pub mod context;
 pub mod digest;
 pub mod logic;

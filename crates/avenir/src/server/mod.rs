@@ -61,7 +61,17 @@ impl AvenirServer {
     }
 
     fn spec(&self, name: &str) -> Option<&ToolSpec> {
-        self.tools.iter().find(|t| t.name == name)
+        self.listed().find(|t| t.name == name)
+    }
+
+    /// The tools `tools/list` shows: this build's, then the conformance suite's fixtures (a
+    /// `conformance` build only; none in the product).
+    fn listed(&self) -> impl Iterator<Item = &ToolSpec> {
+        #[cfg(feature = "conformance")]
+        let fixtures = crate::conformance::TOOLS.iter();
+        #[cfg(not(feature = "conformance"))]
+        let fixtures = std::iter::empty();
+        self.tools.iter().chain(fixtures)
     }
 
     fn tool(&self, spec: &ToolSpec) -> Tool {
@@ -172,7 +182,7 @@ impl ServerHandler for AvenirServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let tools = self.tools.iter().map(|spec| self.tool(spec)).collect();
+        let tools = self.listed().map(|spec| self.tool(spec)).collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
@@ -245,9 +255,10 @@ impl ServerHandler for AvenirServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        Ok(ListResourcesResult::with_all_items(
-            resources::static_resources(),
-        ))
+        let all = resources::static_resources();
+        #[cfg(feature = "conformance")]
+        let all = [all, crate::conformance::resources()].concat();
+        Ok(ListResourcesResult::with_all_items(all))
     }
 
     async fn list_resource_templates(
@@ -255,9 +266,10 @@ impl ServerHandler for AvenirServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        Ok(ListResourceTemplatesResult::with_all_items(
-            resources::templates(),
-        ))
+        let all = resources::templates();
+        #[cfg(feature = "conformance")]
+        let all = [all, crate::conformance::templates()].concat();
+        Ok(ListResourceTemplatesResult::with_all_items(all))
     }
 
     async fn read_resource(
@@ -265,6 +277,10 @@ impl ServerHandler for AvenirServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
+        #[cfg(feature = "conformance")]
+        if let Some(result) = crate::conformance::read_resource(&request.uri) {
+            return Ok(result.into());
+        }
         resources::read(self, &request.uri).await.map(Into::into)
     }
 
@@ -273,9 +289,10 @@ impl ServerHandler for AvenirServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListPromptsResult, McpError> {
-        Ok(rmcp::model::ListPromptsResult::with_all_items(
-            prompts::list(),
-        ))
+        let all = prompts::list();
+        #[cfg(feature = "conformance")]
+        let all = [all, crate::conformance::prompts()].concat();
+        Ok(rmcp::model::ListPromptsResult::with_all_items(all))
     }
 
     async fn get_prompt(
@@ -283,6 +300,12 @@ impl ServerHandler for AvenirServer {
         request: rmcp::model::GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetPromptResponse, McpError> {
+        #[cfg(feature = "conformance")]
+        if let Some(result) =
+            crate::conformance::get_prompt(&request.name, request.arguments.as_ref())
+        {
+            return result.map(Into::into);
+        }
         prompts::get(
             &guide::ToolsInBuild::new(&self.tools),
             self.context.settings.today(),
