@@ -1,8 +1,11 @@
 //! Fault injection for tests: the next N requests (optionally only those of one route) are
-//! answered with an error status, delayed, or applied and then cut off before any answer.
+//! answered with an error status, delayed before they are handled, applied and then held, or
+//! applied and then cut off before any answer.
 //!
 //! Faults are set through the control API (`POST /__sandbox/faults`) or [`crate::Sandbox`]'s
-//! methods, and consumed in order: each request takes the first rule that matches it.
+//! methods, and consumed in order: each request takes the first rule that matches it. The
+//! requests a delay holds are counted ([`Held`]): a test sees one arrive, and sees its client
+//! go away.
 
 use axum::body::Body;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -22,8 +25,11 @@ pub enum FaultKind {
         #[serde(default)]
         retry_after: Option<String>,
     },
-    /// Answer normally, after waiting this long.
+    /// Wait this long, then handle the request and answer normally. The wait comes first: a
+    /// client that goes away during it takes the request with it, and nothing is applied.
     Delay { ms: u64 },
+    /// Apply the request (the write lands), then wait this long before answering normally.
+    ApplyThenDelay { ms: u64 },
     /// Apply the request (a write lands), then drop the connection without an answer.
     ApplyThenDrop,
 }
@@ -88,10 +94,38 @@ impl Fault {
     }
 }
 
-/// The faults still to apply.
+/// The faults still to apply, and the requests their delays hold.
 #[derive(Debug, Default)]
 pub struct Faults {
     rules: Mutex<Vec<Fault>>,
+    held: Mutex<Held>,
+}
+
+/// The requests a [`FaultKind::Delay`] or [`FaultKind::ApplyThenDelay`] holds.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Held {
+    /// Waiting now.
+    pub waiting: u64,
+    /// Whose client went away during the wait: the connection closed, and the request was
+    /// dropped there (after a `delay`, unhandled; after an `apply_then_delay`, applied).
+    pub abandoned: u64,
+}
+
+/// One request held: counted as waiting until the wait ends, as abandoned if it is dropped
+/// before.
+struct Hold<'a> {
+    held: &'a Mutex<Held>,
+    done: bool,
+}
+
+impl Drop for Hold<'_> {
+    fn drop(&mut self) {
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        held.waiting = held.waiting.saturating_sub(1);
+        if !self.done {
+            held.abandoned += 1;
+        }
+    }
 }
 
 impl Faults {
@@ -111,6 +145,23 @@ impl Faults {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Fault>> {
         self.rules.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The requests held now, and those abandoned so far.
+    pub fn held(&self) -> Held {
+        *self.held.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Hold a request for `ms` milliseconds. If the future is dropped first (its client went
+    /// away and the server dropped the request), the request counts as abandoned.
+    pub async fn hold(&self, ms: u64) {
+        self.held.lock().unwrap_or_else(|p| p.into_inner()).waiting += 1;
+        let mut hold = Hold {
+            held: &self.held,
+            done: false,
+        };
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+        hold.done = true;
     }
 
     /// The fault this request takes, if any (its count goes down by one).
@@ -200,11 +251,6 @@ impl futures_core::Stream for ErrorStream {
     }
 }
 
-/// Wait for a [`FaultKind::Delay`].
-pub async fn delay(ms: u64) {
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,5 +316,58 @@ mod tests {
             serde_json::from_value(serde_json::json!({"count": 3, "kind": "apply_then_drop"}))
                 .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(parsed.kind, FaultKind::ApplyThenDrop);
+        let parsed: Fault = serde_json::from_value(serde_json::json!({
+            "count": 1, "route": "PATCH /plans/{plan_id}/transactions",
+            "kind": "apply_then_delay", "ms": 60000
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(parsed.kind, FaultKind::ApplyThenDelay { ms: 60_000 });
+        assert_eq!(
+            serde_json::to_value(&parsed).ok(),
+            Some(
+                serde_json::json!({"count": 1, "route": "PATCH /plans/{plan_id}/transactions",
+                                    "skip": 0, "kind": "apply_then_delay", "ms": 60000})
+            )
+        );
+        let parsed: Fault =
+            serde_json::from_value(serde_json::json!({"count": 1, "kind": "delay", "ms": 5}))
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(parsed.kind, FaultKind::Delay { ms: 5 });
+        assert!(
+            serde_json::from_value::<Fault>(
+                serde_json::json!({"count": 1, "kind": "apply_then_delay"})
+            )
+            .is_err(),
+            "apply_then_delay needs ms"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_hold_counts_while_it_waits_and_when_it_is_dropped() {
+        let faults = Faults::default();
+        faults.hold(1).await;
+        assert_eq!(
+            faults.held(),
+            Held {
+                waiting: 0,
+                abandoned: 0
+            }
+        );
+        tokio::select! {
+            biased;
+            () = faults.hold(600_000) => panic!("a ten-minute hold ended"),
+            () = async {
+                tokio::task::yield_now().await;
+                assert_eq!(faults.held(), Held { waiting: 1, abandoned: 0 });
+            } => {}
+        }
+        assert_eq!(
+            faults.held(),
+            Held {
+                waiting: 0,
+                abandoned: 1
+            },
+            "dropped before its end"
+        );
     }
 }

@@ -135,6 +135,11 @@ impl Sandbox {
         lock(&self.state).faults.add(fault);
     }
 
+    /// The requests delays hold now, and those whose client went away during the wait.
+    pub fn held(&self) -> faults::Held {
+        lock(&self.state).faults.held()
+    }
+
     /// Forget every fault not yet applied.
     pub fn clear_faults(&self) {
         lock(&self.state).faults.clear();
@@ -223,7 +228,7 @@ async fn add_faults(State(state): State<AppState>, body: axum::body::Bytes) -> R
 }
 
 /// What a fault looks like, for the 400 of a body that is not one.
-const FAULT_SHAPE: &str = "A fault is {\"count\": N, \"route\"?: \"METHOD /path\", \"skip\"?: N, \"kind\": \"status\" with \"status\" (400-599) and \"retry_after\"?, \"delay\" with \"ms\", or \"apply_then_drop\"}, or a list of them.";
+const FAULT_SHAPE: &str = "A fault is {\"count\": N, \"route\"?: \"METHOD /path\", \"skip\"?: N, \"kind\": \"status\" with \"status\" (400-599) and \"retry_after\"?, \"delay\" with \"ms\", \"apply_then_delay\" with \"ms\", or \"apply_then_drop\"}, or a list of them.";
 
 /// The faults of a `POST /__sandbox/faults` body, or the sentence that says why it has none.
 fn parse_faults(body: &[u8]) -> Result<Vec<Fault>, String> {
@@ -272,6 +277,9 @@ async fn clear_faults(State(state): State<AppState>) -> Response {
     StatusCode::NO_CONTENT.into_response()
 }
 
+/// The most a delayed request's body may hold (axum's default limit for the handlers' bodies).
+const HELD_BODY_LIMIT: usize = 2 * 1024 * 1024;
+
 /// Counts every `/v1` request, then refuses those without a bearer token, as YNAB does.
 async fn count_and_authorize(
     State(state): State<AppState>,
@@ -293,12 +301,30 @@ async fn count_and_authorize(
     let faults = lock(&state).faults.clone();
     let fault = faults.take(request.method().as_str(), &route);
     let mut drop_after = false;
+    let mut hold_after = None;
+    let mut request = request;
     match fault {
         Some(FaultKind::Status {
             status,
             retry_after,
         }) => return status_response(status, retry_after.as_deref()),
-        Some(FaultKind::Delay { ms }) => faults::delay(ms).await,
+        Some(FaultKind::Delay { ms }) => {
+            // The body is read before the wait: with nothing left to read, the server watches
+            // the connection, and a client that goes away drops this request here, before any
+            // handler ran. A delayed write whose client died never lands.
+            let (parts, body) = request.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, HELD_BODY_LIMIT).await else {
+                return error_response(
+                    StatusCode::BAD_REQUEST,
+                    "400",
+                    "bad_request",
+                    "The request body could not be read",
+                );
+            };
+            request = Request::from_parts(parts, axum::body::Body::from(bytes));
+            faults.hold(ms).await;
+        }
+        Some(FaultKind::ApplyThenDelay { ms }) => hold_after = Some(ms),
         Some(FaultKind::ApplyThenDrop) => drop_after = true,
         None => {}
     }
@@ -316,6 +342,10 @@ async fn count_and_authorize(
         );
     }
     let response = next.run(request).await;
+    if let Some(ms) = hold_after {
+        // The write is applied; its answer waits.
+        faults.hold(ms).await;
+    }
     if drop_after {
         // The write is applied; the client never hears of it.
         return faults::dropped_response();

@@ -11,6 +11,7 @@ use common::*;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
+use ynab_sandbox::faults::{Fault, FaultKind, Held};
 use ynab_sandbox::{Sandbox, SandboxOptions, demo};
 
 impl Api {
@@ -396,4 +397,128 @@ async fn apply_then_drop_lands_the_write_and_cuts_the_answer() {
         "the write landed: {read}"
     );
     assert_eq!(sandbox.stats().total, 2, "both /v1 requests counted");
+}
+
+/// Polls `done` every 20 ms until it holds; fails after a minute (a loaded machine is slow,
+/// never that slow).
+async fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !done() {
+        assert!(Instant::now() < deadline, "still not the case: {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A `PUT` of tx-054's memo, as raw HTTP/1.1 on a connection kept open.
+async fn send_memo_put(sandbox: &Sandbox, memo: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let path = format!("/v1{}", plan(&format!("/transactions/{}", id("tx-054"))));
+    let body = json!({"transaction": {"memo": memo}}).to_string();
+    let mut stream = tokio::net::TcpStream::connect(sandbox.addr())
+        .await
+        .expect("connect");
+    stream
+        .write_all(
+            format!(
+                "PUT {path} HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .await
+        .expect("send");
+    stream
+}
+
+fn memo_of_tx_054(sandbox: &Sandbox) -> Option<String> {
+    sandbox.with_plan(|p| {
+        p.transactions
+            .iter()
+            .find(|t| t.id == id("tx-054"))
+            .and_then(|t| t.memo.clone())
+    })
+}
+
+fn delay_fault(kind: &str, ms: u64) -> Fault {
+    let kind = match kind {
+        "delay" => FaultKind::Delay { ms },
+        _ => FaultKind::ApplyThenDelay { ms },
+    };
+    Fault::new(
+        1,
+        Some("PUT /plans/{plan_id}/transactions/{transaction_id}"),
+        kind,
+    )
+}
+
+/// The crash tests' "killed before YNAB applied it": a write held by `delay` whose client goes
+/// away is dropped with its connection, before any handler ran, and never lands.
+#[tokio::test]
+async fn a_delayed_write_whose_client_goes_away_never_lands() {
+    let sandbox = Sandbox::start(demo::demo_plan(demo::DEMO_TODAY), SandboxOptions::default())
+        .await
+        .expect("a sandbox");
+    let before = memo_of_tx_054(&sandbox);
+    sandbox.inject(delay_fault("delay", 600_000));
+    let stream = send_memo_put(&sandbox, "never").await;
+    eventually("the write is held", || sandbox.held().waiting == 1).await;
+    drop(stream);
+    eventually("the sandbox sees the client gone", || {
+        sandbox.held()
+            == Held {
+                waiting: 0,
+                abandoned: 1,
+            }
+    })
+    .await;
+    assert_eq!(memo_of_tx_054(&sandbox), before, "the write did not land");
+    assert_eq!(
+        sandbox
+            .stats()
+            .routes
+            .get("PUT /v1/plans/{plan_id}/transactions/{transaction_id}"),
+        Some(&1),
+        "it reached the sandbox"
+    );
+}
+
+/// The crash tests' "killed after YNAB applied it": `apply_then_delay` lands the write, then
+/// holds the answer; a client that waits gets the normal answer.
+#[tokio::test]
+async fn apply_then_delay_lands_the_write_then_holds_the_answer() {
+    use tokio::io::AsyncReadExt;
+    let sandbox = Sandbox::start(demo::demo_plan(demo::DEMO_TODAY), SandboxOptions::default())
+        .await
+        .expect("a sandbox");
+    sandbox.inject(delay_fault("apply_then_delay", 600_000));
+    let stream = send_memo_put(&sandbox, "landed").await;
+    eventually("the write landed", || {
+        memo_of_tx_054(&sandbox).as_deref() == Some("landed")
+    })
+    .await;
+    assert_eq!(sandbox.held().waiting, 1, "its answer is held");
+    drop(stream);
+    eventually("the sandbox sees the client gone", || {
+        sandbox.held().abandoned == 1
+    })
+    .await;
+    assert_eq!(memo_of_tx_054(&sandbox).as_deref(), Some("landed"));
+
+    // A client that waits gets YNAB's answer, after the delay.
+    sandbox.inject(delay_fault("apply_then_delay", 200));
+    let mut stream = send_memo_put(&sandbox, "answered").await;
+    let mut head = [0u8; 12];
+    tokio::time::timeout(Duration::from_secs(60), stream.read_exact(&mut head))
+        .await
+        .expect("an answer in time")
+        .expect("an answer");
+    assert_eq!(&head, b"HTTP/1.1 200");
+    assert_eq!(memo_of_tx_054(&sandbox).as_deref(), Some("answered"));
+    assert_eq!(
+        sandbox.held(),
+        Held {
+            waiting: 0,
+            abandoned: 1
+        }
+    );
 }
