@@ -29,6 +29,18 @@ pub fn digest(item: &Value) -> String {
     sha256_hex(item)
 }
 
+/// The digest of one line of a split (D31): `{"amount","category_id","memo"}`, the memo as
+/// sent (`null` for none).
+pub fn line_digest(amount: Milliunits, category_id: Option<&str>, memo: Option<&str>) -> String {
+    digest(&json!({"amount": amount, "category_id": category_id, "memo": memo}))
+}
+
+/// The digest of a new category's name (D31): an intent keeps no category name in clear
+/// except for a `category` operation.
+pub fn name_digest(name: &str) -> String {
+    digest(&json!({"name": name}))
+}
+
 /// The item a transaction of YNAB's answers would have been created from.
 fn item_of(transaction: &Transaction) -> Value {
     item(

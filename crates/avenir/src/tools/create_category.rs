@@ -141,8 +141,10 @@ impl ConfirmedWrite for CreateCategory {
     }
 
     fn intent_details(&self, change: &NewCategory) -> Value {
-        // No name: the journal holds category names for a `category` operation only (D31).
-        json!({"category_group_id": change.group_id})
+        // The name by digest only: the journal holds category names for a `category` operation
+        // only (D31). A restart that finds the intent unfinished looks for it in the group.
+        json!({"category_group_id": change.group_id,
+               "name_digest": crate::logic::created::name_digest(&change.name)})
     }
 
 

@@ -9,7 +9,7 @@
 use super::assigned_amounts::{Side, put_back};
 use super::apply_categories::Recategorisation;
 use super::apply_categories::RecategorisationDetails;
-use super::undo_reverts::plan_undo;
+use super::undo_reverts::{Recovery, plan_undo};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::Text;
 use crate::confirm::{Written, 
@@ -107,6 +107,9 @@ pub struct UndoChange {
     pub unfinished: Vec<UnfinishedEntry>,
     /// Set when the operation is an unfinished intent rather than a journal line.
     pub from_intent: bool,
+    /// The unfinished intents settled once the undo is written: the operation's own (an
+    /// intent), and those of interrupted undos of it (D14).
+    pub settle: Vec<String>,
 }
 
 crate::tool_args! {
@@ -203,6 +206,45 @@ fn operation_of_intent(intent: &Intent) -> Operation {
     }
 }
 
+/// The operation an undo's intent was undoing (`details.undo`).
+fn undoing(intent: &Intent) -> Option<&str> {
+    intent.details.get("undo").and_then(Value::as_str)
+}
+
+/// What finishing the interrupted undo `intent` undoes: the operation it was undoing, still in
+/// effect in the journal or still unfinished. When that is gone (finished elsewhere), the
+/// interrupted undo is settled and there is nothing to undo.
+fn interrupted_target(
+    context: &Context,
+    view: &crate::store::journal::JournalView,
+    plan_id: &str,
+    intent: &Intent,
+    unfinished: &[Intent],
+) -> Result<(Operation, bool), ToolError> {
+    let Some(original) = undoing(intent) else {
+        return Err(format!(
+            "Operation {} (undo) cannot be finished here: its intent names no operation; it is left as it is.",
+            intent.id
+        )
+        .into());
+    };
+    if let Some(op) = view.find(plan_id, Some(original)) {
+        return Ok((op.clone(), false));
+    }
+    if let Some(op) = unfinished
+        .iter()
+        .find(|i| i.id == original && i.kind != Undo::KIND)
+    {
+        return Ok((operation_of_intent(op), true));
+    }
+    context.journal.settle(&intent.id, "recovered")?;
+    Err(format!(
+        "Nothing to undo: operation {original}, which the interrupted undo {} was undoing, is no longer in effect. {} is no longer listed as unfinished.",
+        intent.id, intent.id
+    )
+    .into())
+}
+
 impl ConfirmedWrite for Undo {
     type Change = UndoChange;
     const TOOL: &'static str = "undo_operation";
@@ -244,6 +286,10 @@ impl ConfirmedWrite for Undo {
             Some(id) => match view.find(&plan_id, Some(id)) {
                 Some(op) => (op.clone(), false),
                 None => match unfinished_intents.iter().find(|i| &i.id == id) {
+                    // An interrupted undo: finishing it is undoing what it was undoing (D14).
+                    Some(intent) if intent.kind == Self::KIND => {
+                        interrupted_target(context, &view, &plan_id, intent, &unfinished_intents)?
+                    }
                     Some(intent) => (operation_of_intent(intent), true),
                     None => return Err(e_u2(id).into()),
                 },
@@ -273,7 +319,7 @@ impl ConfirmedWrite for Undo {
                         context,
                         &snapshot,
                         next.clone(),
-                        false,
+                        &Recovery::default(),
                         unfinished.clone(),
                     )
                     .await
@@ -289,13 +335,23 @@ impl ConfirmedWrite for Undo {
                 (latest.clone(), false)
             }
         };
-        if let Some(reason) = cannot_undo_reason(&op) {
+        // An intent's kind is read by `logic::undo::parse`: those YNAB's API cannot revert are
+        // looked for in the plan, to settle or journal them as they landed (D14).
+        if !from_intent && let Some(reason) = cannot_undo_reason(&op) {
             return Err(format!(
                 "Operation {} ({}) cannot be undone here: {reason}.",
                 op.operation_id, op.kind
             ).into());
         }
-        plan_undo(context, &snapshot, op, from_intent, unfinished).await
+        let recovery = Recovery {
+            from_intent,
+            interrupted: unfinished_intents
+                .iter()
+                .filter(|i| i.kind == Self::KIND && undoing(i) == Some(op.operation_id.as_str()))
+                .map(|i| i.id.clone())
+                .collect(),
+        };
+        plan_undo(context, &snapshot, op, &recovery, unfinished).await
     }
 
     fn intent_details(&self, change: &UndoChange) -> Value {
@@ -507,13 +563,10 @@ impl ConfirmedWrite for Undo {
                 client.update_category(plan, category_id, &save).await?;
             }
         }
-        if change.from_intent
-            && let Err(error) = context.journal.settle(&change.operation_id, "undone")
-        {
-            tracing::warn!(
-                "intent {} could not be settled: {error}",
-                change.operation_id
-            );
+        for intent in &change.settle {
+            if let Err(error) = context.journal.settle(intent, "undone") {
+                tracing::warn!("intent {intent} could not be settled: {error}");
+            }
         }
         Ok(draft.into())
     }
