@@ -110,7 +110,9 @@ impl Failure {
             Failure::SlowAnswer => {
                 "The request reached YNAB but no answer came back (ReadTimeout".into()
             }
-            Failure::AppliedThenDropped => "The request reached YNAB but no answer came back (".into(),
+            Failure::AppliedThenDropped => {
+                "The request reached YNAB but no answer came back (".into()
+            }
         }
     }
 }
@@ -294,7 +296,9 @@ async fn confirmed(h: &Harness, tool: &'static str, args: Value) -> Result<Value
     if preview["status"] != "confirmation_required" {
         return Err(format!("{tool} preview: {shown}"));
     }
-    let done = h.call(tool, with_code(args, &preview["confirmation"])).await;
+    let done = h
+        .call(tool, with_code(args, &preview["confirmation"]))
+        .await;
     let shown = text_of(&done);
     match done.structured_content {
         Some(value) if done.is_error != Some(true) => Ok(value),
@@ -386,7 +390,10 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
         new.first().is_some_and(|l| l.get("intent").is_some()),
         "no intent recorded: {new:?}"
     );
-    let intent_id = new[0]["intent"]["id"].as_str().unwrap_or_default().to_string();
+    let intent_id = new[0]["intent"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let nothing_changed = failure.refused() && (at == 0 || put_back);
     let after = state_of(&h, Some(&payees));
     if nothing_changed {
@@ -411,7 +418,10 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
     );
     let landed = at > 0 || failure.lands();
     if !landed {
-        check!(after == before, "a write YNAB did not apply changed the plan");
+        check!(
+            after == before,
+            "a write YNAB did not apply changed the plan"
+        );
     } else if at == 0 {
         check!(after != before, "the write YNAB applied is missing");
     }
@@ -429,7 +439,10 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
         // An interrupted undo is finished by undoing the operation again: it reverts what is
         // still as the operation left it, and the plan is as before the move.
         let again = confirmed(&h, "undo_operation", args).await?;
-        check!(again["status"] == "applied", "undoing the move again: {again}");
+        check!(
+            again["status"] == "applied",
+            "undoing the move again: {again}"
+        );
         check!(
             state_of(&h, Some(&original_payees)) == original,
             "after the undo finished, the plan is not as before the move"
@@ -450,12 +463,18 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
     match preview["status"].as_str() {
         Some("confirmation_required") => {
             let done = h
-                .ok("undo_operation", with_code(undo_args, &preview["confirmation"]))
+                .ok(
+                    "undo_operation",
+                    with_code(undo_args, &preview["confirmation"]),
+                )
                 .await;
             check!(done["status"] == "applied", "the revert: {done}");
         }
         Some("nothing_to_do") => {
-            check!(!landed, "nothing to revert, yet YNAB applied a part: {preview}");
+            check!(
+                !landed,
+                "nothing to revert, yet YNAB applied a part: {preview}"
+            );
         }
         _ => return Err(format!("undo of {intent_id}: {preview_text}")),
     }

@@ -35,6 +35,26 @@ pub fn digest(salt: Option<&str>, item: &Value) -> String {
     }
 }
 
+/// The digest of one line of a split (D31): `{"amount","category_id","memo"}`, the memo as
+/// sent (`null` for none), salted as [`digest`].
+pub fn line_digest(
+    salt: Option<&str>,
+    amount: Milliunits,
+    category_id: Option<&str>,
+    memo: Option<&str>,
+) -> String {
+    digest(
+        salt,
+        &json!({"amount": amount, "category_id": category_id, "memo": memo}),
+    )
+}
+
+/// The digest of a new category's name (D31), salted as [`digest`]: an intent keeps no
+/// category name in clear except for a `category` operation.
+pub fn name_digest(salt: Option<&str>, name: &str) -> String {
+    digest(salt, &json!({"name": name}))
+}
+
 /// The item a transaction of YNAB's answers would have been created from.
 fn item_of(transaction: &Transaction) -> Value {
     item(

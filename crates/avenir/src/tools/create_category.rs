@@ -141,8 +141,12 @@ impl ConfirmedWrite for CreateCategory {
     }
 
     fn intent_details(&self, change: &NewCategory) -> Value {
-        // No name: the journal holds category names for a `category` operation only (D31).
-        json!({"category_group_id": change.group_id})
+        // The name by digest only: the journal holds category names for a `category` operation
+        // only (D31). A restart that finds the intent unfinished looks for it in the group.
+        let salt = crate::random::hex::<16>();
+        json!({"category_group_id": change.group_id,
+               "name_digest": crate::logic::created::name_digest(Some(&salt), &change.name),
+               "digest_salt": salt})
     }
 
 

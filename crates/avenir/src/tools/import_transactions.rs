@@ -33,6 +33,9 @@ pub struct ImportTransactions {
 pub struct Import {
     /// The ids YNAB imported (empty until applied).
     transaction_ids: Vec<String>,
+    /// The plan's knowledge when it was read: a restart that finds the import unfinished reads
+    /// what came in since (D14, D31).
+    knowledge: i64,
 }
 
 // The fields of `import_transactions`' answer, whatever its status. (A plain comment: the struct
@@ -96,11 +99,20 @@ impl ConfirmedWrite for ImportTransactions {
         _context: &Context,
         snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<Import>, ToolError> {
-        Ok(Prepared::change(snapshot.id(), json!({"import": true}), QUESTION.to_string(), Import::default()))
+        let import = Import {
+            transaction_ids: Vec::new(),
+            knowledge: snapshot.server_knowledge,
+        };
+        Ok(Prepared::change(
+            snapshot.id(),
+            json!({"import": true}),
+            QUESTION.to_string(),
+            import,
+        ))
     }
 
-    fn intent_details(&self, _change: &Import) -> Value {
-        json!({})
+    fn intent_details(&self, change: &Import) -> Value {
+        json!({"server_knowledge": change.knowledge})
     }
 
 
@@ -125,6 +137,7 @@ impl ConfirmedWrite for ImportTransactions {
             draft,
             applied: Some(Import {
                 transaction_ids: ids,
+                knowledge: proposal.change.knowledge,
             }),
         })
     }

@@ -109,6 +109,12 @@ request to preview once the plan is loaded, plus one to apply."
     }
 }
 
+/// A `target` operation's journal details (`tools-write.md` §5.2).
+fn journal_details(edit: &TargetEdit) -> Value {
+    json!({"category_id": edit.category_id, "undo": edit.change.undo,
+           "after": edit.change.after})
+}
+
 impl ConfirmedWrite for SetTarget {
     type Change = TargetEdit;
     const TOOL: &'static str = "set_category_target";
@@ -166,9 +172,12 @@ impl ConfirmedWrite for SetTarget {
         }))
     }
 
+    /// The journal's details, and how the target read before: a restart that finds the intent
+    /// unfinished tells from it whether the change landed (D14).
     fn intent_details(&self, edit: &TargetEdit) -> Value {
-        json!({"category_id": edit.category_id, "undo": edit.change.undo,
-               "after": edit.change.after})
+        let mut details = journal_details(edit);
+        details["before"] = json!(edit.change.before);
+        details
     }
 
     async fn write(
@@ -188,7 +197,7 @@ impl ConfirmedWrite for SetTarget {
             .await?;
         let restorable = edit.change.undo.is_some();
         Ok(JournalDraft {
-            details: self.intent_details(edit),
+            details: journal_details(edit),
             undoable: (!restorable).then_some(false),
             reason: (!restorable).then(|| {
                 format!(

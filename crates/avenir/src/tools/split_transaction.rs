@@ -13,7 +13,7 @@ use crate::confirm::{Written,
 use crate::context::Context;
 use std::sync::Arc;
 use crate::plan_store::PlanSnapshot;
-use crate::logic::created::digest;
+use crate::logic::created::line_digest;
 use crate::logic::split::{LineAsked, check};
 use crate::money::{Amount, MoneyFormat};
 use crate::text::safe;
@@ -30,7 +30,7 @@ const MAX_MEMO: usize = 500;
 const CANNOT_UNDO: &str =
     "undo_operation cannot revert a split: to undo it, edit the transaction in YNAB.";
 /// Why the journal marks a split not undoable (D25).
-const REASON: &str = "YNAB's API cannot change a split afterwards; only YNAB's app can undo it, by editing the transaction";
+pub const REASON: &str = "YNAB's API cannot change a split afterwards; only YNAB's app can undo it, by editing the transaction";
 
 /// The arguments of `split_transaction`, validated.
 #[derive(Debug, Clone)]
@@ -229,9 +229,11 @@ impl ConfirmedWrite for SplitTransaction {
             .iter()
             .zip(&change.memos)
             .map(|(l, memo)| {
-                digest(
+                line_digest(
                     Some(&salt),
-                    &json!({"amount": l.amount, "category_id": l.category_id, "memo": memo}),
+                    l.amount,
+                    Some(&l.category_id),
+                    memo.as_deref(),
                 )
             })
             .collect();

@@ -9,7 +9,7 @@
 use super::assigned_amounts::{Side, second_half_failed};
 use super::apply_categories::Recategorisation;
 use super::apply_categories::RecategorisationDetails;
-use super::undo_reverts::plan_undo;
+use super::undo_reverts::{Recovery, plan_undo};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::Text;
 use crate::confirm::{Written, 
@@ -107,6 +107,9 @@ pub struct UndoChange {
     pub unfinished: Vec<UnfinishedEntry>,
     /// Set when the operation is an unfinished intent rather than a journal line.
     pub from_intent: bool,
+    /// The unfinished intents settled once the undo is written: the operation's own (an
+    /// intent), and those of interrupted undos of it (D14).
+    pub settle: Vec<String>,
 }
 
 crate::tool_args! {
@@ -203,6 +206,45 @@ fn operation_of_intent(intent: &Intent) -> Operation {
     }
 }
 
+/// The operation an undo's intent was undoing (`details.undo`).
+fn undoing(intent: &Intent) -> Option<&str> {
+    intent.details.get("undo").and_then(Value::as_str)
+}
+
+/// What finishing the interrupted undo `intent` undoes: the operation it was undoing, still in
+/// effect in the journal or still unfinished. When that is gone (finished elsewhere), the
+/// interrupted undo is settled and there is nothing to undo.
+async fn interrupted_target(
+    context: &Context,
+    view: &crate::store::journal::JournalView,
+    plan_id: &str,
+    intent: &Intent,
+    unfinished: &[Intent],
+) -> Result<(Operation, bool), ToolError> {
+    let Some(original) = undoing(intent) else {
+        return Err(format!(
+            "Operation {} (undo) cannot be finished here: its intent names no operation; it is left as it is.",
+            intent.id
+        )
+        .into());
+    };
+    if let Some(op) = view.find(plan_id, Some(original)) {
+        return Ok((op.clone(), false));
+    }
+    if let Some(op) = unfinished
+        .iter()
+        .find(|i| i.id == original && i.kind != Undo::KIND)
+    {
+        return Ok((operation_of_intent(op), true));
+    }
+    crate::confirm::settle(context, &intent.id, "recovered").await?;
+    Err(format!(
+        "Nothing to undo: operation {original}, which the interrupted undo {} was undoing, is no longer in effect. {} is no longer listed as unfinished.",
+        intent.id, intent.id
+    )
+    .into())
+}
+
 impl ConfirmedWrite for Undo {
     type Change = UndoChange;
     const TOOL: &'static str = "undo_operation";
@@ -254,6 +296,10 @@ impl ConfirmedWrite for Undo {
                 // Undone already: its intent, if one is still open, is not a second chance.
                 None if view.undone.contains(id) => return Err(e_u2(id).into()),
                 None => match unfinished_intents.iter().find(|i| &i.id == id) {
+                    // An interrupted undo: finishing it is undoing what it was undoing (D14).
+                    Some(intent) if intent.kind == Self::KIND => {
+                        interrupted_target(context, &view, &plan_id, intent, &unfinished_intents).await?
+                    }
                     Some(intent) => (operation_of_intent(intent), true),
                     None => return Err(e_u2(id).into()),
                 },
@@ -283,7 +329,7 @@ impl ConfirmedWrite for Undo {
                         context,
                         &snapshot,
                         next.clone(),
-                        false,
+                        &Recovery::default(),
                         unfinished.clone(),
                     )
                     .await
@@ -299,13 +345,23 @@ impl ConfirmedWrite for Undo {
                 (latest.clone(), false)
             }
         };
-        if let Some(reason) = cannot_undo_reason(&op) {
+        // An intent's kind is read by `logic::undo::parse`: those YNAB's API cannot revert are
+        // looked for in the plan, to settle or journal them as they landed (D14).
+        if !from_intent && let Some(reason) = cannot_undo_reason(&op) {
             return Err(format!(
                 "Operation {} ({}) cannot be undone here: {reason}.",
                 op.operation_id, op.kind
             ).into());
         }
-        plan_undo(context, &snapshot, op, from_intent, unfinished).await
+        let recovery = Recovery {
+            from_intent,
+            interrupted: unfinished_intents
+                .iter()
+                .filter(|i| i.kind == Self::KIND && undoing(i) == Some(op.operation_id.as_str()))
+                .map(|i| i.id.clone())
+                .collect(),
+        };
+        plan_undo(context, &snapshot, op, &recovery, unfinished).await
     }
 
     fn intent_details(&self, change: &UndoChange) -> Value {
@@ -362,7 +418,7 @@ impl ConfirmedWrite for Undo {
         // lock (every process sharing the journal) until the marker is appended and the intent
         // settled, so what is read here is still so when the marker lands. Another undo that
         // got there first has left its marker (or settled the intent): already undone.
-        if !still_to_undo(context, plan, change)? {
+        if !still_to_undo(context, plan, change).await? {
             return Err(WriteFailure::NothingChanged(e_u2(&change.operation_id)));
         }
         let client = context.plans.client();
@@ -520,14 +576,10 @@ impl ConfirmedWrite for Undo {
                 client.update_category(plan, category_id, &save).await?;
             }
         }
-        if change.from_intent
-            && let Err(error) =
-                crate::confirm::settle(context, &change.operation_id, "undone").await
-        {
-            tracing::warn!(
-                "intent {} could not be settled: {error}",
-                change.operation_id
-            );
+        for intent in &change.settle {
+            if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
+                tracing::warn!("intent {intent} could not be settled: {error}");
+            }
         }
         Ok(draft.into())
     }
@@ -562,18 +614,23 @@ impl ConfirmedWrite for Undo {
 
 /// Whether `change`'s operation is still to be undone, read now: a journal operation still in
 /// effect, or an intent still unfinished and not marked undone.
-fn still_to_undo(context: &Context, plan: &str, change: &UndoChange) -> Result<bool, WriteFailure> {
+async fn still_to_undo(
+    context: &Context,
+    plan: &str,
+    change: &UndoChange,
+) -> Result<bool, WriteFailure> {
     let failed = |e: crate::store::journal::JournalError| WriteFailure::NothingChanged(e.to_string());
-    let view = context.journal.read().map_err(failed)?;
+    let (view, unfinished) = context
+        .journal
+        .blocking(|journal| Ok((journal.read()?, journal.unfinished()?)))
+        .await
+        .map_err(failed)?;
     let id = change.operation_id.as_str();
     if !change.from_intent {
         return Ok(view.find(plan, Some(id)).is_some());
     }
     Ok(!view.undone.contains(id)
-        && context
-            .journal
-            .unfinished()
-            .map_err(failed)?
+        && unfinished
             .iter()
             .any(|intent| intent.id == id && intent.plan_id == plan))
 }

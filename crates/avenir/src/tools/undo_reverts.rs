@@ -1,6 +1,10 @@
 //! What undoing each kind of operation would do now (`tools-write.md` §10.2): the I/O around
 //! `logic::undo`, which parses the details and decides. This file reads what each kind compares
 //! (the plan, a month's categories, items recognised by digest) and shapes the plan it returns.
+//!
+//! An operation a crash interrupted (D14) — an unfinished intent, or one whose undo was
+//! interrupted — is read as partly applied; when nothing of it is left to revert, its intents
+//! are settled here, and the kinds YNAB's API cannot revert are journaled as they landed.
 
 use super::apply_categories::Recategorisation;
 use super::assigned_amounts::{Side, month_categories};
@@ -11,24 +15,53 @@ use crate::confirm::WriteStatus;
 use crate::context::Context;
 use crate::digest::order_free;
 use crate::logic::undo::{
-    self, AssignedBack, CategoryMove, Created, Details, Recognition, Refusal, UndoPlan,
+    self, Applied, AssignedBack, CategoryMove, Created, Details, Irreversible, Landing,
+    Recognition, Refusal, UndoPlan,
 };
 use crate::money::MoneyFormat;
-use crate::store::journal::{JournalError, Operation};
+use crate::store::journal::{JournalError, Operation, applied_at_now};
 use crate::tool_error::ToolError;
 use serde_json::json;
 use std::sync::Arc;
 
+/// How the operation to undo is read (D14).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Recovery {
+    /// It is an unfinished intent, not a journal line.
+    pub from_intent: bool,
+    /// The unfinished intents of undos of it that were interrupted: this undo finishes them.
+    pub interrupted: Vec<String>,
+}
+
+impl Recovery {
+    /// Partly applied: an intent, or an operation an interrupted undo may have put back.
+    fn applied(&self) -> Applied {
+        if self.from_intent || !self.interrupted.is_empty() {
+            Applied::Partly
+        } else {
+            Applied::Fully
+        }
+    }
+
+    /// The intents settled once the undo is done: the operation's own, and the interrupted undos.
+    fn intents(&self, operation_id: &str) -> Vec<String> {
+        let own = self.from_intent.then(|| operation_id.to_string());
+        own.into_iter().chain(self.interrupted.clone()).collect()
+    }
+}
+
 /// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2): the
 /// details are parsed (a damaged one refuses), the state each kind compares is read, and
-/// `logic::undo` decides.
+/// `logic::undo` decides. An interrupted operation with nothing left to revert is settled here.
 pub(crate) async fn plan_undo(
     context: &Context,
     snapshot: &Arc<crate::plan_store::PlanSnapshot>,
     op: Operation,
-    from_intent: bool,
+    recovery: &Recovery,
     unfinished: Vec<super::undo_operation::UnfinishedEntry>,
 ) -> Result<Prepared<UndoChange>, ToolError> {
+    let from_intent = recovery.from_intent;
+    let applied = recovery.applied();
     let plan_id = snapshot.id().to_string();
     let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
     let plan = &snapshot.plan;
@@ -46,10 +79,13 @@ pub(crate) async fn plan_undo(
         Err(refusal) => return Err(refused(context, &op, from_intent, &refusal).into()),
     };
     let planned = match details {
-        Details::Categorize { moves } => undo::categorize(&moves, plan, &fmt),
+        Details::Irreversible(what) => {
+            return irreversible(context, snapshot, &op, what, unfinished).await;
+        }
+        Details::Categorize { moves } => undo::categorize(&moves, plan, &fmt, applied),
         Details::Budget { month, change } => {
             let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
-            undo::budget(month, &change, &categories, &fmt)
+            undo::budget(month, &change, &categories, &fmt, applied)
         }
         Details::Move {
             month,
@@ -57,7 +93,7 @@ pub(crate) async fn plan_undo(
             target,
         } => {
             let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
-            undo::move_money(month, &source, &target, &categories, from_intent, &fmt)
+            undo::move_money(month, &source, &target, &categories, applied, &fmt)
         }
         Details::Create(created) => {
             let ids = match created {
@@ -67,10 +103,10 @@ pub(crate) async fn plan_undo(
                     recognise(context, &plan_id, &recognition).await?
                 }
             };
-            undo::create(ids, plan)
+            undo::create(ids, plan, applied)
         }
-        Details::Flag { changes } => undo::flag(&changes, plan),
-        Details::Payee { payee_id, from, to } => undo::payee(&payee_id, &from, &to, plan),
+        Details::Flag { changes } => undo::flag(&changes, plan, applied),
+        Details::Payee { payee_id, from, to } => undo::payee(&payee_id, &from, &to, plan, applied),
         Details::Reconcile {
             reconciled_ids,
             adjustment_id,
@@ -85,17 +121,245 @@ pub(crate) async fn plan_undo(
                     .next(),
                 (None, None) => None,
             };
-            undo::reconcile(reconciled_ids, adjustment, plan)
+            undo::reconcile(reconciled_ids, adjustment, plan, applied)
         }
-        Details::Category(edit) => undo::category(&edit, plan),
+        Details::Category(edit) => undo::category(&edit, plan, applied),
         Details::Target {
             category_id,
+            before,
             after,
             fields,
-        } => undo::target(&category_id, &after, &fields, plan, &fmt),
-        Details::Approve { transaction_ids } => undo::approve(transaction_ids, plan),
+        } => undo::target(
+            &category_id,
+            (before.as_deref(), &after),
+            &fields,
+            plan,
+            &fmt,
+            applied,
+        ),
+        Details::Approve { transaction_ids } => undo::approve(transaction_ids, plan, applied),
     };
-    Ok(finish(op, planned, unfinished, from_intent, plan_id, &fmt))
+    if applied == Applied::Partly && planned.nothing.is_some() {
+        return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
+    }
+    Ok(finish(op, planned, unfinished, recovery, plan_id, &fmt))
+}
+
+/// An interrupted operation with nothing left to revert (D14): its intents are settled. What
+/// was never applied, or was already put back, is said so; what changed since is left alone. A
+/// journal line its interrupted undo put back entirely is marked undone.
+async fn nothing_left(
+    context: &Context,
+    op: Operation,
+    planned: UndoPlan,
+    recovery: &Recovery,
+    unfinished: Vec<super::undo_operation::UnfinishedEntry>,
+    plan_id: String,
+    fmt: &MoneyFormat,
+) -> Result<Prepared<UndoChange>, ToolError> {
+    let settled = recovery.intents(&op.operation_id);
+    let all_back = planned.conflicts.is_empty();
+    let message = match (recovery.from_intent, all_back) {
+        (_, false) => planned.nothing.clone().unwrap_or_default(),
+        (true, true) if recovery.interrupted.is_empty() => format!(
+            "Operation {} ({}) was not applied in YNAB: nothing to undo. It is no longer listed as unfinished.",
+            op.operation_id, op.kind
+        ),
+        (true, true) => format!(
+            "Operation {} ({}) was not applied in YNAB, or its interrupted undo put it back: nothing to undo. It is no longer listed as unfinished.",
+            op.operation_id, op.kind
+        ),
+        (false, true) => {
+            let marker = crate::store::journal::undone_line(&op.operation_id);
+            context
+                .journal
+                .blocking(move |journal| journal.append_all(&[marker]))
+                .await?;
+            format!(
+                "Operation {} ({}) was already put back in YNAB by its interrupted undo {}: the journal now records it undone, and the undo is no longer listed as unfinished. Nothing left to undo.",
+                op.operation_id,
+                op.kind,
+                recovery.interrupted.join(", ")
+            )
+        }
+    };
+    for id in &settled {
+        crate::confirm::settle(context, id, "recovered").await?;
+    }
+    let unfinished = unfinished
+        .into_iter()
+        .filter(|u| !settled.contains(&u.operation_id))
+        .collect();
+    let mut prepared = finish(op, planned, unfinished, recovery, plan_id, fmt);
+    if let Prepared::NothingToDo { value, .. } = &mut prepared {
+        value["message"] = serde_json::Value::String(message);
+    }
+    Ok(prepared)
+}
+
+/// An unfinished intent of a kind YNAB's API cannot revert (D14, D25): read whether it landed.
+/// Not applied, it is settled; applied, it is journaled as it would have been, not undoable,
+/// with its reason. Either way nothing is written to YNAB and nothing is asked.
+async fn irreversible(
+    context: &Context,
+    snapshot: &Arc<crate::plan_store::PlanSnapshot>,
+    op: &Operation,
+    what: Irreversible,
+    unfinished: Vec<super::undo_operation::UnfinishedEntry>,
+) -> Result<Prepared<UndoChange>, ToolError> {
+    let plan = &snapshot.plan;
+    let fmt = MoneyFormat::of(plan.currency_format.as_ref());
+    let (landing, details, reason) = match what {
+        Irreversible::Split {
+            transaction_id,
+            category_before,
+            line_digests,
+            digest_salt,
+        } => (
+            undo::split_landing(
+                &transaction_id,
+                category_before.as_deref(),
+                &line_digests,
+                digest_salt.as_deref(),
+                plan,
+            ),
+            json!({"transaction_id": transaction_id, "category_before": category_before}),
+            super::split_transaction::REASON.to_string(),
+        ),
+        Irreversible::CategoryCreate {
+            group_id,
+            name_digest,
+            digest_salt,
+        } => {
+            let (landing, id) = undo::category_create_landing(
+                &group_id,
+                name_digest.as_deref(),
+                digest_salt.as_deref(),
+                plan,
+            );
+            (
+                landing,
+                json!({"category_id": id, "category_group_id": group_id}),
+                super::create_category::CREATE_NOT_UNDOABLE.to_string(),
+            )
+        }
+        Irreversible::Import { server_knowledge } => {
+            let imported = match server_knowledge {
+                None => None,
+                Some(knowledge) => Some(imported_since(context, snapshot.id(), knowledge).await?),
+            };
+            let landing = match &imported {
+                None => Landing::Unknown,
+                Some(ids) if ids.is_empty() => Landing::NotApplied,
+                Some(_) => Landing::Applied,
+            };
+            (
+                landing,
+                json!({"transaction_ids": imported.unwrap_or_default()}),
+                super::import_transactions::NOT_UNDOABLE.to_string(),
+            )
+        }
+        Irreversible::Target {
+            category_id,
+            before,
+            after,
+        } => {
+            let landing =
+                undo::target_landing(&category_id, (before.as_deref(), &after), plan, &fmt);
+            let reason = format!(
+                "YNAB's API cannot recreate the previous target ({}); only YNAB can bring it back",
+                before.as_deref().unwrap_or("as it was")
+            );
+            (
+                landing,
+                json!({"category_id": category_id, "undo": null, "after": after}),
+                reason,
+            )
+        }
+    };
+    let (id, kind) = (&op.operation_id, &op.kind);
+    let message = match landing {
+        Landing::NotApplied if kind == "import" => format!(
+            "Operation {id} (import) brought nothing into the plan: it was not applied in YNAB, or found nothing new. Nothing to undo; it is no longer listed as unfinished."
+        ),
+        Landing::NotApplied => format!(
+            "Operation {id} ({kind}) was not applied in YNAB: nothing to undo. It is no longer listed as unfinished."
+        ),
+        Landing::Applied => {
+            let operation = Operation {
+                operation_id: id.clone(),
+                plan_id: snapshot.id().to_string(),
+                kind: kind.clone(),
+                applied_at: applied_at_now(),
+                moves: Vec::new(),
+                details,
+                undoable: Some(false),
+                reason: Some(reason.clone()),
+            };
+            context
+                .journal
+                .blocking(move |journal| journal.append(&operation))
+                .await?;
+            format!(
+                "Operation {id} ({kind}) was applied in YNAB before the interruption, and cannot be undone here: {reason}. The journal now records it."
+            )
+        }
+        Landing::Unknown => format!(
+            "Operation {id} ({kind}) was interrupted, and the plan shows neither what it was to write nor what was there before: it cannot be undone here ({reason}). It is no longer listed as unfinished."
+        ),
+    };
+    let outcome = if landing == Landing::Applied {
+        "applied"
+    } else {
+        "recovered"
+    };
+    crate::confirm::settle(context, id, outcome).await?;
+    let value = crate::confirm::WriteResult {
+        status: WriteStatus::NothingToDo,
+        message,
+        confirmation: None,
+        operation_id: None,
+        details: super::undo_operation::UndoDetails {
+            recategorisation: super::apply_categories::RecategorisationDetails {
+                changes: Vec::new(),
+                unchanged_count: 0,
+                conflicts: Vec::new(),
+            },
+            undone_operation_id: id.clone(),
+            unfinished: unfinished
+                .into_iter()
+                .filter(|u| &u.operation_id != id)
+                .collect(),
+        },
+    }
+    .into_value();
+    Ok(Prepared::NothingToDo {
+        value,
+        plan_id: snapshot.id().to_string(),
+    })
+}
+
+/// The live transactions with an import id among those changed since `knowledge`: what an
+/// interrupted import may have brought (one delta request).
+async fn imported_since(
+    context: &Context,
+    plan_id: &str,
+    knowledge: i64,
+) -> Result<Vec<String>, ToolError> {
+    let filter = ynab::TransactionFilter {
+        last_knowledge: Some(knowledge),
+        ..ynab::TransactionFilter::default()
+    };
+    let (changed, _) = context
+        .plans
+        .client()
+        .transactions(plan_id, &filter)
+        .await?;
+    Ok(changed
+        .into_iter()
+        .filter(|t| !t.deleted && t.import_id.is_some())
+        .map(|t| t.id)
+        .collect())
 }
 
 /// The transactions an interrupted write created, recognised by digest among the account's
@@ -216,7 +480,7 @@ fn finish(
     op: Operation,
     planned: UndoPlan,
     unfinished: Vec<super::undo_operation::UnfinishedEntry>,
-    from_intent: bool,
+    recovery: &Recovery,
     plan_id: String,
     fmt: &MoneyFormat,
 ) -> Prepared<UndoChange> {
@@ -227,6 +491,7 @@ fn finish(
         question,
         lines,
         nothing,
+        untouched: _,
     } = planned;
     let change = UndoChange {
         operation_id: op.operation_id.clone(),
@@ -234,7 +499,8 @@ fn finish(
         revert: revert_of(revert, &conflicts, fmt),
         conflicts,
         unfinished,
-        from_intent,
+        from_intent: recovery.from_intent,
+        settle: recovery.intents(&op.operation_id),
     };
     if let Some(message) = nothing {
         let value = undo_result(&change, WriteStatus::NothingToDo, message, None);

@@ -92,14 +92,48 @@ pub enum Details {
         recognition: Option<Recognition>,
     },
     Category(CategoryEdit),
-    /// `fields` restore the previous target; `after` is how the target read once set.
+    /// `fields` restore the previous target; `after` is how the target read once set, `before`
+    /// how it read before (an intent notes it, a journal line does not).
     Target {
         category_id: String,
+        before: Option<String>,
         after: String,
         fields: Value,
     },
     Approve {
         transaction_ids: Vec<String>,
+    },
+    /// The kinds YNAB's API cannot revert, read from an unfinished intent only: undo can only
+    /// tell whether they landed (D14).
+    Irreversible(Irreversible),
+}
+
+/// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Irreversible {
+    /// `split`: the transaction, its category before, and its lines by digest (D31).
+    Split {
+        transaction_id: String,
+        category_before: Option<String>,
+        line_digests: Vec<String>,
+        /// The intent's salt of those digests (`None`: written before salts).
+        digest_salt: Option<String>,
+    },
+    /// `category_create`: the group, and the name by digest (`None` in an intent that did not
+    /// note it).
+    CategoryCreate {
+        group_id: String,
+        name_digest: Option<String>,
+        /// The intent's salt of that digest (`None`: written before salts).
+        digest_salt: Option<String>,
+    },
+    /// `import`: what came in since the plan's knowledge when the intent was written.
+    Import { server_knowledge: Option<i64> },
+    /// A `target` change whose previous target the API cannot recreate.
+    Target {
+        category_id: String,
+        before: Option<String>,
+        after: String,
     },
 }
 
@@ -166,6 +200,26 @@ fn milliunits(details: &Value, key: &str, field: &str) -> Result<Milliunits, Ref
         .ok_or_else(|| damaged(field, "an amount in milliunits"))
 }
 
+/// `details[key]`, absent or `null` as `None`, else a string.
+fn optional_text(details: &Value, key: &str) -> Result<Option<String>, Refusal> {
+    match details.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(damaged(key, "a string")),
+    }
+}
+
+/// `details["server_knowledge"]`, absent or `null` as `None`, else an integer.
+fn optional_knowledge(details: &Value) -> Result<Option<i64>, Refusal> {
+    match details.get("server_knowledge") {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| damaged("server_knowledge", "an integer")),
+    }
+}
+
 /// `details[key]` as a list of strings.
 fn strings(details: &Value, key: &str) -> Result<Vec<String>, Refusal> {
     details
@@ -211,28 +265,26 @@ fn flag(details: &Value, key: &str, field: &str) -> Result<Option<String>, Refus
     Ok(nullable(details, key, field)?.filter(|c| !c.is_empty()))
 }
 
+/// An intent's `digest_salt`: absent from intents written before salts, whose digests are of
+/// the items alone.
+fn salt(details: &Value) -> Result<Option<String>, Refusal> {
+    match details.get("digest_salt") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(salt)) => Ok(Some(salt.clone())),
+        Some(_) => Err(damaged("digest_salt", "null or a string")),
+    }
+}
+
 /// An intent's [`Recognition`], when it holds `item_digests`.
 fn recognition(details: &Value) -> Result<Option<Recognition>, Refusal> {
     if details.get("item_digests").is_none() {
         return Ok(None);
     }
-    let server_knowledge = match details.get("server_knowledge") {
-        None | Some(Value::Null) => None,
-        Some(value) => Some(
-            value
-                .as_i64()
-                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
-        ),
-    };
+    let server_knowledge = optional_knowledge(details)?;
     Ok(Some(Recognition {
         account_id: text(details, "account_id", "account_id")?,
         item_digests: strings(details, "item_digests")?,
-        // Absent from intents written before salts: their digests are of the items alone.
-        digest_salt: match details.get("digest_salt") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(salt)) => Some(salt.clone()),
-            Some(_) => return Err(damaged("digest_salt", "null or a string")),
-        },
+        digest_salt: salt(details)?,
         server_knowledge,
     }))
 }
@@ -348,14 +400,38 @@ pub fn parse(
         })),
         "target" => {
             let Some(fields) = details.get("undo").filter(|u| u.is_object()).cloned() else {
+                if from_intent {
+                    return Ok(Details::Irreversible(Irreversible::Target {
+                        category_id: text(details, "category_id", "category_id")?,
+                        before: optional_text(details, "before")?,
+                        after: text(details, "after", "after")?,
+                    }));
+                }
                 return Err(Refusal::TargetNotRestorable);
             };
             Ok(Details::Target {
                 category_id: text(details, "category_id", "category_id")?,
+                before: optional_text(details, "before")?,
                 after: text(details, "after", "after")?,
                 fields,
             })
         }
+        "split" if from_intent => Ok(Details::Irreversible(Irreversible::Split {
+            transaction_id: text(details, "transaction_id", "transaction_id")?,
+            category_before: nullable(details, "category_before", "category_before")?,
+            line_digests: strings(details, "line_digests")?,
+            digest_salt: salt(details)?,
+        })),
+        "category_create" if from_intent => {
+            Ok(Details::Irreversible(Irreversible::CategoryCreate {
+                group_id: text(details, "category_group_id", "category_group_id")?,
+                name_digest: optional_text(details, "name_digest")?,
+                digest_salt: salt(details)?,
+            }))
+        }
+        "import" if from_intent => Ok(Details::Irreversible(Irreversible::Import {
+            server_knowledge: optional_knowledge(details)?,
+        })),
         "approve" => Ok(Details::Approve {
             transaction_ids: strings(details, "transaction_ids")?,
         }),

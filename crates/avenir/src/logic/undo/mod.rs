@@ -2,12 +2,17 @@
 //! kind compares the plan's current state with what the operation set. Each returns an
 //! [`UndoPlan`] — the reverting changes, the question, what changed since and is left alone —
 //! and the undo tool only reads the plan and the journal, then shapes the plan it gets.
+//!
+//! An operation interrupted by a crash (an unfinished intent, or one whose undo was interrupted,
+//! D14) is read as [`Applied::Partly`]: what still holds its before value was never changed, or
+//! was already put back, and is neither reverted nor a conflict. The kinds YNAB's API cannot
+//! revert are only told apart as landed or not ([`Landing`]).
 
 pub mod details;
 
 pub use details::{
-    AssignedChange, CategoryEdit, CategoryMove, Created, Details, FlagChange, Recognition, Refusal,
-    parse,
+    AssignedChange, CategoryEdit, CategoryMove, Created, Details, FlagChange, Irreversible,
+    Recognition, Refusal, parse,
 };
 
 pub use super::recategorised::Recategorised;
@@ -19,6 +24,54 @@ use crate::months::CalendarMonth;
 use crate::text::safe;
 use serde_json::{Value, json};
 use ynab::models::{Category, Milliunits, PlanDetail};
+
+/// How much of an operation may have reached YNAB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applied {
+    /// A journal line: every write of it was applied.
+    Fully,
+    /// An unfinished intent, or an operation whose undo was interrupted (D14): any part of it
+    /// may hold its before value — never written, or already put back.
+    Partly,
+}
+
+impl Applied {
+    fn partly(self) -> bool {
+        self == Applied::Partly
+    }
+}
+
+/// What an item of an operation holds now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Now {
+    /// As the operation set it: to revert.
+    After,
+    /// Its before value, in an operation read as [`Applied::Partly`]: nothing to do.
+    Before,
+    /// Anything else, or gone: changed since, left alone.
+    Changed,
+}
+
+fn now(is_after: bool, is_before: bool, applied: Applied) -> Now {
+    if is_after {
+        Now::After
+    } else if applied.partly() && is_before {
+        Now::Before
+    } else {
+        Now::Changed
+    }
+}
+
+/// Whether a write of a kind YNAB's API cannot revert landed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Landing {
+    /// The plan holds its before state.
+    NotApplied,
+    /// The plan holds what it wrote.
+    Applied,
+    /// Neither: changed since, or the intent says too little to tell.
+    Unknown,
+}
 
 /// A category's assigned amount set back: from what it holds to what it held.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +153,8 @@ pub struct UndoPlan {
     pub lines: Vec<String>,
     /// Set when nothing can be reverted: the `nothing_to_do` message.
     pub nothing: Option<String>,
+    /// Ids found holding their before value ([`Applied::Partly`]): not written, or put back.
+    pub untouched: Vec<String>,
 }
 
 impl UndoPlan {
@@ -111,7 +166,13 @@ impl UndoPlan {
             question,
             lines: Vec::new(),
             nothing: None,
+            untouched: Vec::new(),
         }
+    }
+
+    fn untouched(mut self, untouched: Vec<String>) -> Self {
+        self.untouched = untouched;
+        self
     }
 
     fn nothing_when(mut self, empty: bool, message: &str) -> Self {
@@ -128,14 +189,29 @@ fn live_transaction<'a>(
 }
 
 /// `categorize`: a transaction whose category is still the one the move set goes back.
-pub fn categorize(moves: &[CategoryMove], plan: &PlanDetail, fmt: &MoneyFormat) -> UndoPlan {
+pub fn categorize(
+    moves: &[CategoryMove],
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
     let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let names = PlanNames::new(plan);
     let name = |id: Option<&str>| id.and_then(|id| index.visible_name(id)).map(safe);
-    let (mut changes, mut conflicts) = (Vec::new(), Vec::new());
+    let (mut changes, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
     for m in moves {
-        match live_transaction(plan, &m.transaction_id) {
-            Some(t) if t.category_id == m.to_category_id => changes.push(Recategorised {
+        let t = live_transaction(plan, &m.transaction_id);
+        let holds = |category: &Option<String>| t.is_some_and(|t| &t.category_id == category);
+        match (
+            t,
+            now(
+                holds(&m.to_category_id),
+                holds(&m.from_category_id),
+                applied,
+            ),
+        ) {
+            (_, Now::Before) => untouched.push(m.transaction_id.clone()),
+            (Some(t), Now::After) => changes.push(Recategorised {
                 transaction_id: t.id.clone(),
                 date: t.date.clone(),
                 amount: t.amount,
@@ -167,14 +243,19 @@ pub fn categorize(moves: &[CategoryMove], plan: &PlanDetail, fmt: &MoneyFormat) 
     let lines = changes.iter().map(|c| c.line(fmt)).collect();
     let empty = changes.is_empty();
     let mut plan = UndoPlan::new(Revert::Categorize { changes }, conflicts, reverts, question)
-        .nothing_when(empty, &nothing);
+        .nothing_when(empty, &nothing)
+        .untouched(untouched);
     plan.lines = lines;
     plan
 }
 
-/// The amount of `change` set back, and whether the category changed since (gone, or its
-/// assigned amount is no longer the operation's `to`).
-fn assigned_back(change: &AssignedChange, categories: &[Category]) -> (AssignedBack, bool) {
+/// The amount of `change` set back, and what the category holds now (gone, or an assigned
+/// amount other than the operation's `to` — or its `from`, when partly applied — is changed).
+fn assigned_back(
+    change: &AssignedChange,
+    categories: &[Category],
+    applied: Applied,
+) -> (AssignedBack, Now) {
     let current = categories
         .iter()
         .find(|c| c.id == change.category_id && !c.deleted);
@@ -185,7 +266,8 @@ fn assigned_back(change: &AssignedChange, categories: &[Category]) -> (AssignedB
         to: change.from,
         available_before: current.map_or(0, |c| c.balance),
     };
-    (back, current.is_none_or(|c| c.budgeted != change.to))
+    let holds = |amount: Milliunits| current.is_some_and(|c| c.budgeted == amount);
+    (back, now(holds(change.to), holds(change.from), applied))
 }
 
 fn assigned_revert(month: CalendarMonth, side: &AssignedBack) -> Value {
@@ -199,13 +281,10 @@ pub fn budget(
     change: &AssignedChange,
     categories: &[Category],
     fmt: &MoneyFormat,
+    applied: Applied,
 ) -> UndoPlan {
-    let (side, changed) = assigned_back(change, categories);
-    let conflicts = if changed {
-        vec![change.category_id.clone()]
-    } else {
-        Vec::new()
-    };
+    let (side, now) = assigned_back(change, categories, applied);
+    let (conflicts, untouched) = split_ids(&change.category_id, now);
     let question = format!(
         "Undo: set {} for {} back to {}?",
         side.name,
@@ -214,40 +293,48 @@ pub fn budget(
     );
     let reverts = vec![assigned_revert(month, &side)];
     UndoPlan::new(Revert::Budget { month, side }, conflicts, reverts, question)
-        .nothing_when(changed, "The amount changed since: left alone.")
+        .nothing_when(now != Now::After, "The amount changed since: left alone.")
+        .untouched(untouched)
 }
 
-/// `move`: both amounts set back, or both left alone when either changed since — except for an
-/// unfinished move (`from_intent`) that applied one half: that half is set back (D14).
+/// `move`: both amounts set back, or both left alone when either changed since. Partly applied
+/// (D14), each half is read alone: the half found as the move set it is set back, one holding
+/// its before value is left as it is, and only a half changed otherwise is a conflict.
 pub fn move_money(
     month: CalendarMonth,
     source: &AssignedChange,
     target: &AssignedChange,
     categories: &[Category],
-    from_intent: bool,
+    applied: Applied,
     fmt: &MoneyFormat,
 ) -> UndoPlan {
-    let (source, source_changed) = assigned_back(source, categories);
-    let (target, target_changed) = assigned_back(target, categories);
-    let conflicts: Vec<String> = [(&source, source_changed), (&target, target_changed)]
+    let (source, source_now) = assigned_back(source, categories, applied);
+    let (target, target_now) = assigned_back(target, categories, applied);
+    let conflicts: Vec<String> = [(&source, source_now), (&target, target_now)]
         .into_iter()
-        .filter(|(_, changed)| *changed)
+        .filter(|(_, now)| *now == Now::Changed)
         .map(|(side, _)| side.category_id.clone())
         .collect();
-    if from_intent && conflicts.len() == 1 {
-        let applied = if source_changed { target } else { source };
+    let untouched: Vec<String> = [(&source, source_now), (&target, target_now)]
+        .into_iter()
+        .filter(|(_, now)| *now == Now::Before)
+        .map(|(side, _)| side.category_id.clone())
+        .collect();
+    if applied.partly() && (source_now == Now::After) != (target_now == Now::After) {
+        let half = if source_now == Now::After {
+            source
+        } else {
+            target
+        };
         let question = format!(
             "Undo: set {} for {} back to {}?",
-            applied.name,
+            half.name,
             month,
-            fmt.plain(applied.to)
+            fmt.plain(half.to)
         );
-        let reverts = vec![assigned_revert(month, &applied)];
-        let revert = Revert::Budget {
-            month,
-            side: applied,
-        };
-        return UndoPlan::new(revert, conflicts, reverts, question);
+        let reverts = vec![assigned_revert(month, &half)];
+        let revert = Revert::Budget { month, side: half };
+        return UndoPlan::new(revert, conflicts, reverts, question).untouched(untouched);
     }
     let reverts = vec![
         assigned_revert(month, &target),
@@ -260,21 +347,28 @@ pub fn move_money(
         source.name,
         month
     );
-    let changed = !conflicts.is_empty();
+    let nothing = source_now != Now::After || target_now != Now::After;
     let revert = Revert::Move {
         month,
         source,
         target,
     };
     UndoPlan::new(revert, conflicts, reverts, question)
-        .nothing_when(changed, "An amount changed since: both left alone.")
+        .nothing_when(nothing, "An amount changed since: both left alone.")
+        .untouched(untouched)
 }
 
-/// `create`: delete the created transactions still there.
-pub fn create(ids: Vec<String>, plan: &PlanDetail) -> UndoPlan {
-    let (present, conflicts): (Vec<String>, Vec<String>) = ids
+/// `create`: delete the created transactions still there. Partly applied, one that is gone was
+/// never created or already deleted: not a conflict.
+pub fn create(ids: Vec<String>, plan: &PlanDetail, applied: Applied) -> UndoPlan {
+    let (present, gone): (Vec<String>, Vec<String>) = ids
         .into_iter()
         .partition(|id| live_transaction(plan, id).is_some());
+    let (conflicts, untouched) = if applied.partly() {
+        (Vec::new(), gone)
+    } else {
+        (gone, Vec::new())
+    };
     let reverts = present.iter().map(|id| json!({"delete": id})).collect();
     let question = format!(
         "Undo: delete the {} transaction(s) this operation created?",
@@ -288,22 +382,24 @@ pub fn create(ids: Vec<String>, plan: &PlanDetail) -> UndoPlan {
         question,
     )
     .nothing_when(empty, "Already deleted: nothing to undo.")
+    .untouched(untouched)
 }
 
 /// `flag`: put back the flags still as the operation set them.
-pub fn flag(changes: &[FlagChange], plan: &PlanDetail) -> UndoPlan {
-    let (mut back, mut conflicts) = (Vec::new(), Vec::new());
+pub fn flag(changes: &[FlagChange], plan: &PlanDetail, applied: Applied) -> UndoPlan {
+    let (mut back, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
     for change in changes {
-        let now = live_transaction(plan, &change.transaction_id)
+        let flag = live_transaction(plan, &change.transaction_id)
             .map(|t| t.flag_color.clone().filter(|c| !c.is_empty()));
-        if now.as_ref() == Some(&change.to) {
-            back.push((
-                change.transaction_id.clone(),
-                change.to.clone(),
-                change.from.clone(),
-            ));
-        } else {
-            conflicts.push(change.transaction_id.clone());
+        let id = change.transaction_id.clone();
+        match now(
+            flag.as_ref() == Some(&change.to),
+            flag.as_ref() == Some(&change.from),
+            applied,
+        ) {
+            Now::After => back.push((id, change.to.clone(), change.from.clone())),
+            Now::Before => untouched.push(id),
+            Now::Changed => conflicts.push(id),
         }
     }
     let reverts = back
@@ -314,17 +410,21 @@ pub fn flag(changes: &[FlagChange], plan: &PlanDetail) -> UndoPlan {
     let empty = back.is_empty();
     UndoPlan::new(Revert::Flags { back }, conflicts, reverts, question)
         .nothing_when(empty, "Every flag changed since: left alone.")
+        .untouched(untouched)
 }
 
 /// `payee`: name the payee `from` again, unless its name is no longer exactly `to`.
-pub fn payee(payee_id: &str, from: &str, to: &str, plan: &PlanDetail) -> UndoPlan {
+pub fn payee(
+    payee_id: &str,
+    from: &str,
+    to: &str,
+    plan: &PlanDetail,
+    applied: Applied,
+) -> UndoPlan {
     let current = plan.payees.iter().find(|p| p.id == payee_id && !p.deleted);
-    let changed = current.is_none_or(|p| p.name != to);
-    let conflicts = if changed {
-        vec![payee_id.to_string()]
-    } else {
-        Vec::new()
-    };
+    let named = |name: &str| current.is_some_and(|p| p.name == name);
+    let now = now(named(to), named(from), applied);
+    let (conflicts, untouched) = split_ids(payee_id, now);
     let reverts = vec![json!({"payee_id": payee_id, "name_before": to, "name_after": from})];
     let question = format!("Undo: name the payee ‘{}’ again?", safe(from));
     let revert = Revert::Payee {
@@ -332,15 +432,44 @@ pub fn payee(payee_id: &str, from: &str, to: &str, plan: &PlanDetail) -> UndoPla
         name: from.to_string(),
     };
     UndoPlan::new(revert, conflicts, reverts, question)
-        .nothing_when(changed, "The payee was renamed since: left alone.")
+        .nothing_when(
+            now != Now::After,
+            "The payee was renamed since: left alone.",
+        )
+        .untouched(untouched)
+}
+
+/// The conflicts and the untouched ids of a one-item operation on `id`.
+fn split_ids(id: &str, now: Now) -> (Vec<String>, Vec<String>) {
+    match now {
+        Now::After => (Vec::new(), Vec::new()),
+        Now::Before => (Vec::new(), vec![id.to_string()]),
+        Now::Changed => (vec![id.to_string()], Vec::new()),
+    }
 }
 
 /// `reconcile`: mark the still-reconciled transactions cleared again and delete the adjustment
 /// if it is still there.
-pub fn reconcile(ids: Vec<String>, adjustment: Option<String>, plan: &PlanDetail) -> UndoPlan {
-    let (to_clear, conflicts): (Vec<String>, Vec<String>) = ids
-        .into_iter()
-        .partition(|id| live_transaction(plan, id).is_some_and(|t| t.cleared == "reconciled"));
+pub fn reconcile(
+    ids: Vec<String>,
+    adjustment: Option<String>,
+    plan: &PlanDetail,
+    applied: Applied,
+) -> UndoPlan {
+    let (mut to_clear, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
+    for id in ids {
+        let status = live_transaction(plan, &id).map(|t| t.cleared.as_str());
+        let gone_adjustment = adjustment.as_ref() == Some(&id) && status.is_none();
+        match now(
+            status == Some("reconciled"),
+            status == Some("cleared") || gone_adjustment,
+            applied,
+        ) {
+            Now::After => to_clear.push(id),
+            Now::Before => untouched.push(id),
+            Now::Changed => conflicts.push(id),
+        }
+    }
     let adjustment = adjustment.filter(|a| live_transaction(plan, a).is_some());
     let reverts = to_clear
         .iter()
@@ -365,17 +494,18 @@ pub fn reconcile(ids: Vec<String>, adjustment: Option<String>, plan: &PlanDetail
     };
     UndoPlan::new(revert, conflicts, reverts, question)
         .nothing_when(empty, "Every transaction changed since: left alone.")
+        .untouched(untouched)
 }
 
 /// `category` (D25): put the name and group back, unless either changed since.
-pub fn category(edit: &CategoryEdit, plan: &PlanDetail) -> UndoPlan {
+pub fn category(edit: &CategoryEdit, plan: &PlanDetail, applied: Applied) -> UndoPlan {
     let current = plan.categories.iter().find(|c| c.id == edit.category_id);
-    let changed = changed_since(current, &edit.name_after, &edit.group_after);
-    let conflicts = if changed {
-        vec![edit.category_id.clone()]
-    } else {
-        Vec::new()
-    };
+    let now = now(
+        !changed_since(current, &edit.name_after, &edit.group_after),
+        !changed_since(current, &edit.name_before, &edit.group_before),
+        applied,
+    );
+    let (conflicts, untouched) = split_ids(&edit.category_id, now);
     let group_name = plan
         .category_groups
         .iter()
@@ -398,45 +528,140 @@ pub fn category(edit: &CategoryEdit, plan: &PlanDetail) -> UndoPlan {
         group_back: edit.group_before.clone(),
     };
     UndoPlan::new(revert, conflicts, reverts, question)
-        .nothing_when(changed, "The category changed since: left alone.")
+        .nothing_when(now != Now::After, "The category changed since: left alone.")
+        .untouched(untouched)
 }
 
 /// `target`: save `fields`, unless the visible category's target no longer reads `after`.
+/// `before` is how it read before the change (an intent notes it; a journal line does not).
 pub fn target(
     category_id: &str,
-    after: &str,
+    (before, after): (Option<&str>, &str),
     fields: &Value,
     plan: &PlanDetail,
     fmt: &MoneyFormat,
+    applied: Applied,
 ) -> UndoPlan {
-    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
-    let current = plan
-        .categories
-        .iter()
-        .find(|c| c.id == category_id && index.is_visible(&c.id));
-    let now = current.map(|c| crate::logic::targets::describe(c, fmt));
-    let changed = now.as_deref() != Some(after);
-    let conflicts = if changed {
-        vec![category_id.to_string()]
-    } else {
-        Vec::new()
-    };
-    let name = current.map(|c| safe(&c.name)).unwrap_or_default();
+    let current = target_now(category_id, plan, fmt);
+    let reads = current.as_ref().map(|(_, text)| text.as_str());
+    let state = now(
+        reads == Some(after),
+        before.is_some() && reads == before,
+        applied,
+    );
+    let (conflicts, untouched) = split_ids(category_id, state);
+    let name = current
+        .as_ref()
+        .map(|(name, _)| name.as_str())
+        .unwrap_or_default();
     let question = format!("Undo: set the target of {name} back?");
-    let reverts = vec![json!({"category_id": category_id, "target_before": now, "fields": fields})];
+    let reverts =
+        vec![json!({"category_id": category_id, "target_before": reads, "fields": fields})];
     let revert = Revert::Target {
         category_id: category_id.to_string(),
         fields: fields.clone(),
     };
     UndoPlan::new(revert, conflicts, reverts, question)
-        .nothing_when(changed, "The target changed since: left alone.")
+        .nothing_when(state != Now::After, "The target changed since: left alone.")
+        .untouched(untouched)
+}
+
+/// The visible category's name (safe text) and how its target reads now.
+fn target_now(category_id: &str, plan: &PlanDetail, fmt: &MoneyFormat) -> Option<(String, String)> {
+    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
+    plan.categories
+        .iter()
+        .find(|c| c.id == category_id && index.is_visible(&c.id))
+        .map(|c| (safe(&c.name), crate::logic::targets::describe(c, fmt)))
+}
+
+/// A `target` change the API cannot restore, interrupted (D14): whether it landed.
+pub fn target_landing(
+    category_id: &str,
+    (before, after): (Option<&str>, &str),
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+) -> Landing {
+    let now = target_now(category_id, plan, fmt).map(|(_, text)| text);
+    if now.as_deref() == Some(after) {
+        Landing::Applied
+    } else if before.is_some() && now.as_deref() == before {
+        Landing::NotApplied
+    } else {
+        Landing::Unknown
+    }
+}
+
+/// A `split` interrupted (D14): applied when the transaction's lines have the intent's digests
+/// (in any order), not applied when it is still one line in its category as before.
+pub fn split_landing(
+    transaction_id: &str,
+    category_before: Option<&str>,
+    line_digests: &[String],
+    salt: Option<&str>,
+    plan: &PlanDetail,
+) -> Landing {
+    let Some(t) = live_transaction(plan, transaction_id) else {
+        return Landing::Unknown;
+    };
+    let mut lines: Vec<String> = plan
+        .subtransactions
+        .iter()
+        .filter(|s| s.transaction_id == transaction_id && !s.deleted)
+        .map(|s| {
+            crate::logic::created::line_digest(
+                salt,
+                s.amount,
+                s.category_id.as_deref(),
+                s.memo.as_deref(),
+            )
+        })
+        .collect();
+    let mut wanted = line_digests.to_vec();
+    lines.sort();
+    wanted.sort();
+    if !lines.is_empty() && lines == wanted {
+        Landing::Applied
+    } else if lines.is_empty() && t.category_id.as_deref() == category_before {
+        Landing::NotApplied
+    } else {
+        Landing::Unknown
+    }
+}
+
+/// A `category_create` interrupted (D14): applied when the group holds a category whose name
+/// has the intent's digest — its id, then.
+pub fn category_create_landing(
+    group_id: &str,
+    name_digest: Option<&str>,
+    salt: Option<&str>,
+    plan: &PlanDetail,
+) -> (Landing, Option<String>) {
+    let Some(digest) = name_digest else {
+        return (Landing::Unknown, None);
+    };
+    let found = plan.categories.iter().find(|c| {
+        !c.deleted
+            && c.category_group_id == group_id
+            && crate::logic::created::name_digest(salt, &c.name) == digest
+    });
+    match found {
+        Some(c) => (Landing::Applied, Some(c.id.clone())),
+        None => (Landing::NotApplied, None),
+    }
 }
 
 /// `approve` (D25): mark the transactions still approved unapproved again.
-pub fn approve(ids: Vec<String>, plan: &PlanDetail) -> UndoPlan {
-    let (still, conflicts): (Vec<String>, Vec<String>) = ids
-        .into_iter()
-        .partition(|id| live_transaction(plan, id).is_some_and(|t| t.approved));
+pub fn approve(ids: Vec<String>, plan: &PlanDetail, applied: Applied) -> UndoPlan {
+    let (mut still, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
+    for id in ids {
+        let approved = live_transaction(plan, &id).map(|t| t.approved);
+        match now(approved == Some(true), approved == Some(false), applied) {
+            Now::After => still.push(id),
+            Now::Before => untouched.push(id),
+            Now::Changed => conflicts.push(id),
+        }
+    }
     let reverts = still
         .iter()
         .map(|id| json!({"transaction_id": id, "approved_before": true, "approved_after": false}))
@@ -451,6 +676,7 @@ pub fn approve(ids: Vec<String>, plan: &PlanDetail) -> UndoPlan {
     };
     UndoPlan::new(revert, conflicts, reverts, question)
         .nothing_when(empty, "Every transaction changed since: left alone.")
+        .untouched(untouched)
 }
 
 #[cfg(test)]

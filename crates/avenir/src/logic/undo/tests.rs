@@ -40,7 +40,7 @@ fn categorize_reverts_what_is_still_as_set_and_leaves_the_rest() {
         from_category_id: Some("c-fun".into()),
         to_category_id: Some("c-food".into()),
     };
-    let undo = categorize(&[moves("t1"), moves("t2")], &f.plan, &fmt());
+    let undo = categorize(&[moves("t1"), moves("t2")], &f.plan, &fmt(), Applied::Fully);
     assert_eq!(undo.conflicts, ["t2"], "t2 is in Fun, not Food");
     assert_eq!(undo.question, "Undo: recategorise 1 transaction(s)?");
     assert_eq!(undo.lines, ["- 2026-09-10 RAIL CO -12.34: Food → Fun"]);
@@ -49,13 +49,20 @@ fn categorize_reverts_what_is_still_as_set_and_leaves_the_rest() {
         [json!({"transaction_id": "t1", "category_before": "c-food", "category_after": "c-fun"})]
     );
     assert_eq!(undo.nothing, None);
-    let undo = categorize(&[moves("t2"), moves("gone")], &f.plan, &fmt());
+    let undo = categorize(
+        &[moves("t2"), moves("gone")],
+        &f.plan,
+        &fmt(),
+        Applied::Fully,
+    );
     assert_eq!(
         undo.nothing.as_deref(),
         Some("Nothing to change. 2 transaction(s) changed since and were left alone.")
     );
     assert_eq!(
-        categorize(&[], &f.plan, &fmt()).nothing.as_deref(),
+        categorize(&[], &f.plan, &fmt(), Applied::Fully)
+            .nothing
+            .as_deref(),
         Some("Nothing to change.")
     );
 }
@@ -98,7 +105,7 @@ fn budget_sets_the_amount_back_unless_it_changed() {
     ) else {
         panic!("a budget operation");
     };
-    let undo = budget(month, &change, &f.plan.categories, &fmt());
+    let undo = budget(month, &change, &f.plan.categories, &fmt(), Applied::Fully);
     assert_eq!(
         undo.question,
         "Undo: set Food for 2026-09-01 back to 120.00?"
@@ -112,7 +119,7 @@ fn budget_sets_the_amount_back_unless_it_changed() {
         to: 140_000,
         ..change
     };
-    let undo = budget(month, &later, &f.plan.categories, &fmt());
+    let undo = budget(month, &later, &f.plan.categories, &fmt(), Applied::Fully);
     assert_eq!(undo.conflicts, ["c-food"]);
     assert_eq!(
         undo.nothing.as_deref(),
@@ -174,7 +181,14 @@ fn move_details(source_to: Milliunits) -> (CalendarMonth, AssignedChange, Assign
 fn move_sets_both_back_or_leaves_both_alone() {
     let f = plan();
     let (m, source, target) = move_details(150_000);
-    let undo = move_money(m, &source, &target, &f.plan.categories, false, &fmt());
+    let undo = move_money(
+        m,
+        &source,
+        &target,
+        &f.plan.categories,
+        Applied::Fully,
+        &fmt(),
+    );
     assert_eq!(
         undo.question,
         "Undo: move 20.00 back from Fun to Food for 2026-09-01?"
@@ -182,14 +196,28 @@ fn move_sets_both_back_or_leaves_both_alone() {
     assert_eq!(undo.reverts.len(), 2);
     assert!(undo.nothing.is_none());
     let (m, source, target) = move_details(160_000);
-    let undo = move_money(m, &source, &target, &f.plan.categories, false, &fmt());
+    let undo = move_money(
+        m,
+        &source,
+        &target,
+        &f.plan.categories,
+        Applied::Fully,
+        &fmt(),
+    );
     assert_eq!(undo.conflicts, ["c-food"]);
     assert_eq!(
         undo.nothing.as_deref(),
         Some("An amount changed since: both left alone.")
     );
     // an interrupted move that applied its target only: that half goes back (D14)
-    let undo = move_money(m, &source, &target, &f.plan.categories, true, &fmt());
+    let undo = move_money(
+        m,
+        &source,
+        &target,
+        &f.plan.categories,
+        Applied::Partly,
+        &fmt(),
+    );
     assert!(undo.nothing.is_none());
     assert_eq!(undo.question, "Undo: set Fun for 2026-09-01 back to 30.00?");
     assert!(matches!(undo.revert, Revert::Budget { ref side, .. } if side.category_id == "c-fun"));
@@ -221,7 +249,7 @@ fn move_details_need_two_whole_sides() {
 #[test]
 fn create_deletes_what_is_still_there() {
     let f = plan();
-    let undo = create(vec!["t1".into(), "gone".into()], &f.plan);
+    let undo = create(vec!["t1".into(), "gone".into()], &f.plan, Applied::Fully);
     assert_eq!(
         undo.revert,
         Revert::Create {
@@ -233,7 +261,7 @@ fn create_deletes_what_is_still_there() {
         undo.question,
         "Undo: delete the 1 transaction(s) this operation created?"
     );
-    let undo = create(vec!["gone".into()], &f.plan);
+    let undo = create(vec!["gone".into()], &f.plan, Applied::Fully);
     assert_eq!(
         undo.nothing.as_deref(),
         Some("Already deleted: nothing to undo.")
@@ -322,7 +350,7 @@ fn flag_puts_back_the_flags_still_as_set() {
     ) else {
         panic!("a flag operation");
     };
-    let undo = flag(&changes, &f.plan);
+    let undo = flag(&changes, &f.plan, Applied::Fully);
     assert_eq!(
         undo.revert,
         Revert::Flags {
@@ -330,7 +358,7 @@ fn flag_puts_back_the_flags_still_as_set() {
         }
     );
     assert_eq!(undo.conflicts, ["t2"]);
-    let undo = flag(&changes[1..], &f.plan);
+    let undo = flag(&changes[1..], &f.plan, Applied::Fully);
     assert_eq!(
         undo.nothing.as_deref(),
         Some("Every flag changed since: left alone.")
@@ -352,10 +380,22 @@ fn flag_puts_back_the_flags_still_as_set() {
 fn payee_is_named_back_unless_renamed_since() {
     let mut f = plan();
     f.plan.payees[0].name = "Rail company".into();
-    let undo = payee("payee:RAIL CO", "RAIL CO", "Rail company", &f.plan);
+    let undo = payee(
+        "payee:RAIL CO",
+        "RAIL CO",
+        "Rail company",
+        &f.plan,
+        Applied::Fully,
+    );
     assert_eq!(undo.question, "Undo: name the payee ‘RAIL CO’ again?");
     assert!(undo.nothing.is_none());
-    let undo = payee("payee:RAIL CO", "RAIL CO", "Rail Co.", &f.plan);
+    let undo = payee(
+        "payee:RAIL CO",
+        "RAIL CO",
+        "Rail Co.",
+        &f.plan,
+        Applied::Fully,
+    );
     assert_eq!(undo.conflicts, ["payee:RAIL CO"]);
     assert_eq!(
         undo.nothing.as_deref(),
@@ -371,13 +411,23 @@ fn payee_is_named_back_unless_renamed_since() {
 fn reconcile_clears_what_is_still_reconciled_and_deletes_the_adjustment() {
     let mut f = plan();
     f.plan.transactions[0].cleared = "reconciled".into();
-    let undo = reconcile(vec!["t1".into(), "t2".into()], Some("t2".into()), &f.plan);
+    let undo = reconcile(
+        vec!["t1".into(), "t2".into()],
+        Some("t2".into()),
+        &f.plan,
+        Applied::Fully,
+    );
     assert_eq!(
         undo.question,
         "Undo reconciliation: mark 1 transaction(s) back to cleared and delete the balance adjustment?"
     );
     assert_eq!(undo.conflicts, ["t2"]);
-    let undo = reconcile(vec!["t2".into()], Some("gone".into()), &f.plan);
+    let undo = reconcile(
+        vec!["t2".into()],
+        Some("gone".into()),
+        &f.plan,
+        Applied::Fully,
+    );
     assert_eq!(
         undo.nothing.as_deref(),
         Some("Every transaction changed since: left alone.")
@@ -421,7 +471,7 @@ fn category_gets_its_name_and_group_back_unless_changed() {
     ) else {
         panic!("a category operation");
     };
-    let undo = category(&edit, &f.plan);
+    let undo = category(&edit, &f.plan, Applied::Fully);
     assert_eq!(
         undo.question,
         "Undo: name the category ‘Fun’ ‘Tennis’ in Everyday again?"
@@ -432,7 +482,9 @@ fn category_gets_its_name_and_group_back_unless_changed() {
         ..edit
     };
     assert_eq!(
-        category(&renamed, &f.plan).nothing.as_deref(),
+        category(&renamed, &f.plan, Applied::Fully)
+            .nothing
+            .as_deref(),
         Some("The category changed since: left alone.")
     );
     assert_eq!(
@@ -447,10 +499,24 @@ fn target_is_restored_unless_changed_and_needs_its_fields() {
     let food = &f.plan.categories[0];
     let after = crate::logic::targets::describe(food, &fmt());
     let fields = json!({"goal_target": null});
-    let undo = target("c-food", &after, &fields, &f.plan, &fmt());
+    let undo = target(
+        "c-food",
+        (None, &after),
+        &fields,
+        &f.plan,
+        &fmt(),
+        Applied::Fully,
+    );
     assert_eq!(undo.question, "Undo: set the target of Food back?");
     assert!(undo.nothing.is_none());
-    let undo = target("c-food", "something else", &fields, &f.plan, &fmt());
+    let undo = target(
+        "c-food",
+        (None, "something else"),
+        &fields,
+        &f.plan,
+        &fmt(),
+        Applied::Fully,
+    );
     assert_eq!(undo.conflicts, ["c-food"]);
     assert_eq!(
         undo.nothing.as_deref(),
@@ -470,7 +536,7 @@ fn target_is_restored_unless_changed_and_needs_its_fields() {
 fn approve_unapproves_what_is_still_approved() {
     let mut f = plan();
     f.plan.transactions[1].approved = false;
-    let undo = approve(vec!["t1".into(), "t2".into()], &f.plan);
+    let undo = approve(vec!["t1".into(), "t2".into()], &f.plan, Applied::Fully);
     assert_eq!(
         undo.revert,
         Revert::Approve {
@@ -479,7 +545,9 @@ fn approve_unapproves_what_is_still_approved() {
     );
     assert_eq!(undo.conflicts, ["t2"]);
     assert_eq!(
-        approve(vec!["t2".into()], &f.plan).nothing.as_deref(),
+        approve(vec!["t2".into()], &f.plan, Applied::Fully)
+            .nothing
+            .as_deref(),
         Some("Every transaction changed since: left alone.")
     );
     assert_eq!(
@@ -489,5 +557,322 @@ fn approve_unapproves_what_is_still_approved() {
     assert_eq!(
         parsed("import", json!({})),
         Err(Refusal::Kind("import".into()))
+    );
+}
+
+/// Partly applied (an unfinished intent, or an interrupted undo, D14): what holds its before
+/// value is untouched — neither reverted nor a conflict — what holds its after value goes back,
+/// anything else is a conflict.
+#[test]
+fn a_partly_applied_operation_reverts_what_landed_and_leaves_the_rest() {
+    let mut f = plan();
+    // t1 was moved Fun → Food (landed); t2 is still in Fun (never moved); gone never was
+    let moves = |t: &str| CategoryMove {
+        transaction_id: t.into(),
+        from_category_id: Some("c-fun".into()),
+        to_category_id: Some("c-food".into()),
+    };
+    let undo = categorize(
+        &[moves("t1"), moves("t2"), moves("gone")],
+        &f.plan,
+        &fmt(),
+        Applied::Partly,
+    );
+    assert_eq!(undo.untouched, ["t2"]);
+    assert_eq!(undo.conflicts, ["gone"], "gone is neither before nor after");
+    assert!(matches!(undo.revert, Revert::Categorize { ref changes } if changes.len() == 1));
+    let undo = categorize(&[moves("t2")], &f.plan, &fmt(), Applied::Partly);
+    assert_eq!(
+        (undo.untouched, undo.conflicts, undo.nothing.is_some()),
+        (vec!["t2".to_string()], Vec::<String>::new(), true),
+        "nothing landed: nothing to revert, nothing changed since"
+    );
+    let undo = categorize(&[moves("t2")], &f.plan, &fmt(), Applied::Fully);
+    assert_eq!(undo.conflicts, ["t2"], "a journal line is read as applied");
+
+    // budget: Food holds 150.00
+    let change = |from, to| AssignedChange {
+        category_id: "c-food".into(),
+        from,
+        to,
+    };
+    let m = CalendarMonth::from_ynab("2026-09-01").unwrap_or_else(|| panic!("a month"));
+    let undo = budget(
+        m,
+        &change(150_000, 170_000),
+        &f.plan.categories,
+        &fmt(),
+        Applied::Partly,
+    );
+    assert_eq!((undo.untouched.len(), undo.conflicts.len()), (1, 0));
+    assert!(undo.nothing.is_some());
+    let undo = budget(
+        m,
+        &change(120_000, 150_000),
+        &f.plan.categories,
+        &fmt(),
+        Applied::Partly,
+    );
+    assert!(undo.nothing.is_none() && undo.untouched.is_empty());
+    let undo = budget(
+        m,
+        &change(1, 2),
+        &f.plan.categories,
+        &fmt(),
+        Applied::Partly,
+    );
+    assert_eq!(undo.conflicts, ["c-food"]);
+
+    // move: Food 150.00, Fun 50.00. Neither half landed:
+    let food = change(150_000, 130_000);
+    let fun = AssignedChange {
+        category_id: "c-fun".into(),
+        from: 50_000,
+        to: 70_000,
+    };
+    let undo = move_money(m, &food, &fun, &f.plan.categories, Applied::Partly, &fmt());
+    assert_eq!(undo.untouched, ["c-food", "c-fun"]);
+    assert!(undo.conflicts.is_empty() && undo.nothing.is_some());
+    // both landed: both go back
+    f.plan.categories[0].budgeted = 130_000;
+    f.plan.categories[1].budgeted = 70_000;
+    let undo = move_money(m, &food, &fun, &f.plan.categories, Applied::Partly, &fmt());
+    assert!(matches!(undo.revert, Revert::Move { .. }) && undo.nothing.is_none());
+
+    // create: what is gone was never created, or already deleted
+    let undo = create(vec!["t1".into(), "gone".into()], &f.plan, Applied::Partly);
+    assert_eq!(
+        (undo.conflicts.len(), undo.untouched.clone()),
+        (0, vec!["gone".to_string()])
+    );
+    assert_eq!(
+        undo.revert,
+        Revert::Create {
+            ids: vec!["t1".into()]
+        }
+    );
+
+    // flags: t1 red (landed), t2 none (never set)
+    f.plan.transactions[0].flag_color = Some("red".into());
+    let flags = |t: &str| FlagChange {
+        transaction_id: t.into(),
+        from: None,
+        to: Some("red".into()),
+    };
+    let undo = flag(&[flags("t1"), flags("t2")], &f.plan, Applied::Partly);
+    assert_eq!(undo.untouched, ["t2"]);
+    assert!(undo.conflicts.is_empty());
+    assert!(matches!(undo.revert, Revert::Flags { ref back } if back.len() == 1));
+
+    // payee still named as before
+    let undo = payee(
+        "payee:RAIL CO",
+        "RAIL CO",
+        "Rail company",
+        &f.plan,
+        Applied::Partly,
+    );
+    assert_eq!(undo.untouched, ["payee:RAIL CO"]);
+    assert!(undo.conflicts.is_empty() && undo.nothing.is_some());
+
+    // reconcile: t1 reconciled (landed), t2 still cleared (not yet)
+    f.plan.transactions[0].cleared = "reconciled".into();
+    f.plan.transactions[1].cleared = "cleared".into();
+    let undo = reconcile(
+        vec!["t1".into(), "t2".into()],
+        None,
+        &f.plan,
+        Applied::Partly,
+    );
+    assert_eq!(undo.untouched, ["t2"]);
+    assert_eq!(
+        undo.revert,
+        Revert::Reconcile {
+            to_clear: vec!["t1".into()],
+            adjustment: None
+        }
+    );
+    // an interrupted undo deleted the adjustment already: not a conflict
+    let undo = reconcile(
+        vec!["t2".into(), "adj".into()],
+        Some("adj".into()),
+        &f.plan,
+        Applied::Partly,
+    );
+    assert_eq!(undo.untouched, ["t2", "adj"]);
+    assert!(undo.conflicts.is_empty() && undo.nothing.is_some());
+
+    // approve: t2 still unapproved
+    f.plan.transactions[1].approved = false;
+    let undo = approve(vec!["t1".into(), "t2".into()], &f.plan, Applied::Partly);
+    assert_eq!(
+        (undo.untouched.clone(), undo.conflicts.len()),
+        (vec!["t2".to_string()], 0)
+    );
+
+    // category: still as before
+    let edit = CategoryEdit {
+        category_id: "c-fun".into(),
+        name_before: "Fun".into(),
+        group_before: "g-fun".into(),
+        name_after: "Sport".into(),
+        group_after: "g-every".into(),
+    };
+    let undo = category(&edit, &f.plan, Applied::Partly);
+    assert_eq!(undo.untouched, ["c-fun"]);
+    assert!(undo.conflicts.is_empty() && undo.nothing.is_some());
+    assert_eq!(
+        category(&edit, &f.plan, Applied::Fully).conflicts,
+        ["c-fun"]
+    );
+
+    // target: reads as before (an intent notes it)
+    let reads = crate::logic::targets::describe(&f.plan.categories[0], &fmt());
+    let fields = json!({"goal_target": null});
+    let undo = target(
+        "c-food",
+        (Some(&reads), "after"),
+        &fields,
+        &f.plan,
+        &fmt(),
+        Applied::Partly,
+    );
+    assert_eq!(undo.untouched, ["c-food"]);
+    assert!(undo.conflicts.is_empty() && undo.nothing.is_some());
+    let undo = target(
+        "c-food",
+        (None, "after"),
+        &fields,
+        &f.plan,
+        &fmt(),
+        Applied::Partly,
+    );
+    assert_eq!(
+        undo.conflicts,
+        ["c-food"],
+        "without its before, it cannot be told apart"
+    );
+}
+
+#[test]
+fn an_irreversible_intent_is_read_as_landed_or_not() {
+    let mut f = plan();
+    let salt = Some("5a17");
+    let line = |amount, category: &str, memo: Option<&str>| {
+        crate::logic::created::line_digest(salt, amount, Some(category), memo)
+    };
+    let digests = vec![line(-10_000, "c-food", None), line(-2_340, "c-fun", None)];
+    assert_eq!(
+        split_landing("t1", Some("c-food"), &digests, salt, &f.plan),
+        Landing::NotApplied,
+        "still one line in its category"
+    );
+    f.line("t1", -2_340, Some("c-fun"), false);
+    f.line("t1", -10_000, Some("c-food"), false);
+    f.plan.transactions[0].category_id = None;
+    assert_eq!(
+        split_landing("t1", Some("c-food"), &digests, salt, &f.plan),
+        Landing::Applied,
+        "its lines, in any order"
+    );
+    assert_eq!(
+        split_landing("t1", Some("c-food"), &digests[..1], salt, &f.plan),
+        Landing::Unknown,
+        "split otherwise"
+    );
+    assert_eq!(
+        split_landing("gone", None, &digests, salt, &f.plan),
+        Landing::Unknown
+    );
+
+    let pets = crate::logic::created::name_digest(salt, "Pets");
+    assert_eq!(
+        category_create_landing("g-every", Some(&pets), salt, &f.plan),
+        (Landing::NotApplied, None)
+    );
+    f.category("c-pets", "g-every", "Pets");
+    assert_eq!(
+        category_create_landing("g-every", Some(&pets), salt, &f.plan),
+        (Landing::Applied, Some("c-pets".to_string()))
+    );
+    assert_eq!(
+        category_create_landing("g-fun", Some(&pets), salt, &f.plan).0,
+        Landing::NotApplied,
+        "in its own group only"
+    );
+    assert_eq!(
+        category_create_landing("g-every", None, salt, &f.plan).0,
+        Landing::Unknown
+    );
+
+    let reads = crate::logic::targets::describe(&f.plan.categories[0], &fmt());
+    assert_eq!(
+        target_landing("c-food", (Some("before"), &reads), &f.plan, &fmt()),
+        Landing::Applied
+    );
+    assert_eq!(
+        target_landing("c-food", (Some(&reads), "after"), &f.plan, &fmt()),
+        Landing::NotApplied
+    );
+    assert_eq!(
+        target_landing("c-food", (None, "after"), &f.plan, &fmt()),
+        Landing::Unknown
+    );
+}
+
+#[test]
+fn the_kinds_undo_cannot_revert_are_read_from_intents_only() {
+    let split =
+        json!({"transaction_id": "t1", "category_before": null, "line_digests": ["a", "b"]});
+    assert_eq!(
+        parse("split", &split, Vec::new(), true),
+        Ok(Details::Irreversible(Irreversible::Split {
+            transaction_id: "t1".into(),
+            category_before: None,
+            line_digests: vec!["a".into(), "b".into()],
+            digest_salt: None,
+        }))
+    );
+    assert_eq!(parsed("split", split), Err(Refusal::Kind("split".into())));
+    assert_eq!(
+        parse(
+            "category_create",
+            &json!({"category_group_id": "g", "name_digest": "d"}),
+            Vec::new(),
+            true
+        ),
+        Ok(Details::Irreversible(Irreversible::CategoryCreate {
+            group_id: "g".into(),
+            name_digest: Some("d".into()),
+            digest_salt: None,
+        }))
+    );
+    assert_eq!(
+        parse("import", &json!({"server_knowledge": 12}), Vec::new(), true),
+        Ok(Details::Irreversible(Irreversible::Import {
+            server_knowledge: Some(12)
+        }))
+    );
+    assert_eq!(
+        parse(
+            "import",
+            &json!({"server_knowledge": "12"}),
+            Vec::new(),
+            true
+        ),
+        damaged("server_knowledge", "an integer")
+    );
+    assert_eq!(
+        parse(
+            "target",
+            &json!({"category_id": "c", "undo": null, "after": "x", "before": "y"}),
+            Vec::new(),
+            true
+        ),
+        Ok(Details::Irreversible(Irreversible::Target {
+            category_id: "c".into(),
+            before: Some("y".into()),
+            after: "x".into(),
+        }))
     );
 }
