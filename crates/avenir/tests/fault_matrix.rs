@@ -27,6 +27,8 @@
 
 mod common;
 
+use common::{intents_path, lines_of, writes_served};
+
 use common::demo_ids::*;
 use common::{Era, Harness, Options, start_options, text_of};
 use serde_json::{Value, json};
@@ -286,28 +288,6 @@ fn state_of(h: &Harness, payees: Option<&[String]>) -> Value {
 fn payee_ids(h: &Harness) -> Vec<String> {
     h.sandbox
         .with_plan(|p| p.payees.iter().map(|payee| payee.id.clone()).collect())
-}
-
-fn writes_served(h: &Harness) -> u64 {
-    h.sandbox
-        .stats()
-        .routes
-        .iter()
-        .filter(|(route, _)| !route.starts_with("GET "))
-        .map(|(_, n)| n)
-        .sum()
-}
-
-fn lines_of(path: &std::path::Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
-
-fn intents_path(h: &Harness) -> std::path::PathBuf {
-    std::path::PathBuf::from(format!("{}.intents", h.journal.display()))
 }
 
 fn with_code(mut args: Value, code: &Value) -> Value {

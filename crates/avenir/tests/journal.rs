@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::intents_path;
+
 use common::{Era, Harness, Options, id, start_options};
 use serde_json::{Value, json};
 
@@ -42,12 +44,6 @@ async fn restaurants(h: &Harness) -> i64 {
         .find(|c| c.id == id("cat-restaurants"))
         .map(|c| c.budgeted)
         .expect("Restaurants")
-}
-
-fn intents_path(h: &Harness) -> std::path::PathBuf {
-    let mut name = h.journal.as_os_str().to_os_string();
-    name.push(".intents");
-    name.into()
 }
 
 fn append(path: &std::path::Path, line: &Value) {

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::intents_path;
+
 use common::{Asker, Era, Harness, Options, Reply, id, start_options};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -34,12 +36,6 @@ fn journal_lines(h: &Harness) -> Vec<Value> {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect()
-}
-
-fn intents_path(h: &Harness) -> std::path::PathBuf {
-    let mut name = h.journal.as_os_str().to_os_string();
-    name.push(".intents");
-    name.into()
 }
 
 /// Nothing was journaled, not even an intent: nothing was sent to be written.

@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::{intents_path, lines_of, writes_served};
+
 use common::{Asker, Era, Harness, Options, Reply, id, start_options};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -73,20 +75,6 @@ fn with_code(mut args: Value, code: &str) -> Value {
     args
 }
 
-fn lines_of(path: &std::path::Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
-
-fn intents_path(h: &Harness) -> std::path::PathBuf {
-    let mut name = h.journal.as_os_str().to_os_string();
-    name.push(".intents");
-    name.into()
-}
-
 fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes())
         .iter()
@@ -100,17 +88,6 @@ async fn transactions(h: &Harness, plan_id: &str) -> Vec<ynab::models::Transacti
         .await
         .expect("transactions")
         .0
-}
-
-/// Requests other than reads the sandbox served.
-fn writes_served(h: &Harness) -> u64 {
-    h.sandbox
-        .stats()
-        .routes
-        .iter()
-        .filter(|(route, _)| !route.starts_with("GET "))
-        .map(|(_, n)| n)
-        .sum()
 }
 
 // ---- §14.6 with codes ---------------------------------------------------------------------------

@@ -433,3 +433,30 @@ pub fn listed_read_tool<'a>(
     assert!(tool.output_schema.is_some(), "{name}");
     tool
 }
+
+/// Requests other than reads the sandbox served.
+pub fn writes_served(h: &Harness) -> u64 {
+    h.sandbox
+        .stats()
+        .routes
+        .iter()
+        .filter(|(route, _)| !route.starts_with("GET "))
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// The JSON lines of a file (the journal, the intents file); none when it does not exist.
+pub fn lines_of(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// `<journal>.intents` of the harness's server.
+pub fn intents_path(h: &Harness) -> std::path::PathBuf {
+    let mut name = h.journal.as_os_str().to_os_string();
+    name.push(".intents");
+    name.into()
+}
