@@ -138,6 +138,13 @@ pub(crate) async fn plan_undo(
             applied,
         ),
         Details::Approve { transaction_ids } => undo::approve(transaction_ids, plan, applied),
+        Details::Delete {
+            transaction_ids,
+            server_knowledge,
+        } => {
+            let deleted = changed_since(context, &plan_id, server_knowledge).await?;
+            undo::delete(&transaction_ids, &deleted, plan, &fmt, applied)
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -362,6 +369,25 @@ async fn imported_since(
         .collect())
 }
 
+/// The transactions changed since `knowledge`, deleted ones included with their fields: YNAB's
+/// record of what a `delete` removed (one delta request).
+async fn changed_since(
+    context: &Context,
+    plan_id: &str,
+    knowledge: i64,
+) -> Result<Vec<ynab::models::Transaction>, ToolError> {
+    let filter = ynab::TransactionFilter {
+        last_knowledge: Some(knowledge),
+        ..ynab::TransactionFilter::default()
+    };
+    let (changed, _) = context
+        .plans
+        .client()
+        .transactions(plan_id, &filter)
+        .await?;
+    Ok(changed)
+}
+
 /// The transactions an interrupted write created, recognised by digest among the account's
 /// transactions changed since the intent's knowledge (D31). One delta request, none without
 /// digests.
@@ -472,6 +498,7 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             name_back,
             group_back,
         },
+        undo::Revert::Recreate { items, ids } => Revert::Recreate { items, ids },
     }
 }
 
