@@ -407,3 +407,63 @@ async fn a_failure_in_the_middle_says_what_was_deleted_and_undo_recreates_it() {
     let again = h.error("undo_operation", json!({"plan_id": plan()})).await;
     assert!(!again.contains(&op), "settled: {again}");
 }
+
+#[tokio::test]
+async fn an_interrupted_undo_never_recreates_twice() {
+    // (The fault, whether YNAB applied the POST, the count of MARKET FRESH once recovered.)
+    let cases = [
+        (FaultKind::ApplyThenDrop, true),
+        (
+            FaultKind::Status {
+                status: 500,
+                retry_after: None,
+            },
+            false,
+        ),
+    ];
+    for (kind, lands) in cases {
+        let h = start_options(Options::new(Era::Legacy)).await;
+        let gone = market_fresh(&h).await[0].id.clone();
+        let args = json!({"plan_id": plan(), "transaction_ids": [gone]});
+        let done = confirmed(&h, false, "delete_transactions", args).await;
+        let op = done["operation_id"].as_str().expect("op").to_string();
+        let undo = json!({"plan_id": plan(), "operation_id": op});
+        let code = code_of(&h.ok("undo_operation", undo.clone()).await);
+        h.sandbox.inject(Fault::new(
+            1,
+            Some("POST /plans/{plan_id}/transactions"),
+            kind,
+        ));
+        let error = h
+            .error("undo_operation", with_code(undo.clone(), &code))
+            .await;
+        assert!(error.contains("may or may not be applied"), "{error}");
+        assert_eq!(market_fresh(&h).await.len(), if lands { 2 } else { 1 });
+        // The intent of the undo holds ids, digests and knowledge: no amount, payee or memo.
+        let intents = std::fs::read_to_string(intents_path(&h)).expect("intents");
+        assert!(!intents.contains("71860") && !intents.contains("MARKET"));
+        // Naming the operation again finishes the interrupted undo, exactly once.
+        let again = h.ok("undo_operation", undo.clone()).await;
+        if lands {
+            assert_eq!(again["status"], "nothing_to_do", "{again}");
+        } else {
+            assert_eq!(again["status"], "confirmation_required", "{again}");
+            let code = code_of(&again);
+            let done = h.ok("undo_operation", with_code(undo.clone(), &code)).await;
+            assert_eq!(done["status"], "applied", "{done}");
+        }
+        assert_eq!(
+            market_fresh(&h).await.len(),
+            2,
+            "lands {lands}: recreated once"
+        );
+        let journal = lines_of(&h.journal);
+        assert_eq!(
+            journal.last(),
+            Some(&json!({"undone": op})),
+            "lands {lands}"
+        );
+        let last = h.error("undo_operation", undo).await;
+        assert!(!last.contains("Unfinished"), "every intent settled: {last}");
+    }
+}

@@ -96,10 +96,12 @@ pub enum Revert {
         name_back: String,
         group_back: String,
     },
-    /// Recreate deleted transactions (`ids`: the old ids that come back).
+    /// Recreate deleted transactions (`ids`: the old ids that come back; `knowledge`: the
+    /// plan's when read, for a recovery of this undo).
     Recreate {
         items: Vec<ynab::writes::NewTransaction>,
         ids: Vec<String>,
+        knowledge: i64,
     },
 }
 
@@ -409,8 +411,21 @@ impl ConfirmedWrite for Undo {
             } => json!({"category_id": category_id, "name_before": name_now,
                         "group_before": group_now, "name_after": name_back,
                         "group_after": group_back}),
-            // Ids only (D31): the deleted transactions' fields stay in YNAB's record.
-            Revert::Recreate { ids, .. } => json!({"recreate": ids}),
+            // Ids, and a salted digest of each recreation (D31): a recovery of this undo
+            // recognises what its one POST made, which the tombstones cannot tell.
+            Revert::Recreate {
+                items,
+                ids,
+                knowledge,
+            } => {
+                let salt = crate::random::hex::<16>();
+                let digests: Vec<String> = items
+                    .iter()
+                    .map(|t| crate::logic::undo::recreation_digest(&salt, t))
+                    .collect();
+                json!({"recreate": ids, "item_digests": digests, "digest_salt": salt,
+                       "server_knowledge": knowledge})
+            }
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }

@@ -144,6 +144,8 @@ pub enum Revert {
     Recreate {
         items: Vec<NewTransaction>,
         ids: Vec<String>,
+        /// The plan's knowledge when the undo read it: a recovery of the undo reads since.
+        knowledge: i64,
     },
 }
 
@@ -720,6 +722,46 @@ pub fn recreation(t: &Transaction) -> NewTransaction {
     }
 }
 
+/// The digest (salted, D31) of a transaction as a recreation makes it: what recognises an
+/// interrupted undo's recreations, which the tombstones cannot tell (they stay deleted).
+pub fn recreation_digest(salt: &str, t: &NewTransaction) -> String {
+    crate::logic::created::digest(
+        Some(salt),
+        &json!([
+            t.account_id,
+            t.date,
+            t.amount,
+            t.payee_id,
+            t.category_id,
+            t.memo
+        ]),
+    )
+}
+
+/// Whether a live transaction among `changed` is one of an interrupted undo's recreations.
+pub fn recreated(digests: &[String], salt: &str, changed: &[Transaction]) -> bool {
+    changed.iter().filter(|t| !t.deleted).any(|t| {
+        let made = recreation(t);
+        digests.contains(&recreation_digest(salt, &made))
+    })
+}
+
+/// `delete` whose interrupted undo's recreation landed (one POST: all of it): nothing is left
+/// to recreate, and the operation is put back.
+pub fn delete_recreated(ids: &[String], knowledge: i64) -> UndoPlan {
+    let revert = Revert::Recreate {
+        items: Vec::new(),
+        ids: Vec::new(),
+        knowledge,
+    };
+    UndoPlan::new(revert, Vec::new(), Vec::new(), String::new())
+        .nothing_when(
+            true,
+            "Already recreated by its interrupted undo: nothing to undo.",
+        )
+        .untouched(ids.to_vec())
+}
+
 /// `delete`: recreate the deleted transactions from YNAB's record of them (`deleted` holds the
 /// transactions changed since the delete's knowledge, tombstones included). One still live was
 /// never deleted: a conflict on a journal line, untouched when partly applied (D14). One YNAB no
@@ -728,7 +770,7 @@ pub fn recreation(t: &Transaction) -> NewTransaction {
 pub fn delete(
     ids: &[String],
     deleted: &[Transaction],
-    plan: &PlanDetail,
+    (plan, knowledge): (&PlanDetail, i64),
     fmt: &MoneyFormat,
     applied: Applied,
 ) -> UndoPlan {
@@ -799,7 +841,11 @@ pub fn delete(
         )
     };
     let mut planned = UndoPlan::new(
-        Revert::Recreate { items, ids: back },
+        Revert::Recreate {
+            items,
+            ids: back,
+            knowledge,
+        },
         conflicts,
         reverts,
         question,
