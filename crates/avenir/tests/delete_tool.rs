@@ -467,3 +467,78 @@ async fn an_interrupted_undo_never_recreates_twice() {
         assert!(!last.contains("Unfinished"), "every intent settled: {last}");
     }
 }
+
+#[tokio::test]
+async fn a_split_comes_back_with_its_lines() {
+    let h = start_options(Options::new(Era::Legacy)).await;
+    let ids = common::demo_ids::ids_of(&h).await;
+    let split = confirmed(
+        &h,
+        false,
+        "split_transaction",
+        common::demo_ids::split(&ids),
+    )
+    .await;
+    assert_eq!(split["status"], "applied", "{split}");
+    let (tx, _) = &ids.to_split;
+    let lines_of_tx = |t: &Transaction| {
+        let mut lines: Vec<Value> = t
+            .subtransactions
+            .iter()
+            .filter(|s| !s.deleted)
+            .map(|s| json!([s.amount, s.category_id, s.memo]))
+            .collect();
+        lines.sort_by_key(|l| l.to_string());
+        lines
+    };
+    let original = everything(&h)
+        .await
+        .into_iter()
+        .find(|t| &t.id == tx)
+        .expect("the split");
+    assert_eq!(lines_of_tx(&original).len(), 2);
+    let args = json!({"plan_id": plan(), "transaction_ids": [tx]});
+    let done = confirmed(&h, false, "delete_transactions", args).await;
+    let op = done["operation_id"].as_str().expect("op").to_string();
+    let undo = json!({"plan_id": plan(), "operation_id": op});
+    let undone = confirmed(&h, false, "undo_operation", undo).await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    let back: Vec<Transaction> = everything(&h)
+        .await
+        .into_iter()
+        .filter(|t| !t.deleted && kept(t) == kept(&original))
+        .collect();
+    assert_eq!(back.len(), 1, "recreated once");
+    assert_ne!(back[0].id, original.id);
+    assert_eq!(
+        lines_of_tx(&back[0]),
+        lines_of_tx(&original),
+        "its lines back"
+    );
+}
+
+#[tokio::test]
+async fn twenty_lines_then_a_count_and_a_decline_deletes_nothing() {
+    let asker = Asker::new(Reply::Decline);
+    let mut options = Options::new(Era::Modern);
+    options.asker = Some(asker.clone());
+    let h = start_options(options).await;
+    let chosen: Vec<String> = everything(&h)
+        .await
+        .into_iter()
+        .filter(|t| !t.deleted && t.transfer_transaction_id.is_none())
+        .take(23)
+        .map(|t| t.id)
+        .collect();
+    let live_before = everything(&h).await.iter().filter(|t| !t.deleted).count();
+    let args = json!({"plan_id": plan(), "transaction_ids": chosen});
+    let declined = h.ok("delete_transactions", args).await;
+    assert_eq!(declined["status"], "declined", "{declined}");
+    let question = asker.questions().pop().expect("asked");
+    let lines: Vec<&str> = question.lines().collect();
+    assert_eq!(lines.len(), 22, "{question}");
+    assert_eq!(lines[21], "- … and 3 more");
+    let live_after = everything(&h).await.iter().filter(|t| !t.deleted).count();
+    assert_eq!(live_after, live_before, "nothing deleted");
+    assert!(lines_of(&h.journal).is_empty());
+}
