@@ -362,6 +362,33 @@ impl Facts {
     }
 }
 
+impl Facts {
+    /// The facts a recreation keeps: deleted transactions come back with new ids (a
+    /// `delete`'s undo), so transactions are compared without them, in a fixed order.
+    fn without_ids(&self) -> Facts {
+        let mut transactions: Vec<Value> = self
+            .transactions
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|mut t| {
+                if let Some(map) = t.as_object_mut() {
+                    map.remove("id");
+                }
+                t
+            })
+            .collect();
+        transactions.sort_by_key(|t| t.to_string());
+        Facts {
+            transactions: Value::Array(transactions),
+            categories: self.categories.clone(),
+            assigned: self.assigned.clone(),
+            payees: self.payees.clone(),
+        }
+    }
+}
+
 /// Where the write is held, and whether it lands first.
 #[derive(Debug, Clone, Copy)]
 struct Hold {
@@ -586,6 +613,11 @@ fn crash_and_recover(
         server = recover(&mut world, &operation, kind, *recovery);
         if *recovery == Recovery::Irreversible {
             assert_eq!(world.facts(), landed, "{when}: left as it landed");
+        } else if kind == "delete" {
+            world
+                .facts()
+                .without_ids()
+                .assert_as(&before.without_ids(), &when);
         } else {
             world.facts().assert_as(&before, &when);
         }
@@ -711,6 +743,34 @@ fn create_transactions() {
         &[
             (before(TRANSACTIONS_POST), Recovery::NothingApplied),
             (after(TRANSACTIONS_POST), Recovery::Reverted),
+        ],
+    );
+}
+
+#[test]
+fn delete_transactions() {
+    const DELETE: &str = "DELETE /plans/{plan_id}/transactions/{transaction_id}";
+    crash_and_recover(
+        "delete",
+        |_| {},
+        "delete_transactions",
+        "delete",
+        |plan| {
+            // The demo's duplicate MARKET FRESH −71.86 of 2026-09-19, both.
+            let ids: Vec<String> = plan
+                .transactions
+                .iter()
+                .filter(|t| !t.deleted && t.date == "2026-09-19" && t.amount == -71_860)
+                .map(|t| t.id.clone())
+                .collect();
+            json!({"transaction_ids": ids})
+        },
+        true,
+        &[
+            (before(DELETE), Recovery::NothingApplied),
+            // the first landed, the second never will
+            (skipping(before(DELETE), 1), Recovery::Reverted),
+            (after(DELETE), Recovery::Reverted),
         ],
     );
 }

@@ -155,7 +155,9 @@ const MONTH_CATEGORY: &str = "PATCH /plans/{plan_id}/months/{month}/categories/{
 const TRANSACTIONS_PATCH: &str = "PATCH /plans/{plan_id}/transactions";
 const TRANSACTIONS_POST: &str = "POST /plans/{plan_id}/transactions";
 
-const TOOLS: [Tool; 14] = [
+const TRANSACTION_DELETE: &str = "DELETE /plans/{plan_id}/transactions/{transaction_id}";
+
+const TOOLS: [Tool; 15] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -211,6 +213,12 @@ const TOOLS: [Tool; 14] = [
         writes: &[TRANSACTIONS_POST],
         puts_back: false,
     },
+    // Two transactions, one DELETE each.
+    Tool {
+        name: "delete_transactions",
+        writes: &[TRANSACTION_DELETE, TRANSACTION_DELETE],
+        puts_back: false,
+    },
     Tool {
         name: "import_transactions",
         writes: &["POST /plans/{plan_id}/transactions/import"],
@@ -245,6 +253,7 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
         "rename_payee" => rename(ids),
         "split_transaction" => split(ids),
         "create_transactions" => create_transactions(ids),
+        "delete_transactions" => delete(ids),
         "import_transactions" => json!({"plan_id": plan()}),
         "reconcile_account" => {
             let mut args = reconcile(ids, ids.checking_cleared + 12.34);
@@ -521,6 +530,13 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
     } else {
         before.clone()
     };
+    // Deleted transactions come back with new ids and without their import link (D31): the
+    // rest of each must be as before.
+    let (reverted, expected) = if tool.name == "delete_transactions" {
+        (without_ids(&reverted), without_ids(&expected))
+    } else {
+        (reverted, expected)
+    };
     check!(
         reverted == expected,
         "after the recovery ({outcome}), the plan is not as expected"
@@ -530,6 +546,38 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
         .any(|l| l["settled"] == json!(intent_id));
     check!(settled, "the intent is still unfinished after its recovery");
     Ok(outcome)
+}
+
+/// `state` with its transactions compared as a recreation keeps them: without their ids, their
+/// links by id and their bank-import fields, in a fixed order.
+fn without_ids(state: &Value) -> Value {
+    const DROPPED: [&str; 7] = [
+        "id",
+        "transaction_id",
+        "transfer_transaction_id",
+        "matched_transaction_id",
+        "import_id",
+        "import_payee_name",
+        "import_payee_name_original",
+    ];
+    fn strip(value: &mut Value) {
+        if let Some(map) = value.as_object_mut() {
+            for key in DROPPED {
+                map.remove(key);
+            }
+            for (_, inner) in map.iter_mut() {
+                strip(inner);
+            }
+        } else if let Some(list) = value.as_array_mut() {
+            list.iter_mut().for_each(strip);
+        }
+    }
+    let mut state = state.clone();
+    if let Some(list) = state["transactions"].as_array_mut() {
+        list.iter_mut().for_each(strip);
+        list.sort_by_key(|t| t.to_string());
+    }
+    state
 }
 
 /// `state` with only the payees of `payees`.

@@ -34,6 +34,11 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
         "every listed transaction is new",
     ),
     (
+        "delete_transactions",
+        "nothing_to_do",
+        "an id not in the plan is an error: every named transaction is deleted",
+    ),
+    (
         "import_transactions",
         "nothing_to_do",
         "nothing new to import is `applied` with imported 0",
@@ -51,7 +56,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 103;
+const EXPECTED_ANSWERS: usize = 107;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -394,6 +399,15 @@ fn cases() -> Vec<Case> {
         }),
         case("undo_operation", "declined", DECLINE, |_, m| {
             json!({"plan_id": plan(), "operation_id": m.ops.get("rename_payee").cloned().unwrap_or(Value::Null)})
+        }),
+        // delete_transactions: last, so no case above misses what it deletes.
+        case("delete_transactions", "confirmation_required", CODE, |ids, _| delete(ids)),
+        case("delete_transactions", "declined", DECLINE, |ids, _| delete(ids)),
+        case("delete_transactions", "error", CODE, |_, _| {
+            json!({"plan_id": plan(), "transaction_ids": ["no-such-transaction"]})
+        }),
+        case("delete_transactions", "applied", CODE, |ids, m| {
+            confirmed("delete_transactions", delete(ids), m)
         }),
     ]);
     table

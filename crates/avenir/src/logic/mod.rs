@@ -11,6 +11,7 @@ pub mod charges;
 pub mod classifier;
 pub mod created;
 pub mod cursor;
+pub mod deletes;
 pub mod exact;
 pub mod flags;
 pub mod forecast;

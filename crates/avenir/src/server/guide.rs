@@ -137,6 +137,13 @@ the answer; adjust only if the user asks."
 `list_accounts` shows{search}; the user reconciles in YNAB itself."
         ));
     }
+    if tools.has("delete_transactions") {
+        lines.push(
+            "A duplicate the user confirms (same date, payee and amount twice): \
+`delete_transactions` removes it; undo recreates it with a new id and no bank-import link."
+                .into(),
+        );
+    }
     if tools.has("flag_transactions") {
         lines.push(
             "Something to check (likely duplicate, unknown charge): propose `flag_transactions` \
@@ -285,6 +292,7 @@ pub(crate) mod tests {
             "move_money",
             "set_category_budget",
             "create_transactions",
+            "delete_transactions",
             "create_category",
             "update_category",
             "rename_payee",

@@ -80,6 +80,7 @@ tools! {
     confirmed create_category::CreateCategory,
     confirmed update_category::UpdateCategory,
     confirmed create_transactions::CreateTransactions,
+    confirmed delete_transactions::DeleteTransactions,
     confirmed import_transactions::ImportTransactions,
     confirmed flag_transactions::FlagTransactions,
     confirmed rename_payee::RenamePayee,

@@ -26,11 +26,29 @@ pub static READ_TOOLS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 mod tests {
     use super::*;
 
+    /// The reference's 14 write tools are all here; issue 11 adds more.
     #[test]
     fn the_reference_s_33_tools_19_read_14_write() {
         assert_eq!(READ_TOOLS.len(), 19);
-        assert_eq!(WRITE_TOOLS.len(), 14);
+        for name in [
+            "apply_categories",
+            "split_transaction",
+            "set_category_budget",
+            "move_money",
+            "set_category_target",
+            "create_category",
+            "update_category",
+            "create_transactions",
+            "import_transactions",
+            "reconcile_account",
+            "flag_transactions",
+            "rename_payee",
+            "approve_transactions",
+            "undo_operation",
+        ] {
+            assert!(WRITE_TOOLS.contains(&name), "{name}");
+        }
         assert!(READ_TOOLS.contains(&"list_plans"));
-        assert!(WRITE_TOOLS.contains(&"undo_operation"));
+        assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");
     }
 }

@@ -27,7 +27,8 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 10] = [
+const UNDOABLE_KINDS: [&str; 11] = [
+    "delete",
     "categorize",
     "category",
     "budget",
@@ -94,6 +95,13 @@ pub enum Revert {
         group_now: String,
         name_back: String,
         group_back: String,
+    },
+    /// Recreate deleted transactions (`ids`: the old ids that come back; `knowledge`: the
+    /// plan's when read, for a recovery of this undo).
+    Recreate {
+        items: Vec<ynab::writes::NewTransaction>,
+        ids: Vec<String>,
+        knowledge: i64,
     },
 }
 
@@ -403,6 +411,21 @@ impl ConfirmedWrite for Undo {
             } => json!({"category_id": category_id, "name_before": name_now,
                         "group_before": group_now, "name_after": name_back,
                         "group_after": group_back}),
+            // Ids, and a salted digest of each recreation (D31): a recovery of this undo
+            // recognises what its one POST made, which the tombstones cannot tell.
+            Revert::Recreate {
+                items,
+                ids,
+                knowledge,
+            } => {
+                let salt = crate::random::hex::<16>();
+                let digests: Vec<String> = items
+                    .iter()
+                    .map(|t| crate::logic::undo::recreation_digest(&salt, t))
+                    .collect();
+                json!({"recreate": ids, "item_digests": digests, "digest_salt": salt,
+                       "server_knowledge": knowledge})
+            }
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -575,6 +598,11 @@ impl ConfirmedWrite for Undo {
                 let save = crate::logic::target_change::category_change(fields);
                 client.update_category(plan, category_id, &save).await?;
             }
+            Revert::Recreate { items, .. } => {
+                // One POST for all: either every one comes back or none (or YNAB's answer is
+                // lost: the undo stays unfinished, and the person checks before undoing again).
+                client.create_transactions(plan, items).await?;
+            }
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -607,6 +635,7 @@ impl ConfirmedWrite for Undo {
             Revert::Reconcile { .. } => "reconcile",
             Revert::Target { .. } => "target",
             Revert::Category { .. } => "category",
+            Revert::Recreate { .. } => "delete",
         };
         applied_message_of(kind).to_string()
     }
@@ -676,6 +705,7 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "reconcile" => "Reconciliation undone.",
         "target" => "Target restored.",
         "category" => "Previous name and group restored.",
+        "delete" => "Deleted transactions recreated, with new ids and without their bank-import link.",
         _ => "Approval undone.",
     }
 }

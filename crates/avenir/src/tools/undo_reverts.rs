@@ -138,6 +138,18 @@ pub(crate) async fn plan_undo(
             applied,
         ),
         Details::Approve { transaction_ids } => undo::approve(transaction_ids, plan, applied),
+        Details::Delete {
+            transaction_ids,
+            server_knowledge,
+        } => {
+            if recreated_by_interrupted_undo(context, &plan_id, recovery).await? {
+                undo::delete_recreated(&transaction_ids, snapshot.server_knowledge)
+            } else {
+                let deleted = changed_since(context, &plan_id, server_knowledge).await?;
+                let current = (plan, snapshot.server_knowledge);
+                undo::delete(&transaction_ids, &deleted, current, &fmt, applied)
+            }
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -362,6 +374,65 @@ async fn imported_since(
         .collect())
 }
 
+/// Whether an interrupted undo of a `delete` recreated its transactions: its intent holds the
+/// digests of what it was to create and the knowledge before, and one live transaction among those
+/// changed since with such a digest means its one POST landed. A tombstone cannot tell: it stays
+/// deleted after a recreation, so without this a second undo would recreate them twice.
+async fn recreated_by_interrupted_undo(
+    context: &Context,
+    plan_id: &str,
+    recovery: &Recovery,
+) -> Result<bool, ToolError> {
+    if recovery.interrupted.is_empty() {
+        return Ok(false);
+    }
+    let unfinished = context
+        .journal
+        .blocking(|journal| journal.unfinished())
+        .await?;
+    for intent in unfinished
+        .iter()
+        .filter(|i| recovery.interrupted.contains(&i.id))
+    {
+        let reverting = &intent.details["reverting"];
+        let (Some(digests), Some(salt), Some(knowledge)) = (
+            reverting["item_digests"].as_array(),
+            reverting["digest_salt"].as_str(),
+            reverting["server_knowledge"].as_i64(),
+        ) else {
+            continue;
+        };
+        let digests: Vec<String> = digests
+            .iter()
+            .filter_map(|d| d.as_str().map(str::to_string))
+            .collect();
+        let changed = changed_since(context, plan_id, knowledge).await?;
+        if undo::recreated(&digests, salt, &changed) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The transactions changed since `knowledge`, deleted ones included with their fields: YNAB's
+/// record of what a `delete` removed (one delta request).
+async fn changed_since(
+    context: &Context,
+    plan_id: &str,
+    knowledge: i64,
+) -> Result<Vec<ynab::models::Transaction>, ToolError> {
+    let filter = ynab::TransactionFilter {
+        last_knowledge: Some(knowledge),
+        ..ynab::TransactionFilter::default()
+    };
+    let (changed, _) = context
+        .plans
+        .client()
+        .transactions(plan_id, &filter)
+        .await?;
+    Ok(changed)
+}
+
 /// The transactions an interrupted write created, recognised by digest among the account's
 /// transactions changed since the intent's knowledge (D31). One delta request, none without
 /// digests.
@@ -471,6 +542,15 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             group_now,
             name_back,
             group_back,
+        },
+        undo::Revert::Recreate {
+            items,
+            ids,
+            knowledge,
+        } => Revert::Recreate {
+            items,
+            ids,
+            knowledge,
         },
     }
 }

@@ -23,6 +23,8 @@ pub struct Ids {
     pub to_approve: String,
     /// Pending transactions and the category suggested for each.
     pub suggested: Vec<(String, String)>,
+    /// Two old categorized purchases on Checking no other case names: to delete.
+    pub to_delete: Vec<String>,
 }
 
 impl Ids {
@@ -71,6 +73,9 @@ pub fn create_transactions(ids: &Ids) -> Value {
         {"date": "2026-09-21", "amount": -32.4, "payee_name": "Pharmacie Centrale"},
         {"date": "2026-09-23", "amount": -12.5, "payee_name": "Corner Shop", "category_id": ids.category("Groceries")}
     ]})
+}
+pub fn delete(ids: &Ids) -> Value {
+    json!({"plan_id": plan(), "transaction_ids": ids.to_delete})
 }
 pub fn reconcile(ids: &Ids, bank: f64) -> Value {
     json!({"plan_id": plan(), "account_id": ids.checking, "bank_balance": bank})
@@ -163,6 +168,21 @@ pub async fn ids_of(h: &Harness) -> Ids {
                 text(&item["suggestion"]["category_id"]),
             )
         })
+        .collect();
+    let named = [&ids.rail_tx, &ids.to_split.0, &ids.to_approve];
+    ids.to_delete = transactions
+        .iter()
+        .rev()
+        .filter(|t| {
+            t["account"] == "Checking"
+                && !t["category"].is_null()
+                && t["split"] == false
+                && t["amount"].as_f64().is_some_and(|a| a < -1.0)
+                && !t["payee"].as_str().unwrap_or("").starts_with("Transfer")
+        })
+        .map(|t| text(&t["transaction_id"]))
+        .filter(|id| !named.contains(&id) && !ids.suggested.iter().any(|(s, _)| s == id))
+        .take(2)
         .collect();
     ids
 }

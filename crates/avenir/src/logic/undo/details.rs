@@ -103,6 +103,12 @@ pub enum Details {
     Approve {
         transaction_ids: Vec<String>,
     },
+    /// `delete`: the ids deleted (a transfer's both sides), and the plan's knowledge before the
+    /// delete, since which YNAB's delta shows each one deleted, with its fields.
+    Delete {
+        transaction_ids: Vec<String>,
+        server_knowledge: i64,
+    },
     /// The kinds YNAB's API cannot revert, read from an unfinished intent only: undo can only
     /// tell whether they landed (D14).
     Irreversible(Irreversible),
@@ -343,6 +349,11 @@ pub fn parse(
                 target: assigned(target, "changes.1.")?,
             })
         }
+        "delete" => Ok(Details::Delete {
+            transaction_ids: strings(details, "transaction_ids")?,
+            server_knowledge: optional_knowledge(details)?
+                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
+        }),
         "create" if from_intent && details.get("transaction_ids").is_none() => {
             let recognition =
                 recognition(details)?.ok_or_else(|| damaged("item_digests", "a list of ids"))?;

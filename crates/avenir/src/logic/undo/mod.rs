@@ -23,7 +23,8 @@ use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
 use crate::text::safe;
 use serde_json::{Value, json};
-use ynab::models::{Category, Milliunits, PlanDetail};
+use ynab::models::{Category, Milliunits, PlanDetail, Transaction};
+use ynab::writes::{NewSubTransaction, NewTransaction};
 
 /// How much of an operation may have reached YNAB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,6 +138,14 @@ pub enum Revert {
         group_now: String,
         name_back: String,
         group_back: String,
+    },
+    /// Recreate deleted transactions from YNAB's record of them (one side of a transfer: YNAB
+    /// makes the other). `ids` are the old ids that come back, transfers' other sides included.
+    Recreate {
+        items: Vec<NewTransaction>,
+        ids: Vec<String>,
+        /// The plan's knowledge when the undo read it: a recovery of the undo reads since.
+        knowledge: i64,
     },
 }
 
@@ -677,6 +686,174 @@ pub fn approve(ids: Vec<String>, plan: &PlanDetail, applied: Applied) -> UndoPla
     UndoPlan::new(revert, conflicts, reverts, question)
         .nothing_when(empty, "Every transaction changed since: left alone.")
         .untouched(untouched)
+}
+
+/// A deleted transaction as YNAB recreates it: every field but its id and its import id (the
+/// bank-import link cannot come back). A transfer keeps its transfer payee, so YNAB makes its
+/// other side again; a split keeps its lines.
+pub fn recreation(t: &Transaction) -> NewTransaction {
+    NewTransaction {
+        account_id: t.account_id.clone(),
+        date: t.date.clone(),
+        amount: t.amount,
+        payee_id: t.payee_id.clone(),
+        payee_name: None,
+        category_id: if t.subtransactions.is_empty() {
+            t.category_id.clone()
+        } else {
+            None
+        },
+        memo: t.memo.clone(),
+        cleared: Some(t.cleared.clone()),
+        approved: Some(t.approved),
+        flag_color: t.flag_color.clone().filter(|c| !c.is_empty()),
+        import_id: None,
+        subtransactions: t
+            .subtransactions
+            .iter()
+            .map(|s| NewSubTransaction {
+                amount: s.amount,
+                payee_id: s.payee_id.clone(),
+                payee_name: None,
+                category_id: s.category_id.clone(),
+                memo: s.memo.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// The digest (salted, D31) of a transaction as a recreation makes it: what recognises an
+/// interrupted undo's recreations, which the tombstones cannot tell (they stay deleted).
+pub fn recreation_digest(salt: &str, t: &NewTransaction) -> String {
+    crate::logic::created::digest(
+        Some(salt),
+        &json!([
+            t.account_id,
+            t.date,
+            t.amount,
+            t.payee_id,
+            t.category_id,
+            t.memo
+        ]),
+    )
+}
+
+/// Whether a live transaction among `changed` is one of an interrupted undo's recreations.
+pub fn recreated(digests: &[String], salt: &str, changed: &[Transaction]) -> bool {
+    changed.iter().filter(|t| !t.deleted).any(|t| {
+        let made = recreation(t);
+        digests.contains(&recreation_digest(salt, &made))
+    })
+}
+
+/// `delete` whose interrupted undo's recreation landed (one POST: all of it): nothing is left
+/// to recreate, and the operation is put back.
+pub fn delete_recreated(ids: &[String], knowledge: i64) -> UndoPlan {
+    let revert = Revert::Recreate {
+        items: Vec::new(),
+        ids: Vec::new(),
+        knowledge,
+    };
+    UndoPlan::new(revert, Vec::new(), Vec::new(), String::new())
+        .nothing_when(
+            true,
+            "Already recreated by its interrupted undo: nothing to undo.",
+        )
+        .untouched(ids.to_vec())
+}
+
+/// `delete`: recreate the deleted transactions from YNAB's record of them (`deleted` holds the
+/// transactions changed since the delete's knowledge, tombstones included). One still live was
+/// never deleted: a conflict on a journal line, untouched when partly applied (D14). One YNAB no
+/// longer shows deleted is a conflict. Of a transfer whose two sides were deleted, one is
+/// recreated and YNAB makes the other.
+pub fn delete(
+    ids: &[String],
+    deleted: &[Transaction],
+    (plan, knowledge): (&PlanDetail, i64),
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    let names = PlanNames::new(plan);
+    let (mut chosen, mut back, mut conflicts, mut untouched) = (
+        Vec::<&Transaction>::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    for id in ids {
+        if live_transaction(plan, id).is_some() {
+            if applied.partly() {
+                untouched.push(id.clone());
+            } else {
+                conflicts.push(id.clone());
+            }
+            continue;
+        }
+        match deleted.iter().find(|t| &t.id == id && t.deleted) {
+            None => conflicts.push(id.clone()),
+            Some(t) => {
+                back.push(id.clone());
+                let pair_chosen = chosen
+                    .iter()
+                    .any(|c| c.transfer_transaction_id.as_deref() == Some(id.as_str()));
+                if !pair_chosen {
+                    chosen.push(t);
+                }
+            }
+        }
+    }
+    let lines = chosen
+        .iter()
+        .map(|t| {
+            let payee = match t.payee_id.as_deref() {
+                Some(id) => safe(names.payee(Some(id))),
+                None => safe(t.payee_name.as_deref().unwrap_or_default()),
+            };
+            let mut line = format!(
+                "- {} {payee} {} on {}",
+                t.date,
+                fmt.plain(t.amount),
+                safe(names.account(&t.account_id))
+            );
+            if let Some(other) = t.transfer_account_id.as_deref() {
+                line.push_str(&format!(
+                    " (a transfer: its other side on {} comes back too)",
+                    safe(names.account(other))
+                ));
+            }
+            line
+        })
+        .collect();
+    let reverts = back.iter().map(|id| json!({"recreate": id})).collect();
+    let question = format!(
+        "Undo: recreate {} deleted transaction(s)? They come back with new ids and without their bank-import link.",
+        chosen.len()
+    );
+    let items = chosen.iter().map(|t| recreation(t)).collect();
+    let empty = back.is_empty();
+    let nothing = if conflicts.is_empty() {
+        "Nothing to recreate: YNAB shows none of them deleted.".to_string()
+    } else {
+        format!(
+            "Nothing to recreate: YNAB no longer shows {} of them deleted; left alone.",
+            conflicts.len()
+        )
+    };
+    let mut planned = UndoPlan::new(
+        Revert::Recreate {
+            items,
+            ids: back,
+            knowledge,
+        },
+        conflicts,
+        reverts,
+        question,
+    )
+    .nothing_when(empty, &nothing)
+    .untouched(untouched);
+    planned.lines = lines;
+    planned
 }
 
 #[cfg(test)]

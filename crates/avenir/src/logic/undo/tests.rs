@@ -876,3 +876,138 @@ fn the_kinds_undo_cannot_revert_are_read_from_intents_only() {
         }))
     );
 }
+
+/// A deleted transaction as YNAB's delta shows it: its fields and `deleted: true`.
+fn tombstone(
+    id: &str,
+    account: &str,
+    mirror: Option<&str>,
+    transfer_to: Option<&str>,
+) -> Transaction {
+    serde_json::from_value(json!({
+        "id": id, "date": "2026-09-19", "amount": -71_860, "memo": "twice", "cleared": "cleared",
+        "approved": true, "flag_color": "red", "account_id": account, "payee_id": "p-shop",
+        "category_id": "c-food", "import_id": "YNAB:-71860:2026-09-19:2", "deleted": true,
+        "transfer_transaction_id": mirror, "transfer_account_id": transfer_to,
+    }))
+    .expect("a transaction")
+}
+
+#[test]
+fn delete_recreates_what_ynab_shows_deleted_without_the_import_link() {
+    let f = plan();
+    let asked: Vec<String> = ["x1", "t1", "gone"].iter().map(|s| s.to_string()).collect();
+    let deleted = [tombstone("x1", "a", None, None)];
+    let undo = delete(&asked, &deleted, (&f.plan, 7), &fmt(), Applied::Fully);
+    assert_eq!(undo.conflicts, ["t1", "gone"], "live, or no record");
+    assert_eq!(undo.reverts, [json!({"recreate": "x1"})]);
+    assert_eq!(
+        undo.question,
+        "Undo: recreate 1 deleted transaction(s)? They come back with new ids and without their bank-import link."
+    );
+    let Revert::Recreate {
+        items,
+        ids,
+        knowledge,
+    } = &undo.revert
+    else {
+        panic!("{:?}", undo.revert)
+    };
+    assert_eq!(
+        (ids.as_slice(), *knowledge),
+        (["x1".to_string()].as_slice(), 7)
+    );
+    let item = &items[0];
+    assert_eq!(item.import_id, None);
+    assert_eq!(
+        (
+            item.amount,
+            item.memo.as_deref(),
+            item.flag_color.as_deref()
+        ),
+        (-71_860, Some("twice"), Some("red"))
+    );
+    assert_eq!(
+        (item.cleared.as_deref(), item.approved),
+        (Some("cleared"), Some(true))
+    );
+    // Partly applied (D14): a live one was never deleted, not a conflict.
+    let undo = delete(&asked, &deleted, (&f.plan, 7), &fmt(), Applied::Partly);
+    assert_eq!(undo.untouched, ["t1"]);
+    assert_eq!(undo.conflicts, ["gone"]);
+    // Nothing deleted: nothing to do.
+    let undo = delete(
+        &["t1".to_string()],
+        &[],
+        (&f.plan, 7),
+        &fmt(),
+        Applied::Partly,
+    );
+    assert!(undo.nothing.is_some());
+}
+
+#[test]
+fn delete_recreates_one_side_of_a_transfer() {
+    let f = plan();
+    let ids: Vec<String> = ["s1", "s2"].iter().map(|s| s.to_string()).collect();
+    let deleted = [
+        tombstone("s1", "a", Some("s2"), Some("b")),
+        tombstone("s2", "b", Some("s1"), Some("a")),
+    ];
+    let undo = delete(&ids, &deleted, (&f.plan, 7), &fmt(), Applied::Fully);
+    let Revert::Recreate { items, ids, .. } = &undo.revert else {
+        panic!("{:?}", undo.revert)
+    };
+    assert_eq!(items.len(), 1, "YNAB makes the other side");
+    assert_eq!(ids.len(), 2, "both come back");
+    assert!(
+        undo.lines[0].contains("(a transfer: its other side on"),
+        "{:?}",
+        undo.lines
+    );
+}
+
+#[test]
+fn an_interrupted_recreation_is_recognised_by_digest() {
+    let made = recreation(&tombstone("x1", "a", None, None));
+    let digest = recreation_digest("salt", &made);
+    let mut live = tombstone("new", "a", None, None);
+    live.deleted = false;
+    assert!(recreated(
+        std::slice::from_ref(&digest),
+        "salt",
+        std::slice::from_ref(&live)
+    ));
+    assert!(!recreated(
+        std::slice::from_ref(&digest),
+        "other salt",
+        std::slice::from_ref(&live)
+    ));
+    let still_deleted = tombstone("x1", "a", None, None);
+    assert!(
+        !recreated(&[digest], "salt", &[still_deleted]),
+        "a tombstone is not a recreation"
+    );
+}
+
+#[test]
+fn delete_details_parse_and_refuse_when_damaged() {
+    assert_eq!(
+        parsed(
+            "delete",
+            json!({"transaction_ids": ["a"], "server_knowledge": 3})
+        ),
+        Ok(Details::Delete {
+            transaction_ids: vec!["a".into()],
+            server_knowledge: 3
+        })
+    );
+    assert_eq!(
+        parsed("delete", json!({"transaction_ids": ["a"]})),
+        damaged("server_knowledge", "an integer")
+    );
+    assert_eq!(
+        parsed("delete", json!({"server_knowledge": 3})),
+        damaged("transaction_ids", "a list of ids")
+    );
+}
