@@ -6,7 +6,9 @@
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::created::digest;
 use crate::logic::flags::current_flag;
-use crate::logic::names::SplitLines;
+use crate::logic::names::{PlanNames, SplitLines};
+use crate::money::MoneyFormat;
+use crate::text::safe;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use ynab::models::{Milliunits, PlanDetail, TransactionSummary};
@@ -407,6 +409,27 @@ pub fn plan_updates<'t>(
         unchanged_count: asked.len() - changes.len(),
         changes,
     })
+}
+
+/// How a field's value reads in a question: names for ids, quoted memos and payees, `none` for
+/// nothing; every name made safe.
+pub fn shown(plan: &PlanDetail, fmt: &MoneyFormat, field: Field, value: &Value) -> String {
+    let names = PlanNames::new(plan);
+    let text = value.as_str();
+    match (field, value) {
+        (_, Value::Null) => "none".to_string(),
+        (Field::Amount, v) => v.as_i64().map(|m| fmt.plain(m)).unwrap_or_default(),
+        (Field::Approved, Value::Bool(b)) => if *b { "yes" } else { "no" }.to_string(),
+        (Field::Payee, _) => format!("‘{}’", safe(names.payee(text))),
+        (Field::Category, _) => {
+            let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
+            text.and_then(|id| index.visible_name(id))
+                .map_or_else(|| "none".to_string(), safe)
+        }
+        (Field::Account, _) => safe(names.account(text.unwrap_or_default())),
+        (Field::Memo, _) => format!("‘{}’", safe(text.unwrap_or_default())),
+        (_, v) => safe(text.map_or_else(|| v.to_string(), str::to_string).as_str()),
+    }
 }
 
 #[cfg(test)]
