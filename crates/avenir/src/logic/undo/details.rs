@@ -348,22 +348,29 @@ fn update_edits(details: &Value) -> Result<Details, Refusal> {
                 .get("fields")
                 .and_then(Value::as_object)
                 .ok_or_else(|| damaged(&format!("changes.{i}.fields"), "an object of fields"))?;
+            // The fields in the tool's order (a JSON object keeps them sorted by name).
+            let mut fields: Vec<FieldEdit> = fields
+                .iter()
+                .map(|(key, entry)| {
+                    let path = format!("changes.{i}.fields.{key}");
+                    let field = crate::logic::updates::Field::from_key(key)
+                        .ok_or_else(|| damaged(&path, "a field update_transactions changes"))?;
+                    Ok(FieldEdit {
+                        field,
+                        from: known(entry, "from", &path)?,
+                        to: known(entry, "to", &path)?,
+                        to_name_digest: optional_text(entry, "to_name_digest")?,
+                    })
+                })
+                .collect::<Result<_, Refusal>>()?;
+            fields.sort_by_key(|f| {
+                crate::logic::updates::Field::ALL
+                    .iter()
+                    .position(|x| *x == f.field)
+            });
             Ok(TransactionEdit {
                 transaction_id: text(c, "transaction_id", &format!("changes.{i}.transaction_id"))?,
-                fields: fields
-                    .iter()
-                    .map(|(key, entry)| {
-                        let path = format!("changes.{i}.fields.{key}");
-                        let field = crate::logic::updates::Field::from_key(key)
-                            .ok_or_else(|| damaged(&path, "a field update_transactions changes"))?;
-                        Ok(FieldEdit {
-                            field,
-                            from: known(entry, "from", &path)?,
-                            to: known(entry, "to", &path)?,
-                            to_name_digest: optional_text(entry, "to_name_digest")?,
-                        })
-                    })
-                    .collect::<Result<_, Refusal>>()?,
+                fields,
             })
         })
         .collect::<Result<_, Refusal>>()?;
