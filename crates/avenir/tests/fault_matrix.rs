@@ -153,7 +153,7 @@ const MONTH_CATEGORY: &str = "PATCH /plans/{plan_id}/months/{month}/categories/{
 const TRANSACTIONS_PATCH: &str = "PATCH /plans/{plan_id}/transactions";
 const TRANSACTIONS_POST: &str = "POST /plans/{plan_id}/transactions";
 
-const TOOLS: [Tool; 14] = [
+const TOOLS: [Tool; 15] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -191,6 +191,11 @@ const TOOLS: [Tool; 14] = [
     },
     Tool {
         name: "flag_transactions",
+        writes: &[TRANSACTIONS_PATCH],
+        puts_back: false,
+    },
+    Tool {
+        name: "update_transactions",
         writes: &[TRANSACTIONS_PATCH],
         puts_back: false,
     },
@@ -240,6 +245,12 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
             json!({"plan_id": plan(), "tx_ids": [ids.to_approve]})
         }
         "flag_transactions" => flag(ids),
+        // Fields an unfinished intent can put back: a date, amount or memo is there only as a
+        // digest (D31), so its recovery leaves those alone (docs/writes/update_transactions.md).
+        "update_transactions" => json!({"plan_id": plan(), "updates": [
+            {"transaction_id": ids.rail_tx, "category_id": ids.category("Transport"),
+             "flag": "blue", "cleared": "uncleared"}
+        ]}),
         "rename_payee" => rename(ids),
         "split_transaction" => split(ids),
         "create_transactions" => create_transactions(ids),
