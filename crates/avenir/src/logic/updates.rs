@@ -478,7 +478,9 @@ mod tests {
         }
     }
 
-    fn run(asked: &[UpdateAsked]) -> Result<Vec<(String, Vec<(Field, Value, Value)>)>, String> {
+    type Planned = Vec<(String, Vec<(Field, Value, Value)>)>;
+
+    fn run(asked: &[UpdateAsked]) -> Result<Planned, String> {
         let plan = plan();
         let planned = plan_updates(asked, &plan, "2026-09-30", &|t| t.date.clone())?;
         Ok(planned
