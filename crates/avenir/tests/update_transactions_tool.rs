@@ -400,3 +400,73 @@ async fn what_ynab_would_refuse_is_refused_with_nothing_written() {
     );
     nothing_journaled(&h);
 }
+
+#[tokio::test]
+async fn a_split_s_amount_and_a_budget_transfer_s_category_are_refused_by_name() {
+    let h = harness(Era::Legacy, None).await;
+    // Split tx-054 first (YNAB keeps a split's amount, date and category).
+    let split = json!({"plan_id": "last-used", "transaction_id": id("tx-054"), "lines": [
+        {"amount": -20, "category_id": id("cat-transport")},
+        {"amount": -25, "category_id": id("cat-restaurants")}]});
+    let preview = h.ok("split_transaction", split.clone()).await;
+    let done = h
+        .ok(
+            "split_transaction",
+            with_code(split, &preview["confirmation"]),
+        )
+        .await;
+    assert_eq!(done["status"], "applied", "{done}");
+    let one = |entry: Value| json!({"plan_id": "last-used", "updates": [entry]});
+    assert_eq!(
+        h.error(
+            "update_transactions",
+            one(json!({"transaction_id": id("tx-054"), "amount": -50}))
+        )
+        .await,
+        format!(
+            "Transaction {} (2026-09-18 RAIL CO -45.00) is split: YNAB's API cannot change a split's amount; change it in YNAB, or leave amount out.",
+            id("tx-054")
+        )
+    );
+    assert!(
+        h.error(
+            "update_transactions",
+            one(json!({"transaction_id": id("tx-054"), "date": "2026-09-17"}))
+        )
+        .await
+        .contains("cannot change a split's date")
+    );
+    // A split's memo can change.
+    let memo = one(json!({"transaction_id": id("tx-054"), "memo": "Lyon"}));
+    let preview = h.ok("update_transactions", memo.clone()).await;
+    assert_eq!(preview["status"], "confirmation_required", "{preview}");
+
+    // A transfer between two budget accounts takes no category.
+    let accounts = h.other_app().accounts(&plan()).await.expect("accounts");
+    let on_budget = |a: &str| accounts.iter().any(|x| x.id == a && x.on_budget);
+    let transfer = h
+        .other_app()
+        .transactions(&plan(), &ynab::TransactionFilter::default())
+        .await
+        .expect("transactions")
+        .0
+        .into_iter()
+        .find(|t| {
+            !t.deleted
+                && on_budget(&t.account_id)
+                && t.transfer_account_id.as_deref().is_some_and(on_budget)
+        })
+        .expect("a transfer between budget accounts in the demo plan");
+    let refused = h
+        .error(
+            "update_transactions",
+            one(json!({"transaction_id": transfer.id, "category_id": id("cat-groceries")})),
+        )
+        .await;
+    assert!(
+        refused.starts_with(&format!("Transaction {} (", transfer.id))
+            && refused.ends_with("is a transfer between two budget accounts: YNAB gives it no category; leave category_id out."),
+        "{refused}"
+    );
+    assert_eq!(journal_lines(&h).len(), 1, "only the split");
+}
