@@ -470,3 +470,37 @@ async fn a_split_s_amount_and_a_budget_transfer_s_category_are_refused_by_name()
     );
     assert_eq!(journal_lines(&h).len(), 1, "only the split");
 }
+
+#[tokio::test]
+async fn a_long_question_shows_twenty_lines_then_a_count() {
+    let asker = Asker::new(Reply::Decline);
+    let h = harness(Era::Modern, Some(asker.clone())).await;
+    let mut ids: Vec<String> = h
+        .other_app()
+        .transactions(&plan(), &ynab::TransactionFilter::default())
+        .await
+        .expect("transactions")
+        .0
+        .into_iter()
+        .filter(|t| !t.deleted && t.subtransactions.is_empty())
+        .map(|t| t.id)
+        .collect();
+    ids.truncate(23);
+    let updates: Vec<Value> = ids
+        .iter()
+        .map(|t| json!({"transaction_id": t, "flag": "purple"}))
+        .collect();
+    let declined = h
+        .ok(
+            "update_transactions",
+            json!({"plan_id": "last-used", "updates": updates}),
+        )
+        .await;
+    assert_eq!(declined["status"], "declined", "{declined}");
+    let question = &asker.questions()[0];
+    let lines: Vec<&str> = question.lines().collect();
+    assert_eq!(lines[0], "Change 23 transaction(s)?");
+    assert_eq!(lines.len(), 22, "{question}");
+    assert_eq!(lines[21], "- … and 3 more");
+    nothing_journaled(&h);
+}
