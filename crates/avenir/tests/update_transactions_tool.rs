@@ -504,3 +504,58 @@ async fn a_long_question_shows_twenty_lines_then_a_count() {
     assert_eq!(lines[21], "- … and 3 more");
     nothing_journaled(&h);
 }
+
+#[tokio::test]
+async fn an_unfinished_update_is_recovered_field_by_field() {
+    use ynab_sandbox::faults::{Fault, FaultKind};
+    let h = harness(Era::Legacy, None).await;
+    misspell(&h).await;
+    let preview = h.ok("update_transactions", fix()).await;
+    h.sandbox.inject(Fault::new(
+        1,
+        Some("PATCH /plans/{plan_id}/transactions"),
+        FaultKind::ApplyThenDrop,
+    ));
+    let lost = h
+        .call(
+            "update_transactions",
+            with_code(fix(), &preview["confirmation"]),
+        )
+        .await;
+    assert_eq!(lost.is_error, Some(true), "YNAB did not confirm it");
+    assert_eq!(state(&h).await, after(), "it landed");
+    assert!(
+        journal_lines(&h).is_empty(),
+        "no operation line: unfinished"
+    );
+    let intents = std::fs::read_to_string(intents_path(&h)).unwrap_or_default();
+    assert!(!intents.contains("Lyon"), "D31: {intents}");
+    let op = intents
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|l| l["intent"]["id"].as_str().map(str::to_string))
+        .expect("the intent");
+
+    // Named by its id: what the intent knows in clear goes back; the date and memo, known by
+    // digest only, are left alone and named.
+    let args = json!({"plan_id": "last-used", "operation_id": op});
+    let asked = h.ok("undo_operation", args.clone()).await;
+    assert_eq!(asked["status"], "confirmation_required", "{asked}");
+    let undone = h
+        .ok("undo_operation", with_code(args, &asked["confirmation"]))
+        .await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    assert_eq!(
+        undone["conflicts"],
+        json!([
+            format!("{} date", id("tx-054")),
+            format!("{} memo", id("tx-054"))
+        ])
+    );
+    let (date, category, memo) = state(&h).await;
+    assert_eq!(category, None, "put back");
+    assert_eq!(
+        (date.as_str(), memo.as_deref()),
+        ("2026-09-17", Some("Train to Lyon"))
+    );
+}
