@@ -796,6 +796,29 @@ fn flag_transactions() {
 }
 
 #[test]
+fn update_transactions() {
+    // Fields an unfinished intent holds in clear (D31): a recovery puts each back.
+    crash_and_recover(
+        "update",
+        |_| {},
+        "update_transactions",
+        "update",
+        |plan| {
+            let ids = pending(plan);
+            json!({"updates": [
+                {"transaction_id": ids[0], "category_id": id("cat-groceries"), "flag": "red"},
+                {"transaction_id": ids[1], "cleared": "uncleared", "flag": "blue"}
+            ]})
+        },
+        true,
+        &[
+            (before(TRANSACTIONS_PATCH), Recovery::NothingApplied),
+            (after(TRANSACTIONS_PATCH), Recovery::Reverted),
+        ],
+    );
+}
+
+#[test]
 fn rename_payee() {
     crash_and_recover(
         "payee",

@@ -553,6 +553,7 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
         ),
         ("set_category_target", "Set a category's target", true, true),
         ("flag_transactions", "Flag transactions", false, true),
+        ("update_transactions", "Update transactions", true, true),
         ("rename_payee", "Rename a payee", true, true),
         ("create_transactions", "Create transactions", false, false),
         ("delete_transactions", "Delete transactions", true, false),

@@ -157,7 +157,7 @@ const TRANSACTIONS_POST: &str = "POST /plans/{plan_id}/transactions";
 
 const TRANSACTION_DELETE: &str = "DELETE /plans/{plan_id}/transactions/{transaction_id}";
 
-const TOOLS: [Tool; 15] = [
+const TOOLS: [Tool; 16] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -195,6 +195,11 @@ const TOOLS: [Tool; 15] = [
     },
     Tool {
         name: "flag_transactions",
+        writes: &[TRANSACTIONS_PATCH],
+        puts_back: false,
+    },
+    Tool {
+        name: "update_transactions",
         writes: &[TRANSACTIONS_PATCH],
         puts_back: false,
     },
@@ -250,6 +255,12 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
             json!({"plan_id": plan(), "tx_ids": [ids.to_approve]})
         }
         "flag_transactions" => flag(ids),
+        // Fields an unfinished intent can put back: a date, amount or memo is there only as a
+        // digest (D31), so its recovery leaves those alone (docs/writes/update_transactions.md).
+        "update_transactions" => json!({"plan_id": plan(), "updates": [
+            {"transaction_id": ids.rail_tx, "category_id": ids.category("Transport"),
+             "flag": "blue", "cleared": "uncleared"}
+        ]}),
         "rename_payee" => rename(ids),
         "split_transaction" => split(ids),
         "create_transactions" => create_transactions(ids),

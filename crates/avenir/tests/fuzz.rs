@@ -1419,6 +1419,14 @@ async fn previews(h: &Harness, asker: &Asker, s: &Slots, text: &BankText, out: &
             ]}),
         ),
         (
+            "update transactions",
+            "update_transactions",
+            json!({"updates": [
+                {"transaction_id": s.streamflix_tx, "memo": text.arg_memo, "payee_name": text.arg_payee},
+                {"transaction_id": s.rail_tx, "flag": "green", "memo": text.arg_memo},
+            ]}),
+        ),
+        (
             "create",
             "create_transactions",
             json!({"account_id": s.account, "transactions": [
@@ -1811,6 +1819,7 @@ fn hostile_bank_text_adds_no_line_to_any_question_answer_prompt_or_guide() {
         "budget",
         "move",
         "update",
+        "update transactions",
         "create category",
         "target",
         "import",

@@ -56,7 +56,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 107;
+const EXPECTED_ANSWERS: usize = 112;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +106,11 @@ fn confirmed(tool: &'static str, args: Value, memory: &Memory) -> Value {
         "confirmation",
         memory.codes.get(tool).cloned().unwrap_or(Value::Null),
     )
+}
+
+/// `update_transactions`: a memo on the RAIL CO transaction.
+fn update_tx(ids: &Ids) -> Value {
+    json!({"plan_id": plan(), "updates": [{"transaction_id": ids.rail_tx, "memo": "Train"}]})
 }
 
 fn undo(memory: &Memory) -> Value {
@@ -305,6 +310,15 @@ fn cases() -> Vec<Case> {
         case("flag_transactions", "error", CODE, |_, _| {
             json!({"plan_id": plan(), "flags": []})
         }),
+        // update_transactions
+        case("update_transactions", "confirmation_required", CODE, |ids, _| update_tx(ids)),
+        case("update_transactions", "applied", CODE, |ids, m| {
+            confirmed("update_transactions", update_tx(ids), m)
+        }),
+        case("update_transactions", "nothing_to_do", CODE, |ids, _| update_tx(ids)),
+        case("update_transactions", "error", CODE, |_, _| {
+            json!({"plan_id": plan(), "updates": []})
+        }),
         // rename_payee
         case("rename_payee", "confirmation_required", CODE, |ids, _| rename(ids)),
         case("rename_payee", "applied", CODE, |ids, m| {
@@ -385,6 +399,9 @@ fn cases() -> Vec<Case> {
         }),
         case("apply_categories", "declined", DECLINE, |ids, _| apply_categories(ids)),
         case("flag_transactions", "declined", DECLINE, |ids, _| flag(ids)),
+        case("update_transactions", "declined", DECLINE, |ids, _| {
+            with(update_tx(ids), "updates", json!([{"transaction_id": ids.rail_tx, "memo": "Declined"}]))
+        }),
         case("rename_payee", "declined", DECLINE, |ids, _| {
             with(rename(ids), "name", json!("Rail"))
         }),

@@ -52,6 +52,19 @@ pub struct NewSubTransaction {
 pub struct TransactionUpdate {
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub account_id: Option<String>,
+    /// `YYYY-MM-DD`, not in the future.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<Milliunits>,
+    /// `Some(None)` clears the payee (an undo putting back a transaction that had none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payee_id: Option<Option<String>>,
+    /// A payee by name: YNAB takes the payee of that name, or creates it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payee_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub category_id: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approved: Option<bool>,

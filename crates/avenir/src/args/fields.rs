@@ -192,6 +192,15 @@ impl<const DEFAULT: bool> JsonSchema for Flag<DEFAULT> {
     }
 }
 
+/// `true` or `false`, with no default: `Option<bool>` is "leave it as it is" when absent.
+impl ArgField for bool {
+    const GIVE: &'static str = "true or false";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        Flag::<false>::present(name, value).map(|Flag(b)| b)
+    }
+}
+
 /// A date written `YYYY-MM-DD` exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Date(pub NaiveDate);

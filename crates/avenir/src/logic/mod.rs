@@ -36,6 +36,7 @@ pub mod target_change;
 pub mod targets;
 pub mod trends;
 pub mod undo;
+pub mod updates;
 
 #[cfg(test)]
 mod fixtures;

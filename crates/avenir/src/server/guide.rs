@@ -144,6 +144,13 @@ the answer; adjust only if the user asks."
                 .into(),
         );
     }
+    if tools.has("update_transactions") {
+        lines.push(
+            "A wrong date, amount, payee, category or memo the user wants fixed: \
+`update_transactions`, only the fields to change; undo_operation puts back what was not changed since."
+                .into(),
+        );
+    }
     if tools.has("flag_transactions") {
         lines.push(
             "Something to check (likely duplicate, unknown charge): propose `flag_transactions` \
@@ -285,6 +292,7 @@ pub(crate) mod tests {
             "apply_categories",
             "reconcile_account",
             "flag_transactions",
+            "update_transactions",
             "get_monthly_summary",
             "get_category_balances",
             "get_spending_trends",

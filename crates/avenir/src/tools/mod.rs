@@ -87,6 +87,7 @@ tools! {
     confirmed reconcile_account::ReconcileAccount,
     confirmed split_transaction::SplitTransaction,
     confirmed set_category_target::SetTarget,
+    confirmed update_transactions::UpdateTransactions,
     confirmed undo_operation::Undo,
 }
 

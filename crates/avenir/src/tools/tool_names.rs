@@ -45,9 +45,17 @@ mod tests {
             "rename_payee",
             "approve_transactions",
             "undo_operation",
+            // issue 11
+            "delete_transactions",
+            "update_transactions",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }
+        assert_eq!(
+            WRITE_TOOLS.len(),
+            16,
+            "the reference's 14 and issue 11's 2 so far"
+        );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");
     }

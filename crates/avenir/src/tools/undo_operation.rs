@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 11] = [
+const UNDOABLE_KINDS: [&str; 12] = [
     "delete",
     "categorize",
     "category",
@@ -39,6 +39,7 @@ const UNDOABLE_KINDS: [&str; 11] = [
     "payee",
     "reconcile",
     "target",
+    "update",
 ];
 
 /// The arguments of `undo_operation`.
@@ -72,6 +73,10 @@ pub enum Revert {
     /// (transaction, flag now, flag to put back).
     Flags {
         back: Vec<(String, Option<String>, Option<String>)>,
+    },
+    /// Put fields of transactions back (`update`).
+    Update {
+        back: Vec<crate::logic::undo::UpdateBack>,
     },
     /// Rename the payee back to `name`.
     Payee {
@@ -393,6 +398,13 @@ impl ConfirmedWrite for Undo {
                 .iter()
                 .map(|(id, now, to)| json!({"transaction_id": id, "from": now, "to": to}))
                 .collect::<Vec<_>>()}),
+            Revert::Update { back } => json!({"changes": back
+                .iter()
+                .map(|b| json!({"transaction_id": b.transaction_id, "fields": b.fields
+                    .iter()
+                    .map(|(field, now, to)| (field.key().to_string(), json!({"from": now, "to": to})))
+                    .collect::<serde_json::Map<String, Value>>()}))
+                .collect::<Vec<_>>()}),
             Revert::Payee { payee_id, .. } => json!({"payee_id": payee_id}),
             Revert::Reconcile {
                 to_clear,
@@ -547,6 +559,22 @@ impl ConfirmedWrite for Undo {
                     .collect();
                 client.update_transactions(plan, &updates).await?;
             }
+            Revert::Update { back } => {
+                let updates: Vec<TransactionUpdate> = back
+                    .iter()
+                    .map(|b| {
+                        let mut update = TransactionUpdate {
+                            id: b.transaction_id.clone(),
+                            ..TransactionUpdate::default()
+                        };
+                        for (field, _, to) in &b.fields {
+                            super::update_transactions::set_field(&mut update, *field, to, None);
+                        }
+                        update
+                    })
+                    .collect();
+                client.update_transactions(plan, &updates).await?;
+            }
             Revert::Payee { payee_id, name } => {
                 client.rename_payee(plan, payee_id, name).await?;
             }
@@ -631,6 +659,7 @@ impl ConfirmedWrite for Undo {
             Revert::Approve { .. } => "approve",
             Revert::Create { .. } => "create",
             Revert::Flags { .. } => "flag",
+            Revert::Update { .. } => "update",
             Revert::Payee { .. } => "payee",
             Revert::Reconcile { .. } => "reconcile",
             Revert::Target { .. } => "target",
@@ -701,6 +730,7 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "move" => "Both amounts restored.",
         "create" => "Created transactions deleted.",
         "flag" => "Flags restored.",
+        "update" => "Previous values restored.",
         "payee" => "The payee's previous name is back.",
         "reconcile" => "Reconciliation undone.",
         "target" => "Target restored.",

@@ -106,6 +106,9 @@ pub(crate) async fn plan_undo(
             undo::create(ids, plan, applied)
         }
         Details::Flag { changes } => undo::flag(&changes, plan, applied),
+        Details::Update { edits, digest_salt } => {
+            undo::update(&edits, digest_salt.as_deref(), plan, &fmt, applied)
+        }
         Details::Payee { payee_id, from, to } => undo::payee(&payee_id, &from, &to, plan, applied),
         Details::Reconcile {
             reconciled_ids,
@@ -515,6 +518,7 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
         undo::Revert::Approve { transaction_ids } => Revert::Approve { transaction_ids },
         undo::Revert::Create { ids } => Revert::Create { ids },
         undo::Revert::Flags { back } => Revert::Flags { back },
+        undo::Revert::Update { back } => Revert::Update { back },
         undo::Revert::Payee { payee_id, name } => Revert::Payee { payee_id, name },
         undo::Revert::Reconcile {
             to_clear,

@@ -39,6 +39,31 @@ pub struct CategoryEdit {
     pub group_after: String,
 }
 
+/// What an `update` operation knows of one value of a field: the value, or (an intent, D31) only
+/// its salted digest.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Known {
+    Value(Value),
+    Digest(String),
+}
+
+/// One field of a transaction as an `update` operation changed it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldEdit {
+    pub field: crate::logic::updates::Field,
+    pub from: Known,
+    pub to: Known,
+    /// A payee YNAB created by name: its name's digest (its id is unknown to an intent).
+    pub to_name_digest: Option<String>,
+}
+
+/// The fields of one transaction an `update` operation changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransactionEdit {
+    pub transaction_id: String,
+    pub fields: Vec<FieldEdit>,
+}
+
 /// How an unfinished intent's new transactions are found again (D31): the digests of its items
 /// among the account's transactions changed since the plan's knowledge when it was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,6 +133,11 @@ pub enum Details {
     Delete {
         transaction_ids: Vec<String>,
         server_knowledge: i64,
+    },
+    /// `update`: each transaction's fields, and the salt of any digest.
+    Update {
+        edits: Vec<TransactionEdit>,
+        digest_salt: Option<String>,
     },
     /// The kinds YNAB's API cannot revert, read from an unfinished intent only: undo can only
     /// tell whether they landed (D14).
@@ -295,6 +325,67 @@ fn recognition(details: &Value) -> Result<Option<Recognition>, Refusal> {
     }))
 }
 
+/// One value of an `update` field entry: `{key}` in clear, or `{key}_digest`.
+fn known(entry: &Value, key: &str, field: &str) -> Result<Known, Refusal> {
+    if let Some(digest) = entry.get(format!("{key}_digest")) {
+        return digest
+            .as_str()
+            .map(|d| Known::Digest(d.to_string()))
+            .ok_or_else(|| damaged(&format!("{field}.{key}_digest"), "a string"));
+    }
+    entry
+        .get(key)
+        .cloned()
+        .map(Known::Value)
+        .ok_or_else(|| damaged(&format!("{field}.{key}"), "a value"))
+}
+
+/// The details of an `update` operation or intent.
+fn update_edits(details: &Value) -> Result<Details, Refusal> {
+    let changes = details
+        .get("changes")
+        .and_then(Value::as_array)
+        .ok_or_else(|| damaged("changes", "a list of transaction changes"))?;
+    let edits = changes
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let fields = c
+                .get("fields")
+                .and_then(Value::as_object)
+                .ok_or_else(|| damaged(&format!("changes.{i}.fields"), "an object of fields"))?;
+            // The fields in the tool's order (a JSON object keeps them sorted by name).
+            let mut fields: Vec<FieldEdit> = fields
+                .iter()
+                .map(|(key, entry)| {
+                    let path = format!("changes.{i}.fields.{key}");
+                    let field = crate::logic::updates::Field::from_key(key)
+                        .ok_or_else(|| damaged(&path, "a field update_transactions changes"))?;
+                    Ok(FieldEdit {
+                        field,
+                        from: known(entry, "from", &path)?,
+                        to: known(entry, "to", &path)?,
+                        to_name_digest: optional_text(entry, "to_name_digest")?,
+                    })
+                })
+                .collect::<Result<_, Refusal>>()?;
+            fields.sort_by_key(|f| {
+                crate::logic::updates::Field::ALL
+                    .iter()
+                    .position(|x| *x == f.field)
+            });
+            Ok(TransactionEdit {
+                transaction_id: text(c, "transaction_id", &format!("changes.{i}.transaction_id"))?,
+                fields,
+            })
+        })
+        .collect::<Result<_, Refusal>>()?;
+    Ok(Details::Update {
+        edits,
+        digest_salt: optional_text(details, "digest_salt")?,
+    })
+}
+
 /// The `moves` of an unfinished `categorize` intent.
 fn intent_moves(details: &Value) -> Result<Vec<CategoryMove>, Refusal> {
     let moves = details
@@ -385,6 +476,7 @@ pub fn parse(
                 .collect::<Result<_, Refusal>>()?;
             Ok(Details::Flag { changes })
         }
+        "update" => update_edits(details),
         "payee" => Ok(Details::Payee {
             payee_id: text(details, "payee_id", "payee_id")?,
             from: text(details, "from", "from")?,

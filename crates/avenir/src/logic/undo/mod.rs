@@ -11,8 +11,8 @@
 pub mod details;
 
 pub use details::{
-    AssignedChange, CategoryEdit, CategoryMove, Created, Details, FlagChange, Irreversible,
-    Recognition, Refusal, parse,
+    AssignedChange, CategoryEdit, CategoryMove, Created, Details, FieldEdit, FlagChange,
+    Irreversible, Known, Recognition, Refusal, TransactionEdit, parse,
 };
 
 pub use super::recategorised::Recategorised;
@@ -91,6 +91,16 @@ pub struct AssignedBack {
 /// A transaction's flag put back: (transaction, flag now, flag put back).
 pub type FlagBack = (String, Option<String>, Option<String>);
 
+/// A transaction's fields put back by the undo of an `update`: (field, value now, value put
+/// back), with the transaction as the question shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateBack {
+    pub transaction_id: String,
+    pub fields: Vec<(crate::logic::updates::Field, Value, Value)>,
+    /// `- {date} {payee} {amount}: {field} {now} → {back}; …`
+    pub line: String,
+}
+
 /// The writes an undo sends.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Revert {
@@ -115,6 +125,10 @@ pub enum Revert {
     },
     Flags {
         back: Vec<FlagBack>,
+    },
+    /// Put fields of transactions back (`update`).
+    Update {
+        back: Vec<UpdateBack>,
     },
     /// Rename the payee back to `name`.
     Payee {
@@ -420,6 +434,102 @@ pub fn flag(changes: &[FlagChange], plan: &PlanDetail, applied: Applied) -> Undo
     UndoPlan::new(Revert::Flags { back }, conflicts, reverts, question)
         .nothing_when(empty, "Every flag changed since: left alone.")
         .untouched(untouched)
+}
+
+/// `update`: put back each field still as the operation set it; a field changed since is left
+/// alone and named in the conflicts (`{transaction_id} {field}`). Read from an intent, a date,
+/// amount or memo is known by digest only (D31): found as the operation set it, it cannot be put
+/// back from there and is a conflict too.
+pub fn update(
+    edits: &[TransactionEdit],
+    salt: Option<&str>,
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    use crate::logic::updates::{payee_name_digest, shown, value_digest, value_of};
+    let names = PlanNames::new(plan);
+    let (mut back, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
+    for edit in edits {
+        let id = &edit.transaction_id;
+        let Some(t) = live_transaction(plan, id) else {
+            conflicts.push(id.clone());
+            continue;
+        };
+        let mut fields = Vec::new();
+        let mut before = false;
+        for f in &edit.fields {
+            let current = value_of(t, f.field);
+            let holds = |known: &Known| match known {
+                Known::Value(v) => &current == v,
+                Known::Digest(d) => &value_digest(salt, f.field, &current) == d,
+            };
+            let is_after = match (&f.to, &f.to_name_digest) {
+                (Known::Value(Value::Null), Some(name)) => t
+                    .payee_id
+                    .as_deref()
+                    .and_then(|p| plan.payees.iter().find(|x| x.id == p && !x.deleted))
+                    .is_some_and(|p| &payee_name_digest(salt, &p.name) == name),
+                (to, _) => holds(to),
+            };
+            match (now(is_after, holds(&f.from), applied), &f.from) {
+                (Now::After, Known::Value(from)) => {
+                    fields.push((f.field, current.clone(), from.clone()));
+                }
+                (Now::Before, _) => before = true,
+                _ => conflicts.push(format!("{id} {}", f.field.label())),
+            }
+        }
+        if before && fields.is_empty() {
+            untouched.push(id.clone());
+        }
+        if fields.is_empty() {
+            continue;
+        }
+        let shown_fields: Vec<String> = fields
+            .iter()
+            .map(|(field, now, to)| {
+                format!(
+                    "{} {} → {}",
+                    field.label(),
+                    shown(plan, fmt, *field, now),
+                    shown(plan, fmt, *field, to)
+                )
+            })
+            .collect();
+        let line = format!(
+            "- {} {} {}: {}",
+            t.date,
+            safe(names.payee(t.payee_id.as_deref())),
+            fmt.plain(t.amount),
+            shown_fields.join("; ")
+        );
+        back.push(UpdateBack {
+            transaction_id: id.clone(),
+            fields,
+            line,
+        });
+    }
+    let reverts = back
+        .iter()
+        .map(|b| {
+            json!({"transaction_id": b.transaction_id, "fields": b.fields.iter()
+                .map(|(field, now, to)| (field.key().to_string(), json!([now, to])))
+                .collect::<serde_json::Map<String, Value>>()})
+        })
+        .collect();
+    let count: usize = back.iter().map(|b| b.fields.len()).sum();
+    let question = format!(
+        "Undo: put back {count} value(s) of {} transaction(s)?",
+        back.len()
+    );
+    let lines = back.iter().map(|b| b.line.clone()).collect();
+    let empty = back.is_empty();
+    let mut plan = UndoPlan::new(Revert::Update { back }, conflicts, reverts, question)
+        .nothing_when(empty, "Every value changed since: left alone.")
+        .untouched(untouched);
+    plan.lines = lines;
+    plan
 }
 
 /// `payee`: name the payee `from` again, unless its name is no longer exactly `to`.

@@ -1011,3 +1011,117 @@ fn delete_details_parse_and_refuse_when_damaged() {
         damaged("transaction_ids", "a list of ids")
     );
 }
+
+// ---- update ----------------------------------------------------------------------------------
+
+fn update_of(details: Value, from_intent: bool) -> (Vec<TransactionEdit>, Option<String>) {
+    match parse("update", &details, Vec::new(), from_intent) {
+        Ok(Details::Update { edits, digest_salt }) => (edits, digest_salt),
+        other => panic!("an update: {other:?}"),
+    }
+}
+
+#[test]
+fn update_puts_back_each_field_still_as_set_and_leaves_the_rest() {
+    let mut f = plan();
+    f.plan.transactions[0].memo = Some("Lunch".into());
+    f.plan.transactions[0].date = "2026-09-09".into();
+    f.plan.transactions[1].memo = Some("edited since".into());
+    let (edits, salt) = update_of(
+        json!({"changes": [
+            {"transaction_id": "t1", "fields": {
+                "memo": {"from": null, "to": "Lunch"},
+                "date": {"from": "2026-09-10", "to": "2026-09-09"}}},
+            {"transaction_id": "t2", "fields": {"memo": {"from": "a", "to": "b"}}},
+            {"transaction_id": "gone", "fields": {"approved": {"from": false, "to": true}}}
+        ]}),
+        false,
+    );
+    let undo = update(&edits, salt.as_deref(), &f.plan, &fmt(), Applied::Fully);
+    let Revert::Update { back } = &undo.revert else {
+        panic!("an update revert");
+    };
+    assert_eq!(back.len(), 1);
+    assert_eq!(
+        back[0].fields,
+        vec![
+            (
+                crate::logic::updates::Field::Date,
+                json!("2026-09-09"),
+                json!("2026-09-10")
+            ),
+            (
+                crate::logic::updates::Field::Memo,
+                json!("Lunch"),
+                Value::Null
+            ),
+        ],
+        "in the tool's order"
+    );
+    assert_eq!(undo.conflicts, ["t2 memo", "gone"]);
+    assert_eq!(
+        undo.question,
+        "Undo: put back 2 value(s) of 1 transaction(s)?"
+    );
+    assert_eq!(
+        undo.lines,
+        ["- 2026-09-09 RAIL CO -12.34: date 2026-09-09 → 2026-09-10; memo ‘Lunch’ → none"]
+    );
+    assert_eq!(undo.nothing, None);
+}
+
+#[test]
+fn an_unfinished_update_knows_private_values_by_digest_only() {
+    use crate::logic::updates::{Field, value_digest};
+    let mut f = plan();
+    let salt = "0123abcd";
+    let d = |field: Field, v: Value| value_digest(Some(salt), field, &v);
+    let intent = |memo_to: &str| {
+        json!({"digest_salt": salt, "changes": [{"transaction_id": "t1", "fields": {
+            "memo": {"from_digest": d(Field::Memo, Value::Null), "to_digest": d(Field::Memo, json!(memo_to))},
+            "category_id": {"from": "c-food", "to": "c-fun"}}}]})
+    };
+    // Never written: every field holds its before value — nothing to do, not a conflict.
+    let (edits, s) = update_of(intent("Lunch"), true);
+    let undo = update(&edits, s.as_deref(), &f.plan, &fmt(), Applied::Partly);
+    assert_eq!(undo.untouched, ["t1"]);
+    assert!(undo.conflicts.is_empty());
+    assert!(undo.nothing.is_some());
+    // Landed: the category goes back; the memo is known by digest only and is left alone.
+    f.plan.transactions[0].memo = Some("Lunch".into());
+    f.plan.transactions[0].category_id = Some("c-fun".into());
+    let undo = update(&edits, s.as_deref(), &f.plan, &fmt(), Applied::Partly);
+    let Revert::Update { back } = &undo.revert else {
+        panic!("an update revert");
+    };
+    assert_eq!(
+        back[0].fields,
+        vec![(Field::Category, json!("c-fun"), json!("c-food"))]
+    );
+    assert_eq!(undo.conflicts, ["t1 memo"]);
+}
+
+#[test]
+fn a_damaged_update_is_refused_by_field() {
+    assert_eq!(
+        parsed(
+            "update",
+            json!({"changes": [{"transaction_id": "t1", "fields": {"colour": {"from": 1, "to": 2}}}]})
+        ),
+        damaged(
+            "changes.0.fields.colour",
+            "a field update_transactions changes"
+        )
+    );
+    assert_eq!(
+        parsed(
+            "update",
+            json!({"changes": [{"transaction_id": "t1", "fields": {"memo": {"to": "x"}}}]})
+        ),
+        damaged("changes.0.fields.memo.from", "a value")
+    );
+    assert_eq!(
+        parsed("update", json!({})),
+        damaged("changes", "a list of transaction changes")
+    );
+}
