@@ -7,13 +7,13 @@
 
 mod common;
 
+use common::E_C4;
+
 use common::{Asker, Era, Harness, Options, Reply, id, start_options};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use ynab::models::Transaction;
 use ynab_sandbox::faults::{Fault, FaultKind};
-
-const E_C4: &str = "The budget changed between the preview and the answer. Call again without an answer to get a new preview.";
 
 fn plan() -> String {
     id("demo-budget")

@@ -27,6 +27,8 @@
 
 mod common;
 
+use common::with_code;
+
 use common::{intents_path, lines_of, writes_served};
 
 use common::demo_ids::*;
@@ -308,11 +310,6 @@ fn state_of(h: &Harness, payees: Option<&[String]>) -> Value {
 fn payee_ids(h: &Harness) -> Vec<String> {
     h.sandbox
         .with_plan(|p| p.payees.iter().map(|payee| payee.id.clone()).collect())
-}
-
-fn with_code(mut args: Value, code: &Value) -> Value {
-    args["confirmation"] = code.clone();
-    args
 }
 
 /// A confirmed call: the preview's code, then the call with it; the answer, or why not.

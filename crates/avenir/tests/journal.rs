@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::with_code;
+
 use common::intents_path;
 
 use common::{Era, Harness, Options, id, start_options};
@@ -19,11 +21,6 @@ async fn harness() -> Harness {
 
 fn budget(amount: f64) -> Value {
     json!({"plan_id": "last-used", "month": "2026-09-01", "category_id": id("cat-restaurants"), "amount": amount})
-}
-
-fn with_code(mut args: Value, code: &Value) -> Value {
-    args["confirmation"] = code.clone();
-    args
 }
 
 /// Preview, then apply with the code.
