@@ -151,6 +151,37 @@ the answer; adjust only if the user asks."
                 .into(),
         );
     }
+    if tools.has("link_transfer") {
+        lines.push(
+            "A transfer the banks imported as two separate transactions (an outflow and an inflow \
+of the same amount on two accounts): `link_transfer` makes them one transfer, keeping the \
+imported side."
+                .into(),
+        );
+    }
+    if tools.has("edit_split") {
+        lines.push(
+            "A split whose lines are wrong: `edit_split` replaces its lines (YNAB recreates the \
+transaction, so its id changes)."
+                .into(),
+        );
+    }
+    let schedules = tools.listed(&[
+        "create_scheduled_transaction",
+        "update_scheduled_transaction",
+        "delete_scheduled_transaction",
+    ]);
+    if !schedules.is_empty() {
+        let show = if tools.has("list_scheduled_transactions") {
+            "`list_scheduled_transactions` shows them; "
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "Scheduled bills (a new one, a price or date change, one that ended): {show}{}.",
+            schedules.join(", ")
+        ));
+    }
     if tools.has("flag_transactions") {
         lines.push(
             "Something to check (likely duplicate, unknown charge): propose `flag_transactions` \
@@ -191,8 +222,18 @@ step"
     if tools.has("set_category_budget") {
         plan.push("`set_category_budget` sets one category's amount".into());
     }
+    if tools.has("apply_budget_plan") {
+        plan.push(
+            "`apply_budget_plan` sets a whole month's amounts in one confirmed, undoable step \
+(Ready to Assign before → after)"
+                .into(),
+        );
+    }
     if !plan.is_empty() {
-        if !tools.has("move_money") && !tools.has("set_category_budget") {
+        if !tools.has("move_money")
+            && !tools.has("set_category_budget")
+            && !tools.has("apply_budget_plan")
+        {
             plan.push("the user moves money and sets amounts in YNAB itself".into());
         }
         lines.push(format!("Plan: {}.", plan.join("; ")));
@@ -222,6 +263,18 @@ YNAB){enter}"
                 "; categories are created, renamed and moved in YNAB itself{groups}"
             )),
         }
+        if tools.has("merge_categories") {
+            line.push_str(
+                "; two categories that should be one: `merge_categories`, then the user hides the \
+emptied one in YNAB",
+            );
+        }
+        if tools.has("create_account") {
+            line.push_str(
+                "; an account with no bank link: `create_account` (YNAB cannot delete one, so it \
+cannot be undone)",
+            );
+        }
         lines.push(format!("{line}."));
     }
     if tools.has("list_payees") {
@@ -230,8 +283,14 @@ YNAB){enter}"
         } else {
             "; the user renames one in YNAB itself"
         };
+        let merge = if tools.has("merge_payees") {
+            "; `merge_payees` moves several labels of one merchant onto one payee"
+        } else {
+            ""
+        };
         lines.push(format!(
-            "Bank labels: `list_payees` shows labels with the merchant each normalises to{rename}."
+            "Bank labels: `list_payees` shows labels with the merchant each normalises to\
+{rename}{merge}."
         ));
     }
     lines
@@ -242,7 +301,7 @@ pub(crate) mod tests {
     use super::*;
     pub use crate::tools::tool_names::{READ_TOOLS, WRITE_TOOLS};
 
-    fn fake(name: &'static str, read_only: bool) -> ToolSpec {
+    pub fn fake(name: &'static str, read_only: bool) -> ToolSpec {
         let template = crate::tools::registry().remove(0);
         ToolSpec {
             name,
@@ -311,6 +370,54 @@ pub(crate) mod tests {
         }
         assert!(text.contains("Every write shows a preview"));
         assert!(text.contains("YNAB method"));
+    }
+
+    /// Issue 11's writes each get their line, whether or not this build has them yet.
+    #[test]
+    fn issue_11_s_writes_have_their_workflows() {
+        let mut specs = every_tool();
+        for name in [
+            "link_transfer",
+            "edit_split",
+            "create_scheduled_transaction",
+            "update_scheduled_transaction",
+            "delete_scheduled_transaction",
+            "apply_budget_plan",
+            "merge_categories",
+            "merge_payees",
+            "create_account",
+        ] {
+            if !specs.iter().any(|t| t.name == name) {
+                specs.push(fake(name, false));
+            }
+        }
+        let text = guide(&specs, true);
+        assert!(
+            text.contains("`link_transfer` makes them one transfer"),
+            "{text}"
+        );
+        assert!(text.contains("`edit_split` replaces its lines"), "{text}");
+        assert!(
+            text.contains(
+                "Scheduled bills (a new one, a price or date change, one that ended): \
+`list_scheduled_transactions` shows them; `create_scheduled_transaction`, \
+`update_scheduled_transaction`, `delete_scheduled_transaction`."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("`apply_budget_plan` sets a whole month's amounts"));
+        assert!(text.contains("`merge_categories`, then the user hides the emptied one"));
+        assert!(text.contains("`create_account` (YNAB cannot delete one"));
+        assert!(text.contains("`merge_payees` moves several labels of one merchant"));
+        // Without them, none is named.
+        let text = guide(&every_tool(), true);
+        for name in ["link_transfer", "apply_budget_plan", "merge_payees"] {
+            assert_eq!(
+                text.contains(name),
+                WRITE_TOOLS.contains(&name),
+                "{name} named only when built"
+            );
+        }
     }
 
     #[test]

@@ -224,6 +224,13 @@ preview it returns."
                 "Give me the operation id of the change: `undo_operation` reverts it.".into(),
             );
         }
+        if tools.has("merge_payees") {
+            steps.push(
+                "If several raw bank labels are one merchant, propose `merge_payees` to make them \
+one payee, so that the next ones are easier to classify."
+                    .into(),
+            );
+        }
     } else {
         steps.push(format!(
             "Once I agree, give me the list (date, payee, amount, category) to apply in YNAB \
@@ -298,6 +305,30 @@ bank has not shown yet, the transaction matching the amount, likely duplicates) 
 it; record an adjustment only if I ask for one."
                 .into(),
         );
+        let fixes: Vec<String> = [
+            (
+                "delete_transactions",
+                "a duplicate I confirm → `delete_transactions`",
+            ),
+            (
+                "update_transactions",
+                "a wrong amount or date → `update_transactions`",
+            ),
+            (
+                "link_transfer",
+                "a transfer imported as two separate transactions → `link_transfer`",
+            ),
+        ]
+        .into_iter()
+        .filter(|(tool, _)| tools.has(tool))
+        .map(|(_, fix)| fix.to_string())
+        .collect();
+        if !fixes.is_empty() {
+            steps.push(format!(
+                "For each fix, show me the preview and wait for my yes: {}.",
+                fixes.join("; ")
+            ));
+        }
         steps.push("When the balances match, confirm the reconciliation with me.".into());
     } else {
         if tools.has("list_accounts") {
@@ -360,7 +391,13 @@ each category spent lately, and ask me what income and large expenses I expect n
 and true expenses (yearly bills, insurance) are funded."
             .into(),
     );
-    if tools.has("set_category_budget") {
+    if tools.has("apply_budget_plan") {
+        steps.push(
+            "Apply the amounts I accept with `apply_budget_plan`, all in one question that shows \
+Ready to Assign before and after; change nothing before I agree."
+                .into(),
+        );
+    } else if tools.has("set_category_budget") {
         steps.push(
             "Apply the amounts I accept with `set_category_budget`, one category at a time.".into(),
         );
@@ -458,7 +495,46 @@ mod tests {
         ));
         assert!(texts[2].contains("1. Call `reconcile_account`"));
         assert!(
-            texts[3].contains("`forecast_balance`") && texts[3].contains("`set_category_budget`")
+            texts[2].contains(
+                "a duplicate I confirm → `delete_transactions`; a wrong amount or \
+date → `update_transactions`"
+            ),
+            "{}",
+            texts[2]
+        );
+        let apply = if WRITE_TOOLS.contains(&"apply_budget_plan") {
+            "`apply_budget_plan`"
+        } else {
+            "`set_category_budget`"
+        };
+        assert!(texts[3].contains("`forecast_balance`") && texts[3].contains(apply));
+    }
+
+    /// Issue 11's writes where they help: a duplicate or a half-imported transfer found while
+    /// reconciling, a month's plan applied in one question, raw labels of one merchant.
+    #[test]
+    fn issue_11_s_writes_in_the_steps() {
+        let mut specs = every_tool();
+        for name in ["link_transfer", "apply_budget_plan", "merge_payees"] {
+            if !specs.iter().any(|t| t.name == name) {
+                specs.push(crate::server::guide::tests::fake(name, false));
+            }
+        }
+        let tools = ToolsInBuild::new(&specs);
+        let texts = all_four(&tools);
+        assert!(texts[0].contains("propose `merge_payees`"), "{}", texts[0]);
+        assert!(
+            texts[2].contains("a transfer imported as two separate transactions → `link_transfer`"),
+            "{}",
+            texts[2]
+        );
+        assert!(
+            texts[3].contains(
+                "Apply the amounts I accept with `apply_budget_plan`, all in one \
+question"
+            ) && !texts[3].contains("`set_category_budget`"),
+            "{}",
+            texts[3]
         );
     }
 
