@@ -11,7 +11,9 @@
 //! - Payees resolve as for transactions (`payee_id`, else `payee_name` → existing or new payee);
 //!   a transfer payee makes it a scheduled transfer (`transfer_account_id`); between two budget
 //!   accounts it takes no category. Split schedules cannot be created (400).
-//! - Deleting marks it deleted and answers it; deleted schedules appear only in deltas.
+//! - A credit-card payment category is refused (400), as YNAB does (ynab-api.md §8).
+//! - Deleting marks it deleted and answers it; deleted schedules appear only in deltas, every
+//!   field kept (what an undo recreates from).
 
 use super::{Params, created, ok, read, write};
 use crate::body::{self, Fields, MEMO_MAX, NO_LIMIT, PAYEE_NAME_MAX, Patch};
@@ -123,6 +125,13 @@ impl Save {
         {
             return Err(ApiError::bad(format!("category_id '{c}' does not exist")));
         }
+        if let Some(c) = &self.category_id
+            && is_card_payment(plan, c)
+        {
+            return Err(ApiError::bad(format!(
+                "category_id '{c}' is a credit card payment category, which a scheduled transaction cannot take"
+            )));
+        }
         let transfer_account_id = payee_id
             .as_deref()
             .and_then(|p| plan.payees.iter().find(|x| x.id == p))
@@ -160,6 +169,19 @@ impl Save {
             subtransactions: Vec::new(),
         })
     }
+}
+
+/// Whether category `id` is in YNAB's "Credit Card Payments" group (ynab-api.md §8: no
+/// schedule takes one).
+fn is_card_payment(plan: &PlanState, id: &str) -> bool {
+    let group = plan
+        .categories
+        .iter()
+        .find(|c| c.id == id)
+        .map(|c| c.category_group_id.as_str());
+    plan.groups
+        .iter()
+        .any(|g| Some(g.id.as_str()) == group && g.name == "Credit Card Payments")
 }
 
 /// The schedule `id` as served (named), deleted or not.
