@@ -58,6 +58,8 @@ async fn a_put_replaces_the_whole_schedule() {
         .await;
     let s = &answer.data()["scheduled_transaction"];
     assert_eq!(s["amount"], -975_000);
+    assert_eq!(s["date_first"], "2026-06-03", "the start stays");
+    assert_eq!(s["date_next"], "2026-10-03");
     assert_eq!(s["category_id"], Value::Null, "a field left out is cleared");
     assert_eq!(s["frequency"], "never");
 }

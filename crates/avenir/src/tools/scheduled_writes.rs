@@ -7,7 +7,7 @@ use crate::confirm::WriteFailure;
 use crate::context::Context;
 use crate::logic::flags::COLOURS;
 use crate::logic::names::PlanNames;
-use crate::logic::schedules::{PayeeAsked, ScheduleAsked, check_frequency, describe, made_by};
+use crate::logic::schedules::{PayeeAsked, ScheduleAsked, check_frequency, made_by};
 use crate::logic::undo::schedules::{ScheduleDetails, ScheduleRevert};
 use crate::logic::undo::{self, Applied, UndoPlan};
 use crate::money::MoneyFormat;
@@ -213,9 +213,4 @@ pub fn undo_kind(revert: &ScheduleRevert) -> &'static str {
         ScheduleRevert::Delete { .. } => "schedule_create",
         ScheduleRevert::Recreate { .. } => "schedule_delete",
     }
-}
-
-/// A schedule as the answers name it.
-pub fn named(plan: &PlanDetail, fmt: &MoneyFormat, s: &ScheduledTransactionSummary) -> String {
-    describe(plan, fmt, s)
 }

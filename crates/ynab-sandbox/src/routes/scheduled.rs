@@ -4,7 +4,8 @@
 //! # Rules
 //!
 //! - `account_id` and `date` are required; the date must be after "today" and at most five years
-//!   ahead. It becomes both `date_first` and `date_next` (*chosen*: the API has one date).
+//!   ahead. A creation takes it as both `date_first` and `date_next`; a `PUT` as `date_next`,
+//!   keeping `date_first` unless the new date is earlier (*chosen*: the API has one date).
 //! - `PUT` replaces the whole schedule: an omitted field takes its default (`amount` 0, no payee,
 //!   category, memo or flag, `frequency` `never`), as a full replacement does (*chosen*; peers
 //!   fetch, merge and send everything).
@@ -262,7 +263,12 @@ pub(crate) async fn update(
         &plan_id,
         |plan| {
             let index = live(plan, &id)?;
-            let scheduled = save.build(plan, id.clone())?;
+            let mut scheduled = save.build(plan, id.clone())?;
+            // The schedule's start stays where it was unless the new date is earlier.
+            let first = plan.scheduled[index].date_first.clone();
+            if first < scheduled.date_first {
+                scheduled.date_first = first;
+            }
             plan.scheduled[index] = scheduled;
             Ok(((), vec![(Kind::Scheduled, id.clone())]))
         },

@@ -73,3 +73,123 @@ fn a_save_digest_recognises_its_schedule() {
     assert_eq!(d, save_digest("salt", &save));
     assert_ne!(d, save_digest("other", &save));
 }
+
+fn fixture() -> crate::logic::fixtures::Fixture {
+    let mut f = crate::logic::fixtures::Fixture::new();
+    f.account("a", "Checking", true);
+    f.account("b", "Savings", true);
+    f.account("t", "Joint", false);
+    f.group("g", "Bills");
+    f.group("cc", "Credit Card Payments");
+    f.category("c-rent", "g", "Rent");
+    f.category("c-card", "cc", "Visa");
+    f.schedule(
+        "s",
+        "2026-06-03",
+        "2026-10-03",
+        "monthly",
+        -950_000,
+        "a",
+        "LANDLORD",
+        Some("c-rent"),
+    );
+    f
+}
+
+#[test]
+fn an_update_lists_only_the_fields_that_change() {
+    let f = fixture();
+    let s = &f.plan.scheduled_transactions[0];
+    let asked = ScheduleAsked {
+        amount: Some(-975_000),
+        frequency: Some("monthly".into()),
+        ..ScheduleAsked::default()
+    };
+    let changes = plan_update(&asked, s, &f.plan, day("2026-09-25"), "S").unwrap_or_default();
+    assert_eq!(
+        changes,
+        [FieldChange {
+            field: SField::Amount,
+            from: json!(-950_000),
+            to: json!(-975_000),
+            new_payee: None
+        }]
+    );
+}
+
+#[test]
+fn a_card_payment_category_or_a_split_is_refused() {
+    let mut f = fixture();
+    let asked = ScheduleAsked {
+        category_id: Some(Some("c-card".into())),
+        ..ScheduleAsked::default()
+    };
+    let s = f.plan.scheduled_transactions[0].clone();
+    let e = plan_update(&asked, &s, &f.plan, day("2026-09-25"), "S").unwrap_err();
+    assert_eq!(
+        e,
+        "Category c-card pays a credit card, and YNAB refuses it on a schedule: choose the category of what is paid for."
+    );
+    f.schedule_line("s", -500_000, false);
+    let e = plan_update(
+        &ScheduleAsked {
+            amount: Some(-1),
+            ..ScheduleAsked::default()
+        },
+        &s,
+        &f.plan,
+        day("2026-09-25"),
+        "S",
+    )
+    .unwrap_err();
+    assert!(e.starts_with("S is split"), "{e}");
+}
+
+#[test]
+fn a_transfer_between_budget_accounts_drops_its_category() {
+    let mut g = fixture();
+    let payee = g.payee("Transfer : Savings");
+    for p in g.plan.payees.iter_mut().filter(|p| p.id == payee) {
+        p.transfer_account_id = Some("b".into());
+    }
+    for a in g.plan.accounts.iter_mut().filter(|a| a.id == "b") {
+        a.transfer_payee_id = Some(payee.clone());
+    }
+    let asked = ScheduleAsked {
+        payee: Some(PayeeAsked::TransferTo("b".into())),
+        ..ScheduleAsked::default()
+    };
+    let s = g.plan.scheduled_transactions[0].clone();
+    let changes = plan_update(&asked, &s, &g.plan, day("2026-09-25"), "S").unwrap_or_default();
+    let fields: Vec<SField> = changes.iter().map(|c| c.field).collect();
+    assert_eq!(fields, [SField::Payee, SField::Category]);
+    assert_eq!(changes[1].to, Value::Null);
+}
+
+#[test]
+fn a_creation_needs_a_future_date_and_takes_a_new_payee_by_name() {
+    let f = fixture();
+    let asked = ScheduleAsked {
+        account_id: Some("a".into()),
+        date: Some("2026-10-15".into()),
+        frequency: Some("weekly".into()),
+        amount: Some(-35_500),
+        payee: Some(PayeeAsked::Name("GYM".into())),
+        ..ScheduleAsked::default()
+    };
+    let save = plan_create(&asked, &f.plan, day("2026-09-25")).unwrap_or_default();
+    assert_eq!(
+        (save.payee_id, save.payee_name.as_deref(), save.amount),
+        (None, Some("GYM"), -35_500)
+    );
+    let on_tracking = ScheduleAsked {
+        account_id: Some("t".into()),
+        category_id: Some(Some("c-rent".into())),
+        ..asked
+    };
+    let e = plan_create(&on_tracking, &f.plan, day("2026-09-25")).unwrap_err();
+    assert_eq!(
+        e,
+        "The new schedule is on a tracking account: YNAB gives it no category; leave category_id out."
+    );
+}

@@ -373,3 +373,256 @@ pub fn delete(
     });
     UndoPlan::new(revert, Vec::new(), vec![json!({"recreate": id})], question)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::fixtures::Fixture;
+
+    fn fmt() -> MoneyFormat {
+        MoneyFormat::default()
+    }
+
+    /// Checking with a monthly rent of −950.00 next on 2026-10-03, category Rent.
+    fn plan() -> Fixture {
+        let mut f = Fixture::new();
+        f.account("a", "Checking", true);
+        f.group("g", "Bills");
+        f.category("c-rent", "g", "Rent");
+        f.category("c-fun", "g", "Fun");
+        f.schedule(
+            "s",
+            "2026-06-03",
+            "2026-10-03",
+            "monthly",
+            -950_000,
+            "a",
+            "LANDLORD",
+            Some("c-rent"),
+        );
+        f
+    }
+
+    fn parsed(kind: &str, details: Value, from_intent: bool) -> ScheduleDetails {
+        match parse(kind, &details, from_intent) {
+            Ok(d) => d,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn an_update_puts_back_what_is_still_as_set_and_names_the_rest() {
+        let mut f = plan();
+        f.plan.scheduled_transactions[0].amount = -975_000;
+        f.plan.scheduled_transactions[0].category_id = Some("c-rent".into());
+        let ScheduleDetails::Update {
+            scheduled_transaction_id,
+            fields,
+            digest_salt,
+        } = parsed(
+            "schedule_update",
+            json!({"scheduled_transaction_id": "s", "digest_salt": "x", "fields": {
+                "amount": {"from": -950_000, "to": -975_000},
+                "category_id": {"from": "c-fun", "to": "c-food"}}}),
+            false,
+        )
+        else {
+            panic!("an update")
+        };
+        let undo = update(
+            &scheduled_transaction_id,
+            &fields,
+            digest_salt.as_deref(),
+            &f.plan,
+            &fmt(),
+            Applied::Fully,
+        );
+        assert_eq!(undo.conflicts, ["s category"], "the category changed since");
+        assert_eq!(
+            undo.question,
+            "Undo: put back 1 value(s) of the schedule 2026-10-03 LANDLORD -975.00 monthly?"
+        );
+        assert_eq!(undo.lines, ["- amount -975.00 → -950.00"]);
+        let super::super::Revert::Schedule(ScheduleRevert::Put { id, save }) = undo.revert else {
+            panic!("a PUT")
+        };
+        assert_eq!(
+            (id.as_str(), save.amount, save.category_id.as_deref()),
+            ("s", -950_000, Some("c-rent"))
+        );
+        assert_eq!(save.date, "2026-10-03", "the whole schedule is sent");
+    }
+
+    #[test]
+    fn an_intent_knows_an_amount_by_digest_only() {
+        let mut f = plan();
+        f.plan.scheduled_transactions[0].amount = -975_000;
+        let salt = "salt";
+        let digest =
+            |v: Value| crate::logic::schedules::value_digest(Some(salt), SField::Amount, &v);
+        let details = json!({"scheduled_transaction_id": "s", "digest_salt": salt, "fields": {
+            "amount": {"from_digest": digest(json!(-950_000)), "to_digest": digest(json!(-975_000))}}});
+        let ScheduleDetails::Update { fields, .. } = parsed("schedule_update", details, true)
+        else {
+            panic!("an update")
+        };
+        let undo = update("s", &fields, Some(salt), &f.plan, &fmt(), Applied::Partly);
+        assert_eq!(
+            undo.conflicts,
+            ["s amount"],
+            "landed, but only its digest is known"
+        );
+        assert!(undo.nothing.is_some());
+        f.plan.scheduled_transactions[0].amount = -950_000;
+        let undo = update("s", &fields, Some(salt), &f.plan, &fmt(), Applied::Partly);
+        assert_eq!(undo.untouched, ["s"], "never written");
+        assert!(undo.conflicts.is_empty());
+    }
+
+    #[test]
+    fn a_created_schedule_is_deleted_unless_gone() {
+        let f = plan();
+        let undo = create(Some("s"), &f.plan, &fmt(), Applied::Fully);
+        assert_eq!(
+            undo.revert,
+            super::super::Revert::Schedule(ScheduleRevert::Delete { id: "s".into() })
+        );
+        assert_eq!(
+            undo.question,
+            "Undo: delete the scheduled transaction 2026-10-03 LANDLORD -950.00 monthly on Checking that was created?"
+        );
+        let gone = create(Some("gone"), &f.plan, &fmt(), Applied::Fully);
+        assert_eq!(gone.conflicts, ["gone"]);
+        assert!(gone.nothing.is_some());
+        let never = create(None, &f.plan, &fmt(), Applied::Partly);
+        assert!(never.nothing.is_some() && never.conflicts.is_empty());
+    }
+
+    fn tombstone(f: &Fixture, next: &str) -> ScheduledTransaction {
+        let s = &f.plan.scheduled_transactions[0];
+        ScheduledTransaction {
+            id: s.id.clone(),
+            date_first: s.date_first.clone(),
+            date_next: next.into(),
+            frequency: s.frequency.clone(),
+            amount: s.amount,
+            memo: Some("lease".into()),
+            flag_color: Some("red".into()),
+            flag_name: None,
+            account_id: s.account_id.clone(),
+            payee_id: s.payee_id.clone(),
+            category_id: s.category_id.clone(),
+            transfer_account_id: None,
+            deleted: true,
+            account_name: None,
+            payee_name: None,
+            category_name: None,
+            subtransactions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_deleted_schedule_is_recreated_from_its_tombstone() {
+        let f = plan();
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 9, 25).unwrap_or_default();
+        let dead = tombstone(&f, "2026-10-03");
+        let mut gone = plan();
+        gone.plan.scheduled_transactions.clear();
+        let undo = delete(
+            "s",
+            Some(&dead),
+            (&gone.plan, 7),
+            today,
+            &fmt(),
+            Applied::Fully,
+        );
+        assert_eq!(undo.nothing, None);
+        let super::super::Revert::Schedule(ScheduleRevert::Recreate {
+            old_id,
+            save,
+            knowledge,
+        }) = &undo.revert
+        else {
+            panic!("a recreation")
+        };
+        assert_eq!((old_id.as_str(), *knowledge), ("s", 7));
+        assert_eq!(
+            (
+                save.date.as_str(),
+                save.amount,
+                save.memo.as_deref(),
+                save.flag_color.as_deref(),
+                save.frequency.as_str()
+            ),
+            (
+                "2026-10-03",
+                -950_000,
+                Some("lease"),
+                Some("red"),
+                "monthly"
+            )
+        );
+        assert!(
+            undo.question.ends_with("It comes back with a new id."),
+            "{}",
+            undo.question
+        );
+        // still live: never deleted
+        let live = delete(
+            "s",
+            Some(&dead),
+            (&f.plan, 7),
+            today,
+            &fmt(),
+            Applied::Fully,
+        );
+        assert_eq!(live.conflicts, ["s"]);
+        // its date passed since
+        let late = delete(
+            "s",
+            Some(&tombstone(&f, "2026-09-20")),
+            (&gone.plan, 7),
+            today,
+            &fmt(),
+            Applied::Fully,
+        );
+        assert!(
+            late.nothing
+                .as_deref()
+                .is_some_and(|m| m.contains("has passed"))
+        );
+        // YNAB no longer shows it deleted
+        let unknown = delete("s", None, (&gone.plan, 7), today, &fmt(), Applied::Fully);
+        assert_eq!(unknown.conflicts, ["s"]);
+    }
+
+    #[test]
+    fn damaged_details_are_refused() {
+        assert!(parse("schedule_update", &json!({"fields": {}}), false).is_err());
+        assert!(
+            parse(
+                "schedule_update",
+                &json!({"scheduled_transaction_id": "s", "fields": {"nope": {"from": 1, "to": 2}}}),
+                false
+            )
+            .is_err()
+        );
+        assert!(
+            parse(
+                "schedule_delete",
+                &json!({"scheduled_transaction_id": "s"}),
+                false
+            )
+            .is_err()
+        );
+        assert!(parse("schedule_create", &json!({}), false).is_err());
+        assert!(
+            parse(
+                "schedule_create",
+                &json!({"item_digest": "d", "digest_salt": "s"}),
+                true
+            )
+            .is_ok()
+        );
+    }
+}
