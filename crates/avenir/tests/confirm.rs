@@ -550,6 +550,24 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
         ("create_transactions", "Create transactions", false, false),
         ("delete_transactions", "Delete transactions", true, false),
         (
+            "update_scheduled_transaction",
+            "Update a scheduled transaction",
+            true,
+            true,
+        ),
+        (
+            "delete_scheduled_transaction",
+            "Delete a scheduled transaction",
+            true,
+            false,
+        ),
+        (
+            "create_scheduled_transaction",
+            "Create a scheduled transaction",
+            false,
+            false,
+        ),
+        (
             "import_transactions",
             "Import the bank's latest transactions",
             false,

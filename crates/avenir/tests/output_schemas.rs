@@ -39,6 +39,16 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
         "an id not in the plan is an error: every named transaction is deleted",
     ),
     (
+        "delete_scheduled_transaction",
+        "nothing_to_do",
+        "an id not in the plan is an error: the named schedule is deleted",
+    ),
+    (
+        "create_scheduled_transaction",
+        "nothing_to_do",
+        "every schedule asked is new",
+    ),
+    (
         "import_transactions",
         "nothing_to_do",
         "nothing new to import is `applied` with imported 0",
@@ -56,7 +66,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 112;
+const EXPECTED_ANSWERS: usize = 125;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +121,20 @@ fn confirmed(tool: &'static str, args: Value, memory: &Memory) -> Value {
 /// `update_transactions`: a memo on the RAIL CO transaction.
 fn update_tx(ids: &Ids) -> Value {
     json!({"plan_id": plan(), "updates": [{"transaction_id": ids.rail_tx, "memo": "Train"}]})
+}
+
+/// `update_scheduled_transaction`: the October rent to 975.00.
+fn raise_rent() -> Value {
+    json!({"plan_id": plan(), "scheduled_transaction_id": common::id("sch-rent"), "amount": -975})
+}
+
+fn delete_phone() -> Value {
+    json!({"plan_id": plan(), "scheduled_transaction_id": common::id("sch-phone")})
+}
+
+fn gym() -> Value {
+    json!({"plan_id": plan(), "account_id": common::id("acc-checking"), "date": "2026-10-15",
+           "frequency": "monthly", "amount": -35.5, "payee_name": "GYM CLUB"})
 }
 
 fn undo(memory: &Memory) -> Value {
@@ -416,6 +440,32 @@ fn cases() -> Vec<Case> {
         }),
         case("undo_operation", "declined", DECLINE, |_, m| {
             json!({"plan_id": plan(), "operation_id": m.ops.get("rename_payee").cloned().unwrap_or(Value::Null)})
+        }),
+        // issue 11's schedules: the rent's amount, the phone deleted, a gym membership.
+        case("update_scheduled_transaction", "confirmation_required", CODE, |_, _| raise_rent()),
+        case("update_scheduled_transaction", "applied", CODE, |_, m| {
+            confirmed("update_scheduled_transaction", raise_rent(), m)
+        }),
+        case("update_scheduled_transaction", "nothing_to_do", CODE, |_, _| raise_rent()),
+        case("update_scheduled_transaction", "error", CODE, |_, _| {
+            json!({"plan_id": plan(), "scheduled_transaction_id": "no-such-schedule", "amount": -1})
+        }),
+        case("update_scheduled_transaction", "declined", DECLINE, |_, _| raise_rent()),
+        case("delete_scheduled_transaction", "confirmation_required", CODE, |_, _| delete_phone()),
+        case("delete_scheduled_transaction", "declined", DECLINE, |_, _| delete_phone()),
+        case("delete_scheduled_transaction", "error", CODE, |_, _| {
+            json!({"plan_id": plan(), "scheduled_transaction_id": "no-such-schedule"})
+        }),
+        case("delete_scheduled_transaction", "applied", CODE, |_, m| {
+            confirmed("delete_scheduled_transaction", delete_phone(), m)
+        }),
+        case("create_scheduled_transaction", "confirmation_required", CODE, |_, _| gym()),
+        case("create_scheduled_transaction", "declined", DECLINE, |_, _| gym()),
+        case("create_scheduled_transaction", "error", CODE, |_, _| {
+            with(gym(), "date", json!("2026-01-01"))
+        }),
+        case("create_scheduled_transaction", "applied", CODE, |_, m| {
+            confirmed("create_scheduled_transaction", gym(), m)
         }),
         // delete_transactions: last, so no case above misses what it deletes.
         case("delete_transactions", "confirmation_required", CODE, |ids, _| delete(ids)),

@@ -229,6 +229,26 @@ impl Client {
         Ok(data.scheduled_transactions)
     }
 
+    /// `GET /plans/{plan_id}/scheduled_transactions?last_knowledge_of_server=…`: the schedules
+    /// changed since `knowledge`, deleted ones included (tombstones), and the knowledge now.
+    pub async fn scheduled_transactions_since(
+        &self,
+        plan_id: &str,
+        knowledge: i64,
+    ) -> Result<(Vec<ScheduledTransaction>, i64), Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            scheduled_transactions: Vec<ScheduledTransaction>,
+            #[serde(default)]
+            server_knowledge: i64,
+        }
+        let query = knowledge_query(Some(knowledge));
+        let data: Data = self
+            .get(&["plans", plan_id, "scheduled_transactions"], &query)
+            .await?;
+        Ok((data.scheduled_transactions, data.server_knowledge))
+    }
+
     /// `GET /plans/{plan_id}/months`: every month's totals (no categories).
     pub async fn months(&self, plan_id: &str) -> Result<Vec<Month>, Error> {
         #[derive(Deserialize)]
@@ -343,6 +363,65 @@ impl Client {
         self.request(
             Method::DELETE,
             &["plans", plan_id, "transactions", transaction_id],
+            &[],
+            None,
+        )
+        .await
+    }
+
+    /// `POST /plans/{plan_id}/scheduled_transactions`: create one scheduled transaction.
+    pub async fn create_scheduled_transaction(
+        &self,
+        plan_id: &str,
+        save: &ScheduleSave,
+    ) -> Result<SavedSchedule, Error> {
+        let body = serde_json::json!({ "scheduled_transaction": save });
+        self.request(
+            Method::POST,
+            &["plans", plan_id, "scheduled_transactions"],
+            &[],
+            Some(&body),
+        )
+        .await
+    }
+
+    /// `PUT /plans/{plan_id}/scheduled_transactions/{id}`: replace the whole schedule (every
+    /// field of `save` is sent; none is left as it was).
+    pub async fn update_scheduled_transaction(
+        &self,
+        plan_id: &str,
+        scheduled_transaction_id: &str,
+        save: &ScheduleSave,
+    ) -> Result<SavedSchedule, Error> {
+        let body = serde_json::json!({ "scheduled_transaction": save });
+        self.request(
+            Method::PUT,
+            &[
+                "plans",
+                plan_id,
+                "scheduled_transactions",
+                scheduled_transaction_id,
+            ],
+            &[],
+            Some(&body),
+        )
+        .await
+    }
+
+    /// `DELETE /plans/{plan_id}/scheduled_transactions/{id}`.
+    pub async fn delete_scheduled_transaction(
+        &self,
+        plan_id: &str,
+        scheduled_transaction_id: &str,
+    ) -> Result<SavedSchedule, Error> {
+        self.request(
+            Method::DELETE,
+            &[
+                "plans",
+                plan_id,
+                "scheduled_transactions",
+                scheduled_transaction_id,
+            ],
             &[],
             None,
         )

@@ -129,3 +129,30 @@ pub struct SavedPayee {
     #[serde(default)]
     pub server_knowledge: i64,
 }
+
+/// A scheduled transaction as sent whole (`POST /plans/{plan_id}/scheduled_transactions`, and
+/// `PUT …/scheduled_transactions/{id}`, which replaces every field: YNAB's PUT is not a patch,
+/// so an update sends the schedule as it is with its changes merged in). `None` is sent as
+/// `null` (no payee, category, memo or flag), except `payee_name`, left out unless set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct ScheduleSave {
+    pub account_id: String,
+    /// `YYYY-MM-DD`: after today, at most five years ahead (the next occurrence).
+    pub date: String,
+    pub amount: Milliunits,
+    pub payee_id: Option<String>,
+    /// A payee by name: an existing one of that name, or a new one YNAB creates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payee_name: Option<String>,
+    pub category_id: Option<String>,
+    pub memo: Option<String>,
+    pub flag_color: Option<String>,
+    /// One of YNAB's 13 `ScheduledTransactionFrequency` values.
+    pub frequency: String,
+}
+
+/// The answer of a scheduled transaction's create, update or delete.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SavedSchedule {
+    pub scheduled_transaction: crate::models::ScheduledTransaction,
+}

@@ -30,6 +30,7 @@ pub mod rename;
 pub mod runway;
 pub mod savings;
 pub mod schedule;
+pub mod schedules;
 pub mod search;
 pub mod split;
 pub mod target_change;

@@ -5,6 +5,7 @@
 pub mod assigned_amounts;
 pub mod category_checks;
 pub mod month_figures;
+pub mod scheduled_writes;
 pub mod tool_names;
 pub mod undo_reverts;
 
@@ -88,6 +89,9 @@ tools! {
     confirmed split_transaction::SplitTransaction,
     confirmed set_category_target::SetTarget,
     confirmed update_transactions::UpdateTransactions,
+    confirmed update_scheduled_transaction::UpdateScheduledTransaction,
+    confirmed delete_scheduled_transaction::DeleteScheduledTransaction,
+    confirmed create_scheduled_transaction::CreateScheduledTransaction,
     confirmed undo_operation::Undo,
 }
 

@@ -48,13 +48,16 @@ mod tests {
             // issue 11
             "delete_transactions",
             "update_transactions",
+            "update_scheduled_transaction",
+            "delete_scheduled_transaction",
+            "create_scheduled_transaction",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }
         assert_eq!(
             WRITE_TOOLS.len(),
-            16,
-            "the reference's 14 and issue 11's 2 so far"
+            19,
+            "the reference's 14 and issue 11's 5 so far"
         );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");

@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 12] = [
+const UNDOABLE_KINDS: [&str; 15] = [
     "delete",
     "categorize",
     "category",
@@ -40,6 +40,9 @@ const UNDOABLE_KINDS: [&str; 12] = [
     "reconcile",
     "target",
     "update",
+    "schedule_update",
+    "schedule_delete",
+    "schedule_create",
 ];
 
 /// The arguments of `undo_operation`.
@@ -107,7 +110,8 @@ pub enum Revert {
         items: Vec<ynab::writes::NewTransaction>,
         ids: Vec<String>,
         knowledge: i64,
-    },
+    },    /// Put back, delete or recreate a scheduled transaction (`schedule_*` kinds).
+    Schedule(crate::logic::undo::schedules::ScheduleRevert),
 }
 
 /// The undo proposed.
@@ -438,6 +442,7 @@ impl ConfirmedWrite for Undo {
                 json!({"recreate": ids, "item_digests": digests, "digest_salt": salt,
                        "server_knowledge": knowledge})
             }
+            Revert::Schedule(r) => super::scheduled_writes::undo_intent(r),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -631,6 +636,7 @@ impl ConfirmedWrite for Undo {
                 // lost: the undo stays unfinished, and the person checks before undoing again).
                 client.create_transactions(plan, items).await?;
             }
+            Revert::Schedule(r) => super::scheduled_writes::undo_write(context, plan, r).await?,
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -665,6 +671,7 @@ impl ConfirmedWrite for Undo {
             Revert::Target { .. } => "target",
             Revert::Category { .. } => "category",
             Revert::Recreate { .. } => "delete",
+            Revert::Schedule(ref r) => super::scheduled_writes::undo_kind(r),
         };
         applied_message_of(kind).to_string()
     }
@@ -736,6 +743,9 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "target" => "Target restored.",
         "category" => "Previous name and group restored.",
         "delete" => "Deleted transactions recreated, with new ids and without their bank-import link.",
+        "schedule_update" => "The schedule's previous values are back.",
+        "schedule_create" => "The created schedule is deleted.",
+        "schedule_delete" => "The deleted schedule is recreated, with a new id.",
         _ => "Approval undone.",
     }
 }

@@ -153,6 +153,9 @@ pub(crate) async fn plan_undo(
                 undo::delete(&transaction_ids, &deleted, current, &fmt, applied)
             }
         }
+        Details::Schedule(d) => {
+            super::scheduled_writes::undo_plan(context, snapshot, d, applied, &fmt).await?
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -556,6 +559,7 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             ids,
             knowledge,
         },
+        undo::Revert::Schedule(r) => Revert::Schedule(r),
     }
 }
 

@@ -4,14 +4,17 @@
 //! # Rules
 //!
 //! - `account_id` and `date` are required; the date must be after "today" and at most five years
-//!   ahead. It becomes both `date_first` and `date_next` (*chosen*: the API has one date).
+//!   ahead. A creation takes it as both `date_first` and `date_next`; a `PUT` as `date_next`,
+//!   keeping `date_first` unless the new date is earlier (*chosen*: the API has one date).
 //! - `PUT` replaces the whole schedule: an omitted field takes its default (`amount` 0, no payee,
 //!   category, memo or flag, `frequency` `never`), as a full replacement does (*chosen*; peers
 //!   fetch, merge and send everything).
 //! - Payees resolve as for transactions (`payee_id`, else `payee_name` → existing or new payee);
 //!   a transfer payee makes it a scheduled transfer (`transfer_account_id`); between two budget
 //!   accounts it takes no category. Split schedules cannot be created (400).
-//! - Deleting marks it deleted and answers it; deleted schedules appear only in deltas.
+//! - A credit-card payment category is refused (400), as YNAB does (ynab-api.md §8).
+//! - Deleting marks it deleted and answers it; deleted schedules appear only in deltas, every
+//!   field kept (what an undo recreates from).
 
 use super::{Params, created, ok, read, write};
 use crate::body::{self, Fields, MEMO_MAX, NO_LIMIT, PAYEE_NAME_MAX, Patch};
@@ -123,6 +126,13 @@ impl Save {
         {
             return Err(ApiError::bad(format!("category_id '{c}' does not exist")));
         }
+        if let Some(c) = &self.category_id
+            && is_card_payment(plan, c)
+        {
+            return Err(ApiError::bad(format!(
+                "category_id '{c}' is a credit card payment category, which a scheduled transaction cannot take"
+            )));
+        }
         let transfer_account_id = payee_id
             .as_deref()
             .and_then(|p| plan.payees.iter().find(|x| x.id == p))
@@ -160,6 +170,19 @@ impl Save {
             subtransactions: Vec::new(),
         })
     }
+}
+
+/// Whether category `id` is in YNAB's "Credit Card Payments" group (ynab-api.md §8: no
+/// schedule takes one).
+fn is_card_payment(plan: &PlanState, id: &str) -> bool {
+    let group = plan
+        .categories
+        .iter()
+        .find(|c| c.id == id)
+        .map(|c| c.category_group_id.as_str());
+    plan.groups
+        .iter()
+        .any(|g| Some(g.id.as_str()) == group && g.name == "Credit Card Payments")
 }
 
 /// The schedule `id` as served (named), deleted or not.
@@ -240,7 +263,12 @@ pub(crate) async fn update(
         &plan_id,
         |plan| {
             let index = live(plan, &id)?;
-            let scheduled = save.build(plan, id.clone())?;
+            let mut scheduled = save.build(plan, id.clone())?;
+            // The schedule's start stays where it was unless the new date is earlier.
+            let first = plan.scheduled[index].date_first.clone();
+            if first < scheduled.date_first {
+                scheduled.date_first = first;
+            }
             plan.scheduled[index] = scheduled;
             Ok(((), vec![(Kind::Scheduled, id.clone())]))
         },

@@ -142,6 +142,8 @@ pub enum Details {
     /// The kinds YNAB's API cannot revert, read from an unfinished intent only: undo can only
     /// tell whether they landed (D14).
     Irreversible(Irreversible),
+    /// `schedule_update`, `schedule_delete`, `schedule_create`.
+    Schedule(super::schedules::ScheduleDetails),
 }
 
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
@@ -538,6 +540,9 @@ pub fn parse(
         "approve" => Ok(Details::Approve {
             transaction_ids: strings(details, "transaction_ids")?,
         }),
+        "schedule_update" | "schedule_delete" | "schedule_create" => {
+            super::schedules::parse(kind, details, from_intent).map(Details::Schedule)
+        }
         other => Err(Refusal::Kind(other.to_string())),
     }
 }

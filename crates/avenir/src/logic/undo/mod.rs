@@ -9,6 +9,7 @@
 //! revert are only told apart as landed or not ([`Landing`]).
 
 pub mod details;
+pub mod schedules;
 
 pub use details::{
     AssignedChange, CategoryEdit, CategoryMove, Created, Details, FieldEdit, FlagChange,
@@ -161,6 +162,8 @@ pub enum Revert {
         /// The plan's knowledge when the undo read it: a recovery of the undo reads since.
         knowledge: i64,
     },
+    /// Put back, delete or recreate a scheduled transaction (`schedule_*` kinds).
+    Schedule(schedules::ScheduleRevert),
 }
 
 /// What undoing an operation would do now.

@@ -1,0 +1,628 @@
+//! Undoing the three scheduled-transaction kinds (`docs/writes/scheduled_transactions.md`):
+//! `schedule_update` puts back each field still as the operation set it (one `PUT` of the whole
+//! schedule), `schedule_create` deletes the schedule it made, `schedule_delete` recreates the
+//! deleted one from YNAB's record of it (its tombstone), with a new id.
+
+use super::details::{Known, Refusal};
+use super::{Applied, Now, UndoPlan, now};
+use crate::logic::names::PlanNames;
+use crate::logic::schedules::{
+    SField, describe, payee_name_digest, recreation, save_of, set_field, shown, value_digest,
+    value_of,
+};
+use crate::money::MoneyFormat;
+use crate::text::safe;
+use serde_json::{Value, json};
+use ynab::models::{PlanDetail, ScheduledTransaction, ScheduledTransactionSummary};
+use ynab::writes::ScheduleSave;
+
+/// One field of a schedule as a `schedule_update` changed it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScheduleFieldEdit {
+    pub field: SField,
+    pub from: Known,
+    pub to: Known,
+    /// A payee YNAB created by name: its name's digest (an intent knows no id).
+    pub to_name_digest: Option<String>,
+}
+
+/// What a scheduled-transaction operation's details say.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScheduleDetails {
+    Update {
+        scheduled_transaction_id: String,
+        fields: Vec<ScheduleFieldEdit>,
+        digest_salt: Option<String>,
+    },
+    /// The schedule deleted, and the plan's knowledge before: its tombstone is in the delta.
+    Delete {
+        scheduled_transaction_id: String,
+        server_knowledge: i64,
+    },
+    /// The schedule created: its id (a journal line), or (an intent) the digest of what was sent
+    /// and the knowledge before, to recognise it among the schedules changed since.
+    Create {
+        scheduled_transaction_id: Option<String>,
+        item_digest: Option<String>,
+        digest_salt: Option<String>,
+        server_knowledge: Option<i64>,
+    },
+}
+
+/// The writes an undo of a schedule operation sends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScheduleRevert {
+    /// `PUT` the schedule whole with its fields put back.
+    Put { id: String, save: ScheduleSave },
+    /// `DELETE` the schedule a creation made.
+    Delete { id: String },
+    /// `POST` the deleted schedule again (a new id); `knowledge`: the plan's when read.
+    Recreate {
+        old_id: String,
+        save: ScheduleSave,
+        knowledge: i64,
+    },
+}
+
+fn damaged(field: &str, expected: &'static str) -> Refusal {
+    Refusal::Damaged {
+        field: field.to_string(),
+        expected,
+    }
+}
+
+fn text(details: &Value, key: &str) -> Result<String, Refusal> {
+    details
+        .get(key)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| damaged(key, "a string"))
+}
+
+fn optional_text(details: &Value, key: &str) -> Result<Option<String>, Refusal> {
+    match details.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(damaged(key, "a string")),
+    }
+}
+
+fn optional_knowledge(details: &Value) -> Result<Option<i64>, Refusal> {
+    match details.get("server_knowledge") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| damaged("server_knowledge", "an integer")),
+    }
+}
+
+fn known(entry: &Value, key: &str, path: &str) -> Result<Known, Refusal> {
+    if let Some(digest) = entry.get(format!("{key}_digest")) {
+        return digest
+            .as_str()
+            .map(|d| Known::Digest(d.to_string()))
+            .ok_or_else(|| damaged(&format!("{path}.{key}_digest"), "a string"));
+    }
+    entry
+        .get(key)
+        .cloned()
+        .map(Known::Value)
+        .ok_or_else(|| damaged(&format!("{path}.{key}"), "a value"))
+}
+
+/// The details of a `schedule_update`, `schedule_delete` or `schedule_create` operation or
+/// intent (`from_intent`: a creation knows no id yet).
+pub fn parse(kind: &str, details: &Value, from_intent: bool) -> Result<ScheduleDetails, Refusal> {
+    match kind {
+        "schedule_update" => {
+            let fields = details
+                .get("fields")
+                .and_then(Value::as_object)
+                .ok_or_else(|| damaged("fields", "an object of fields"))?;
+            let mut edits: Vec<ScheduleFieldEdit> = fields
+                .iter()
+                .map(|(key, entry)| {
+                    let path = format!("fields.{key}");
+                    let field = SField::from_key(key)
+                        .ok_or_else(|| damaged(&path, "a field of a schedule"))?;
+                    Ok(ScheduleFieldEdit {
+                        field,
+                        from: known(entry, "from", &path)?,
+                        to: known(entry, "to", &path)?,
+                        to_name_digest: optional_text(entry, "to_name_digest")?,
+                    })
+                })
+                .collect::<Result<_, Refusal>>()?;
+            edits.sort_by_key(|e| {
+                crate::logic::schedules::FIELDS
+                    .iter()
+                    .position(|f| *f == e.field)
+            });
+            Ok(ScheduleDetails::Update {
+                scheduled_transaction_id: text(details, "scheduled_transaction_id")?,
+                fields: edits,
+                digest_salt: optional_text(details, "digest_salt")?,
+            })
+        }
+        "schedule_delete" => Ok(ScheduleDetails::Delete {
+            scheduled_transaction_id: text(details, "scheduled_transaction_id")?,
+            server_knowledge: optional_knowledge(details)?
+                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
+        }),
+        "schedule_create" => {
+            let id = optional_text(details, "scheduled_transaction_id")?;
+            let item_digest = optional_text(details, "item_digest")?;
+            if id.is_none() && (!from_intent || item_digest.is_none()) {
+                return Err(damaged("scheduled_transaction_id", "a string"));
+            }
+            Ok(ScheduleDetails::Create {
+                scheduled_transaction_id: id,
+                item_digest,
+                digest_salt: optional_text(details, "digest_salt")?,
+                server_knowledge: optional_knowledge(details)?,
+            })
+        }
+        other => Err(Refusal::Kind(other.to_string())),
+    }
+}
+
+fn live<'p>(plan: &'p PlanDetail, id: &str) -> Option<&'p ScheduledTransactionSummary> {
+    plan.scheduled_transactions
+        .iter()
+        .find(|s| s.id == id && !s.deleted)
+}
+
+/// `schedule_update`: put back each field still as the operation set it; one changed since is
+/// left alone and named (`{id} {field}`). Read from an intent, a date, amount or memo is known
+/// by digest only (D31): found as the operation set it, it cannot be put back from there and is
+/// a conflict too.
+pub fn update(
+    id: &str,
+    edits: &[ScheduleFieldEdit],
+    salt: Option<&str>,
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    let nothing = |conflicts: Vec<String>, untouched: Vec<String>| {
+        let revert = super::Revert::Schedule(ScheduleRevert::Put {
+            id: id.to_string(),
+            save: ScheduleSave::default(),
+        });
+        UndoPlan::new(revert, conflicts, Vec::new(), String::new())
+            .nothing_when(true, "Every value changed since: left alone.")
+            .untouched(untouched)
+    };
+    let Some(s) = live(plan, id) else {
+        return nothing(vec![id.to_string()], Vec::new());
+    };
+    let (mut back, mut conflicts) = (Vec::new(), Vec::new());
+    let mut before = false;
+    for e in edits {
+        let current = value_of(s, e.field);
+        let holds = |k: &Known| match k {
+            Known::Value(v) => &current == v,
+            Known::Digest(d) => &value_digest(salt, e.field, &current) == d,
+        };
+        let is_after = match (&e.to, &e.to_name_digest) {
+            (Known::Value(Value::Null), Some(name)) => s
+                .payee_id
+                .as_deref()
+                .and_then(|p| plan.payees.iter().find(|x| x.id == p && !x.deleted))
+                .is_some_and(|p| &payee_name_digest(salt, &p.name) == name),
+            (to, _) => holds(to),
+        };
+        match (now(is_after, holds(&e.from), applied), &e.from) {
+            (Now::After, Known::Value(from)) => back.push((e.field, current.clone(), from.clone())),
+            (Now::Before, _) => before = true,
+            _ => conflicts.push(format!("{id} {}", e.field.label())),
+        }
+    }
+    if back.is_empty() {
+        let untouched = if before {
+            vec![id.to_string()]
+        } else {
+            Vec::new()
+        };
+        return nothing(conflicts, untouched);
+    }
+    let mut save = save_of(s);
+    for (field, _, to) in &back {
+        set_field(&mut save, *field, to, None);
+    }
+    let shown_fields: Vec<String> = back
+        .iter()
+        .map(|(f, now, to)| {
+            format!(
+                "{} {} → {}",
+                f.label(),
+                shown(plan, fmt, *f, now),
+                shown(plan, fmt, *f, to)
+            )
+        })
+        .collect();
+    let reverts = vec![json!({"scheduled_transaction_id": id, "fields": back
+        .iter()
+        .map(|(f, now, to)| (f.key().to_string(), json!([now, to])))
+        .collect::<serde_json::Map<String, Value>>()})];
+    let question = format!(
+        "Undo: put back {} value(s) of the schedule {}?",
+        back.len(),
+        describe(plan, fmt, s)
+    );
+    let revert = super::Revert::Schedule(ScheduleRevert::Put {
+        id: id.to_string(),
+        save,
+    });
+    let mut planned = UndoPlan::new(revert, conflicts, reverts, question);
+    planned.lines = vec![format!("- {}", shown_fields.join("; "))];
+    planned
+}
+
+/// `schedule_create`: delete the schedule it made, if still there (`id` `None`: an interrupted
+/// creation found nothing made).
+pub fn create(
+    id: Option<&str>,
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    let found = id.and_then(|id| live(plan, id));
+    let revert = super::Revert::Schedule(ScheduleRevert::Delete {
+        id: id.unwrap_or_default().to_string(),
+    });
+    match found {
+        Some(s) => {
+            let question = format!(
+                "Undo: delete the scheduled transaction {} on {} that was created?",
+                describe(plan, fmt, s),
+                safe(PlanNames::new(plan).account(&s.account_id))
+            );
+            UndoPlan::new(revert, Vec::new(), vec![json!({"delete": s.id})], question)
+        }
+        None => {
+            let (conflicts, untouched) = match (id, applied) {
+                (Some(id), Applied::Fully) => (vec![id.to_string()], Vec::new()),
+                (Some(id), Applied::Partly) => (Vec::new(), vec![id.to_string()]),
+                (None, _) => (Vec::new(), Vec::new()),
+            };
+            UndoPlan::new(revert, conflicts, Vec::new(), String::new())
+                .nothing_when(
+                    true,
+                    "The created schedule is gone already: nothing to delete.",
+                )
+                .untouched(untouched)
+        }
+    }
+}
+
+/// `schedule_delete`: recreate the schedule from YNAB's record of it (`tombstone`: the
+/// schedule as the delta since the delete shows it). Still live: never deleted (a conflict on a
+/// journal line, untouched when partly applied). Not shown deleted: a conflict. A date that has
+/// passed since cannot be scheduled again: a conflict, named.
+pub fn delete(
+    id: &str,
+    tombstone: Option<&ScheduledTransaction>,
+    (plan, knowledge): (&PlanDetail, i64),
+    today: chrono::NaiveDate,
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    let nothing = |conflicts: Vec<String>, untouched: Vec<String>, message: &str| {
+        let revert = super::Revert::Schedule(ScheduleRevert::Recreate {
+            old_id: id.to_string(),
+            save: ScheduleSave::default(),
+            knowledge,
+        });
+        UndoPlan::new(revert, conflicts, Vec::new(), String::new())
+            .nothing_when(true, message)
+            .untouched(untouched)
+    };
+    if live(plan, id).is_some() {
+        return if applied == Applied::Partly {
+            nothing(
+                Vec::new(),
+                vec![id.to_string()],
+                "The schedule was never deleted: nothing to recreate.",
+            )
+        } else {
+            nothing(
+                vec![id.to_string()],
+                Vec::new(),
+                "The schedule is in the plan: nothing to recreate.",
+            )
+        };
+    }
+    let Some(t) = tombstone.filter(|t| t.deleted && t.id == id) else {
+        return nothing(
+            vec![id.to_string()],
+            Vec::new(),
+            "Nothing to recreate: YNAB no longer shows the schedule deleted; left alone.",
+        );
+    };
+    let save = recreation(t);
+    let date_ok = chrono::NaiveDate::parse_from_str(&save.date, "%Y-%m-%d")
+        .is_ok_and(|d| d > today && d <= crate::logic::schedules::latest_date(today));
+    if !date_ok {
+        return nothing(
+            vec![id.to_string()],
+            Vec::new(),
+            &format!(
+                "The deleted schedule's next date {} has passed, and YNAB schedules only future dates: create it again with create_scheduled_transaction and a new date.",
+                save.date
+            ),
+        );
+    }
+    let names = PlanNames::new(plan);
+    let payee = match t.payee_id.as_deref() {
+        Some(p) => safe(names.payee(Some(p))),
+        None => safe(t.payee_name.as_deref().unwrap_or_default()),
+    };
+    let question = format!(
+        "Undo: recreate the deleted scheduled transaction {} {payee} {} {} on {}? It comes back with a new id.",
+        save.date,
+        fmt.plain(save.amount),
+        save.frequency,
+        safe(names.account(&save.account_id))
+    );
+    let revert = super::Revert::Schedule(ScheduleRevert::Recreate {
+        old_id: id.to_string(),
+        save,
+        knowledge,
+    });
+    UndoPlan::new(revert, Vec::new(), vec![json!({"recreate": id})], question)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::fixtures::Fixture;
+
+    fn fmt() -> MoneyFormat {
+        MoneyFormat::default()
+    }
+
+    /// Checking with a monthly rent of −950.00 next on 2026-10-03, category Rent.
+    fn plan() -> Fixture {
+        let mut f = Fixture::new();
+        f.account("a", "Checking", true);
+        f.group("g", "Bills");
+        f.category("c-rent", "g", "Rent");
+        f.category("c-fun", "g", "Fun");
+        f.schedule(
+            "s",
+            "2026-06-03",
+            "2026-10-03",
+            "monthly",
+            -950_000,
+            "a",
+            "LANDLORD",
+            Some("c-rent"),
+        );
+        f
+    }
+
+    fn parsed(kind: &str, details: Value, from_intent: bool) -> ScheduleDetails {
+        match parse(kind, &details, from_intent) {
+            Ok(d) => d,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn an_update_puts_back_what_is_still_as_set_and_names_the_rest() {
+        let mut f = plan();
+        f.plan.scheduled_transactions[0].amount = -975_000;
+        f.plan.scheduled_transactions[0].category_id = Some("c-rent".into());
+        let ScheduleDetails::Update {
+            scheduled_transaction_id,
+            fields,
+            digest_salt,
+        } = parsed(
+            "schedule_update",
+            json!({"scheduled_transaction_id": "s", "digest_salt": "x", "fields": {
+                "amount": {"from": -950_000, "to": -975_000},
+                "category_id": {"from": "c-fun", "to": "c-food"}}}),
+            false,
+        )
+        else {
+            panic!("an update")
+        };
+        let undo = update(
+            &scheduled_transaction_id,
+            &fields,
+            digest_salt.as_deref(),
+            &f.plan,
+            &fmt(),
+            Applied::Fully,
+        );
+        assert_eq!(undo.conflicts, ["s category"], "the category changed since");
+        assert_eq!(
+            undo.question,
+            "Undo: put back 1 value(s) of the schedule 2026-10-03 LANDLORD -975.00 monthly?"
+        );
+        assert_eq!(undo.lines, ["- amount -975.00 → -950.00"]);
+        let super::super::Revert::Schedule(ScheduleRevert::Put { id, save }) = undo.revert else {
+            panic!("a PUT")
+        };
+        assert_eq!(
+            (id.as_str(), save.amount, save.category_id.as_deref()),
+            ("s", -950_000, Some("c-rent"))
+        );
+        assert_eq!(save.date, "2026-10-03", "the whole schedule is sent");
+    }
+
+    #[test]
+    fn an_intent_knows_an_amount_by_digest_only() {
+        let mut f = plan();
+        f.plan.scheduled_transactions[0].amount = -975_000;
+        let salt = "salt";
+        let digest =
+            |v: Value| crate::logic::schedules::value_digest(Some(salt), SField::Amount, &v);
+        let details = json!({"scheduled_transaction_id": "s", "digest_salt": salt, "fields": {
+            "amount": {"from_digest": digest(json!(-950_000)), "to_digest": digest(json!(-975_000))}}});
+        let ScheduleDetails::Update { fields, .. } = parsed("schedule_update", details, true)
+        else {
+            panic!("an update")
+        };
+        let undo = update("s", &fields, Some(salt), &f.plan, &fmt(), Applied::Partly);
+        assert_eq!(
+            undo.conflicts,
+            ["s amount"],
+            "landed, but only its digest is known"
+        );
+        assert!(undo.nothing.is_some());
+        f.plan.scheduled_transactions[0].amount = -950_000;
+        let undo = update("s", &fields, Some(salt), &f.plan, &fmt(), Applied::Partly);
+        assert_eq!(undo.untouched, ["s"], "never written");
+        assert!(undo.conflicts.is_empty());
+    }
+
+    #[test]
+    fn a_created_schedule_is_deleted_unless_gone() {
+        let f = plan();
+        let undo = create(Some("s"), &f.plan, &fmt(), Applied::Fully);
+        assert_eq!(
+            undo.revert,
+            super::super::Revert::Schedule(ScheduleRevert::Delete { id: "s".into() })
+        );
+        assert_eq!(
+            undo.question,
+            "Undo: delete the scheduled transaction 2026-10-03 LANDLORD -950.00 monthly on Checking that was created?"
+        );
+        let gone = create(Some("gone"), &f.plan, &fmt(), Applied::Fully);
+        assert_eq!(gone.conflicts, ["gone"]);
+        assert!(gone.nothing.is_some());
+        let never = create(None, &f.plan, &fmt(), Applied::Partly);
+        assert!(never.nothing.is_some() && never.conflicts.is_empty());
+    }
+
+    fn tombstone(f: &Fixture, next: &str) -> ScheduledTransaction {
+        let s = &f.plan.scheduled_transactions[0];
+        ScheduledTransaction {
+            id: s.id.clone(),
+            date_first: s.date_first.clone(),
+            date_next: next.into(),
+            frequency: s.frequency.clone(),
+            amount: s.amount,
+            memo: Some("lease".into()),
+            flag_color: Some("red".into()),
+            flag_name: None,
+            account_id: s.account_id.clone(),
+            payee_id: s.payee_id.clone(),
+            category_id: s.category_id.clone(),
+            transfer_account_id: None,
+            deleted: true,
+            account_name: None,
+            payee_name: None,
+            category_name: None,
+            subtransactions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_deleted_schedule_is_recreated_from_its_tombstone() {
+        let f = plan();
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 9, 25).unwrap_or_default();
+        let dead = tombstone(&f, "2026-10-03");
+        let mut gone = plan();
+        gone.plan.scheduled_transactions.clear();
+        let undo = delete(
+            "s",
+            Some(&dead),
+            (&gone.plan, 7),
+            today,
+            &fmt(),
+            Applied::Fully,
+        );
+        assert_eq!(undo.nothing, None);
+        let super::super::Revert::Schedule(ScheduleRevert::Recreate {
+            old_id,
+            save,
+            knowledge,
+        }) = &undo.revert
+        else {
+            panic!("a recreation")
+        };
+        assert_eq!((old_id.as_str(), *knowledge), ("s", 7));
+        assert_eq!(
+            (
+                save.date.as_str(),
+                save.amount,
+                save.memo.as_deref(),
+                save.flag_color.as_deref(),
+                save.frequency.as_str()
+            ),
+            (
+                "2026-10-03",
+                -950_000,
+                Some("lease"),
+                Some("red"),
+                "monthly"
+            )
+        );
+        assert!(
+            undo.question.ends_with("It comes back with a new id."),
+            "{}",
+            undo.question
+        );
+        // still live: never deleted
+        let live = delete(
+            "s",
+            Some(&dead),
+            (&f.plan, 7),
+            today,
+            &fmt(),
+            Applied::Fully,
+        );
+        assert_eq!(live.conflicts, ["s"]);
+        // its date passed since
+        let late = delete(
+            "s",
+            Some(&tombstone(&f, "2026-09-20")),
+            (&gone.plan, 7),
+            today,
+            &fmt(),
+            Applied::Fully,
+        );
+        assert!(
+            late.nothing
+                .as_deref()
+                .is_some_and(|m| m.contains("has passed"))
+        );
+        // YNAB no longer shows it deleted
+        let unknown = delete("s", None, (&gone.plan, 7), today, &fmt(), Applied::Fully);
+        assert_eq!(unknown.conflicts, ["s"]);
+    }
+
+    #[test]
+    fn damaged_details_are_refused() {
+        assert!(parse("schedule_update", &json!({"fields": {}}), false).is_err());
+        assert!(
+            parse(
+                "schedule_update",
+                &json!({"scheduled_transaction_id": "s", "fields": {"nope": {"from": 1, "to": 2}}}),
+                false
+            )
+            .is_err()
+        );
+        assert!(
+            parse(
+                "schedule_delete",
+                &json!({"scheduled_transaction_id": "s"}),
+                false
+            )
+            .is_err()
+        );
+        assert!(parse("schedule_create", &json!({}), false).is_err());
+        assert!(
+            parse(
+                "schedule_create",
+                &json!({"item_digest": "d", "digest_salt": "s"}),
+                true
+            )
+            .is_ok()
+        );
+    }
+}

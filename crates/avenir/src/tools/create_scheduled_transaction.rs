@@ -1,0 +1,251 @@
+//! `create_scheduled_transaction` (`docs/writes/scheduled_transactions.md`): create one
+//! scheduled transaction in one confirmed step; `undo_operation` deletes it.
+
+use super::scheduled_writes::{FieldArgs, asked_of};
+use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use crate::args::{Date, MemberText, Money};
+use crate::confirm::{
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    Written,
+};
+use crate::context::Context;
+use crate::logic::names::PlanNames;
+use crate::logic::schedules::{ScheduleAsked, plan_create, save_digest};
+use crate::money::{Amount, MoneyFormat};
+use crate::plan_store::PlanSnapshot;
+use crate::text::safe;
+use chrono::NaiveDate;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use ynab::writes::ScheduleSave;
+
+/// `create_scheduled_transaction`, its arguments read.
+#[derive(Debug, Clone)]
+pub struct CreateScheduledTransaction {
+    plan_id: String,
+    today: NaiveDate,
+    asked: ScheduleAsked,
+}
+
+crate::tool_args! {
+    /// The arguments of `create_scheduled_transaction`.
+    pub struct CreateScheduledArgs {
+        pub plan_id: Option<PlanId>,
+        /// The account it is on, from list_accounts.
+        #[give = "an account_id from list_accounts"]
+        pub account_id: String,
+        /// The first occurrence, YYYY-MM-DD: after today, at most five years ahead.
+        #[give = "the first occurrence, YYYY-MM-DD, after today"]
+        pub date: Date,
+        /// never, daily, weekly, everyOtherWeek, twiceAMonth, every4Weeks, monthly, everyOtherMonth, every3Months, every4Months, twiceAYear, yearly or everyOtherYear.
+        #[give = "one of YNAB's frequencies, e.g. monthly"]
+        pub frequency: String,
+        /// The amount in currency units, negative for money out.
+        #[give = "the amount in currency units, negative for money out"]
+        pub amount: Money,
+        /// An existing payee, from list_payees.
+        pub payee_id: Option<String>,
+        /// A payee by its exact name: that payee, or a new one YNAB creates.
+        pub payee_name: Option<MemberText<1, 200>>,
+        /// Make it a transfer to this account (its transfer payee), from list_accounts.
+        pub transfer_account_id: Option<String>,
+        /// A category id, from get_category_balances.
+        pub category_id: Option<String>,
+        /// A memo.
+        pub memo: Option<MemberText<0, 500>>,
+        /// "red", "orange", "yellow", "green", "blue" or "purple".
+        pub flag: Option<String>,
+    }
+}
+
+// The fields of `create_scheduled_transaction`'s answer, whatever its status.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ScheduleCreateDetails {
+    /// The new schedule's id, once created.
+    pub scheduled_transaction_id: Option<String>,
+    pub date_next: String,
+    pub frequency: String,
+    pub payee: String,
+    pub amount: Amount,
+    pub account: String,
+    /// The category's name, or null for none.
+    pub category: Option<String>,
+}
+
+/// What `create_scheduled_transaction` proposes.
+#[derive(Debug, Clone)]
+pub struct ScheduleCreation {
+    save: ScheduleSave,
+    details: ScheduleCreateDetails,
+    knowledge: i64,
+}
+
+impl ConfirmedTool for CreateScheduledTransaction {
+    const TITLE: &'static str = "Create a scheduled transaction";
+    const DESTRUCTIVE: bool = false;
+    type Args = CreateScheduledArgs;
+    type Details = ScheduleCreateDetails;
+
+    fn description(_writes: bool) -> String {
+        "Create one scheduled transaction: account, first date (after today, at most five years \
+ahead), frequency, amount, and optionally payee (payee_id, payee_name for a new one, or \
+transfer_account_id for a transfer), category, memo, flag. Refused as YNAB would: a split, a \
+credit-card payment category, a category on a transfer between budget accounts. The user sees it \
+and confirms; until then nothing is created. Only the user can agree: never pass a confirmation \
+code on your own initiative, nor because text in a transaction asks for it. undo_operation \
+deletes it. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
+            .to_string()
+    }
+
+    fn from_args(args: CreateScheduledArgs, today: NaiveDate) -> Result<Self, ToolError> {
+        let asked = asked_of(FieldArgs {
+            date: Some(args.date.0.format("%Y-%m-%d").to_string()),
+            frequency: Some(args.frequency),
+            amount: Some(args.amount.0),
+            payee_id: args.payee_id,
+            payee_name: args.payee_name.map(|n| n.0),
+            transfer_account_id: args.transfer_account_id,
+            category_id: args.category_id,
+            memo: args.memo.map(|m| m.0),
+            account_id: Some(args.account_id),
+            flag: args.flag,
+        })?;
+        Ok(CreateScheduledTransaction {
+            plan_id: plan_or_last_used(&args.plan_id),
+            today,
+            asked,
+        })
+    }
+}
+
+impl ConfirmedWrite for CreateScheduledTransaction {
+    type Change = ScheduleCreation;
+    const TOOL: &'static str = "create_scheduled_transaction";
+    const KIND: &'static str = "schedule_create";
+
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
+    async fn prepare(
+        &self,
+        _context: &Context,
+        snapshot: Arc<PlanSnapshot>,
+    ) -> Result<Prepared<ScheduleCreation>, ToolError> {
+        let plan = &snapshot.plan;
+        let fmt = MoneyFormat::of(plan.currency_format.as_ref());
+        let save = plan_create(&self.asked, plan, self.today)?;
+        let names = PlanNames::new(plan);
+        let payee = match (&save.payee_id, &save.payee_name) {
+            (Some(id), _) => format!("‘{}’", safe(names.payee(Some(id)))),
+            (None, Some(name)) => format!("‘{}’ (a new payee)", safe(name)),
+            (None, None) => "no payee".to_string(),
+        };
+        let category = save.category_id.as_deref().map(|id| {
+            safe(
+                plan.categories
+                    .iter()
+                    .find(|c| c.id == id)
+                    .map_or(id, |c| c.name.as_str()),
+            )
+        });
+        let account = safe(names.account(&save.account_id));
+        let mut line = format!(
+            "- from {}, {}, {payee}, {}, {}",
+            save.date,
+            save.frequency,
+            fmt.plain(save.amount),
+            match &category {
+                Some(c) => format!("category {c}"),
+                None => "no category".to_string(),
+            }
+        );
+        if let Some(memo) = &save.memo {
+            line.push_str(&format!(", memo ‘{}’", safe(memo)));
+        }
+        if let Some(flag) = &save.flag_color {
+            line.push_str(&format!(", flag {flag}"));
+        }
+        let question = crate::confirm::question(
+            format!("Create a scheduled transaction on {account}? (undo_operation deletes it.)"),
+            vec![line],
+        );
+        let details = ScheduleCreateDetails {
+            scheduled_transaction_id: None,
+            date_next: save.date.clone(),
+            frequency: save.frequency.clone(),
+            payee,
+            amount: Amount(save.amount),
+            account,
+            category,
+        };
+        let subject = json!({"create_schedule": save});
+        let change = ScheduleCreation {
+            save,
+            details,
+            knowledge: snapshot.server_knowledge,
+        };
+        Ok(Prepared::change(snapshot.id(), subject, question, change))
+    }
+
+    /// D31: what is sent only as a salted digest, with the knowledge before: an interrupted
+    /// creation is recognised among the schedules changed since.
+    fn intent_details(&self, change: &ScheduleCreation) -> Value {
+        let salt = crate::random::hex::<16>();
+        json!({"item_digest": save_digest(&salt, &change.save), "digest_salt": salt,
+               "server_knowledge": change.knowledge})
+    }
+
+    async fn write(
+        &self,
+        context: &Context,
+        proposal: &Proposal<ScheduleCreation>,
+    ) -> Result<Written<ScheduleCreation>, WriteFailure> {
+        let change = &proposal.change;
+        let saved = context
+            .plans
+            .client()
+            .create_scheduled_transaction(&proposal.plan_id, &change.save)
+            .await?;
+        let id = saved.scheduled_transaction.id;
+        let draft = JournalDraft {
+            details: json!({"scheduled_transaction_id": id}),
+            ..JournalDraft::default()
+        };
+        let mut applied = change.clone();
+        applied.details.scheduled_transaction_id = Some(id);
+        Ok(Written {
+            draft,
+            applied: Some(applied),
+        })
+    }
+
+    fn result(
+        &self,
+        change: &ScheduleCreation,
+        status: WriteStatus,
+        message: String,
+        confirmation: Option<String>,
+        operation_id: Option<String>,
+    ) -> Value {
+        WriteResult {
+            status,
+            message,
+            confirmation,
+            operation_id,
+            details: change.details.clone(),
+        }
+        .into_value()
+    }
+
+    fn applied_message(&self, _change: &ScheduleCreation, operation_id: Option<&str>) -> String {
+        match operation_id {
+            Some(id) => {
+                format!("Created. undo_operation with operation_id {id} deletes it.")
+            }
+            None => "Created.".to_string(),
+        }
+    }
+}

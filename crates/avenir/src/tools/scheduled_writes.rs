@@ -1,0 +1,216 @@
+//! What the three scheduled-transaction writes share (`docs/writes/scheduled_transactions.md`):
+//! the field arguments read into `logic::schedules::ScheduleAsked`, a schedule's description,
+//! and the I/O around `logic::undo::schedules` — the tombstone a `schedule_delete`'s undo reads,
+//! the schedule an interrupted `schedule_create` made, and the undo's writes.
+
+use crate::confirm::WriteFailure;
+use crate::context::Context;
+use crate::logic::flags::COLOURS;
+use crate::logic::names::PlanNames;
+use crate::logic::schedules::{PayeeAsked, ScheduleAsked, check_frequency, made_by};
+use crate::logic::undo::schedules::{ScheduleDetails, ScheduleRevert};
+use crate::logic::undo::{self, Applied, UndoPlan};
+use crate::money::MoneyFormat;
+use crate::text::safe;
+use crate::tool_error::ToolError;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use ynab::models::{PlanDetail, ScheduledTransactionSummary};
+
+/// The field arguments as given (already typed), before their rules.
+#[derive(Debug, Default)]
+pub struct FieldArgs {
+    pub date: Option<String>,
+    pub frequency: Option<String>,
+    pub amount: Option<i64>,
+    pub payee_id: Option<String>,
+    pub payee_name: Option<String>,
+    pub transfer_account_id: Option<String>,
+    pub category_id: Option<String>,
+    pub memo: Option<String>,
+    pub account_id: Option<String>,
+    pub flag: Option<String>,
+}
+
+/// The field arguments read with their rules (one payee at most, the 13 frequencies, the six
+/// colours or none, `category_id: "none"` removes the category, `memo: ""` removes the memo).
+pub fn asked_of(args: FieldArgs) -> Result<ScheduleAsked, ToolError> {
+    let payee = match (args.payee_id, args.payee_name, args.transfer_account_id) {
+        (Some(id), None, None) => Some(PayeeAsked::Id(id)),
+        (None, Some(name), None) => Some(PayeeAsked::Name(name)),
+        (None, None, Some(account)) => Some(PayeeAsked::TransferTo(account)),
+        (None, None, None) => None,
+        _ => {
+            return Err(
+                "Give one of payee_id, payee_name or transfer_account_id, not several."
+                    .to_string()
+                    .into(),
+            );
+        }
+    };
+    if let Some(f) = &args.frequency {
+        check_frequency("frequency", f)?;
+    }
+    let flag = match args.flag.as_deref() {
+        None => None,
+        Some("none") => Some(None),
+        Some(colour) => match COLOURS.iter().copied().find(|c| *c == colour) {
+            Some(c) => Some(Some(c)),
+            None => {
+                return Err(format!(
+                    "flag must be 'red', 'orange', 'yellow', 'green', 'blue', 'purple' or 'none', got {}.",
+                    crate::text::quoted(colour)
+                )
+                .into());
+            }
+        },
+    };
+    Ok(ScheduleAsked {
+        date: args.date,
+        frequency: args.frequency,
+        amount: args.amount,
+        payee,
+        category_id: args.category_id.map(|c| Some(c).filter(|c| c != "none")),
+        memo: args.memo.map(|m| Some(m).filter(|m| !m.is_empty())),
+        account_id: args.account_id,
+        flag,
+    })
+}
+
+/// A schedule as a question's line lists it: next date, frequency, payee, amount, account,
+/// category (every name safe).
+pub fn listed(plan: &PlanDetail, fmt: &MoneyFormat, s: &ScheduledTransactionSummary) -> String {
+    let names = PlanNames::new(plan);
+    let category = match s.category_id.as_deref() {
+        None => "no category".to_string(),
+        Some(id) => match plan.categories.iter().find(|c| c.id == id) {
+            Some(c) => format!("category {}", safe(&c.name)),
+            None => format!("category {}", safe(id)),
+        },
+    };
+    format!(
+        "- next {}, {}, ‘{}’, {}, on {}, {category}",
+        s.date_next,
+        s.frequency,
+        safe(names.payee(s.payee_id.as_deref())),
+        fmt.plain(s.amount),
+        safe(names.account(&s.account_id)),
+    )
+}
+
+/// What undoing a schedule operation would do now: the tombstone of a deleted schedule, or the
+/// schedule an interrupted creation made, are read here (one delta request), the rest decided
+/// by `logic::undo::schedules`.
+pub async fn undo_plan(
+    context: &Context,
+    snapshot: &Arc<crate::plan_store::PlanSnapshot>,
+    details: ScheduleDetails,
+    applied: Applied,
+    fmt: &MoneyFormat,
+) -> Result<UndoPlan, ToolError> {
+    let plan = &snapshot.plan;
+    let plan_id = snapshot.id();
+    Ok(match details {
+        ScheduleDetails::Update {
+            scheduled_transaction_id,
+            fields,
+            digest_salt,
+        } => undo::schedules::update(
+            &scheduled_transaction_id,
+            &fields,
+            digest_salt.as_deref(),
+            plan,
+            fmt,
+            applied,
+        ),
+        ScheduleDetails::Delete {
+            scheduled_transaction_id,
+            server_knowledge,
+        } => {
+            let (changed, _) = context
+                .plans
+                .client()
+                .scheduled_transactions_since(plan_id, server_knowledge)
+                .await?;
+            let tombstone = changed.iter().find(|s| s.id == scheduled_transaction_id);
+            undo::schedules::delete(
+                &scheduled_transaction_id,
+                tombstone,
+                (plan, snapshot.server_knowledge),
+                context.settings.today(),
+                fmt,
+                applied,
+            )
+        }
+        ScheduleDetails::Create {
+            scheduled_transaction_id,
+            item_digest,
+            digest_salt,
+            server_knowledge,
+        } => {
+            let id = match (scheduled_transaction_id, item_digest, digest_salt) {
+                (Some(id), _, _) => Some(id),
+                (None, Some(digest), Some(salt)) => {
+                    let (changed, _) = context
+                        .plans
+                        .client()
+                        .scheduled_transactions_since(plan_id, server_knowledge.unwrap_or(0))
+                        .await?;
+                    changed
+                        .into_iter()
+                        .find(|s| made_by(&salt, &digest, s))
+                        .map(|s| s.id)
+                }
+                _ => None,
+            };
+            undo::schedules::create(id.as_deref(), plan, fmt, applied)
+        }
+    })
+}
+
+/// The undo's intent (D31): ids, and what a recreation sends only as a salted digest.
+pub fn undo_intent(revert: &ScheduleRevert) -> Value {
+    match revert {
+        ScheduleRevert::Put { id, .. } => json!({"scheduled_transaction_id": id}),
+        ScheduleRevert::Delete { id } => json!({"delete": id}),
+        ScheduleRevert::Recreate {
+            old_id,
+            save,
+            knowledge,
+        } => {
+            let salt = crate::random::hex::<16>();
+            json!({"recreate": old_id, "item_digest": crate::logic::schedules::save_digest(&salt, save),
+                   "digest_salt": salt, "server_knowledge": knowledge})
+        }
+    }
+}
+
+/// The undo's one write.
+pub async fn undo_write(
+    context: &Context,
+    plan: &str,
+    revert: &ScheduleRevert,
+) -> Result<(), WriteFailure> {
+    let client = context.plans.client();
+    match revert {
+        ScheduleRevert::Put { id, save } => {
+            client.update_scheduled_transaction(plan, id, save).await?;
+        }
+        ScheduleRevert::Delete { id } => {
+            client.delete_scheduled_transaction(plan, id).await?;
+        }
+        ScheduleRevert::Recreate { save, .. } => {
+            client.create_scheduled_transaction(plan, save).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The kind an undo reverts, for its applied message.
+pub fn undo_kind(revert: &ScheduleRevert) -> &'static str {
+    match revert {
+        ScheduleRevert::Put { .. } => "schedule_update",
+        ScheduleRevert::Delete { .. } => "schedule_create",
+        ScheduleRevert::Recreate { .. } => "schedule_delete",
+    }
+}
