@@ -32,6 +32,7 @@ pub mod savings;
 pub mod schedule;
 pub mod search;
 pub mod split;
+pub mod split_edit;
 pub mod target_change;
 pub mod targets;
 pub mod trends;
