@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 12] = [
+const UNDOABLE_KINDS: [&str; 13] = [
     "delete",
     "categorize",
     "category",
@@ -40,6 +40,7 @@ const UNDOABLE_KINDS: [&str; 12] = [
     "reconcile",
     "target",
     "update",
+    "split_edit",
 ];
 
 /// The arguments of `undo_operation`.
@@ -107,6 +108,13 @@ pub enum Revert {
         items: Vec<ynab::writes::NewTransaction>,
         ids: Vec<String>,
         knowledge: i64,
+    },
+    /// `split_edit`: create the old transaction again with its old lines (unless already back),
+    /// then delete the one the edit created (unless gone).
+    SplitEdit {
+        recreate: Option<ynab::writes::NewTransaction>,
+        delete: Option<String>,
+        old_id: String,
     },
 }
 
@@ -438,6 +446,11 @@ impl ConfirmedWrite for Undo {
                 json!({"recreate": ids, "item_digests": digests, "digest_salt": salt,
                        "server_knowledge": knowledge})
             }
+            Revert::SplitEdit {
+                recreate,
+                delete,
+                old_id,
+            } => json!({"recreate": recreate.as_ref().map(|_| old_id), "delete": delete}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -631,6 +644,29 @@ impl ConfirmedWrite for Undo {
                 // lost: the undo stays unfinished, and the person checks before undoing again).
                 client.create_transactions(plan, items).await?;
             }
+            Revert::SplitEdit {
+                recreate, delete, ..
+            } => {
+                // Created first, deleted second, as the edit itself: a failure in between
+                // leaves both visible, and undo_operation again deletes the rest.
+                if let Some(old) = recreate {
+                    client
+                        .create_transactions(plan, std::slice::from_ref(old))
+                        .await?;
+                }
+                if let Some(id) = delete
+                    && let Err(error) = client.delete_transaction(plan, id).await
+                {
+                    let failure = WriteFailure::from(error);
+                    if recreate.is_none() {
+                        return Err(failure);
+                    }
+                    return Err(WriteFailure::Unknown(format!(
+                        "{} (the old lines are back as a new transaction; {id}, the edited one, may still be there: call undo_operation again to delete it.)",
+                        failure.text()
+                    )));
+                }
+            }
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -665,6 +701,7 @@ impl ConfirmedWrite for Undo {
             Revert::Target { .. } => "target",
             Revert::Category { .. } => "category",
             Revert::Recreate { .. } => "delete",
+            Revert::SplitEdit { .. } => "split_edit",
         };
         applied_message_of(kind).to_string()
     }
@@ -736,6 +773,7 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "target" => "Target restored.",
         "category" => "Previous name and group restored.",
         "delete" => "Deleted transactions recreated, with new ids and without their bank-import link.",
+        "split_edit" => "The old lines are back, on the transaction created again (a new id, no bank-import link).",
         _ => "Approval undone.",
     }
 }

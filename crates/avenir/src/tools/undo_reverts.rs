@@ -153,6 +153,10 @@ pub(crate) async fn plan_undo(
                 undo::delete(&transaction_ids, &deleted, current, &fmt, applied)
             }
         }
+        Details::SplitEdit(done) => {
+            let changed = changed_since(context, &plan_id, done.server_knowledge).await?;
+            undo::split_edit::split_edit(&done, &changed, plan, &fmt, applied)
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -555,6 +559,15 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             items,
             ids,
             knowledge,
+        },
+        undo::Revert::SplitEdit {
+            recreate,
+            delete,
+            old_id,
+        } => Revert::SplitEdit {
+            recreate,
+            delete,
+            old_id,
         },
     }
 }

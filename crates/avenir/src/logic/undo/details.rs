@@ -142,6 +142,9 @@ pub enum Details {
     /// The kinds YNAB's API cannot revert, read from an unfinished intent only: undo can only
     /// tell whether they landed (D14).
     Irreversible(Irreversible),
+    /// `split_edit`: the old and (once known) new ids, the knowledge before, the new
+    /// transaction's salted digest.
+    SplitEdit(super::split_edit::SplitEditDone),
 }
 
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
@@ -538,6 +541,14 @@ pub fn parse(
         "approve" => Ok(Details::Approve {
             transaction_ids: strings(details, "transaction_ids")?,
         }),
+        "split_edit" => Ok(Details::SplitEdit(super::split_edit::SplitEditDone {
+            old_id: text(details, "old_id", "old_id")?,
+            new_id: optional_text(details, "new_id")?,
+            server_knowledge: optional_knowledge(details)?
+                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
+            digest_salt: text(details, "digest_salt", "digest_salt")?,
+            new_digest: text(details, "new_digest", "new_digest")?,
+        })),
         other => Err(Refusal::Kind(other.to_string())),
     }
 }

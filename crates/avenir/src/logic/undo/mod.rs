@@ -9,6 +9,7 @@
 //! revert are only told apart as landed or not ([`Landing`]).
 
 pub mod details;
+pub mod split_edit;
 
 pub use details::{
     AssignedChange, CategoryEdit, CategoryMove, Created, Details, FieldEdit, FlagChange,
@@ -160,6 +161,13 @@ pub enum Revert {
         ids: Vec<String>,
         /// The plan's knowledge when the undo read it: a recovery of the undo reads since.
         knowledge: i64,
+    },
+    /// `split_edit`: create the old transaction again with its old lines (when not already
+    /// back), then delete the one the edit created (when still there).
+    SplitEdit {
+        recreate: Option<NewTransaction>,
+        delete: Option<String>,
+        old_id: String,
     },
 }
 
