@@ -39,6 +39,11 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
         "an id not in the plan is an error: every named transaction is deleted",
     ),
     (
+        "edit_split",
+        "nothing_to_do",
+        "the lines the transaction has already are an error",
+    ),
+    (
         "import_transactions",
         "nothing_to_do",
         "nothing new to import is `applied` with imported 0",
@@ -56,7 +61,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 112;
+const EXPECTED_ANSWERS: usize = 117;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +116,16 @@ fn confirmed(tool: &'static str, args: Value, memory: &Memory) -> Value {
 /// `update_transactions`: a memo on the RAIL CO transaction.
 fn update_tx(ids: &Ids) -> Value {
     json!({"plan_id": plan(), "updates": [{"transaction_id": ids.rail_tx, "memo": "Train"}]})
+}
+
+/// `edit_split`: the split `split_transaction` made of `to_split`, given new lines.
+fn edit_split(ids: &Ids) -> Value {
+    let (tx, amount) = &ids.to_split;
+    let rest = ((amount * 100.0).round() + 100.0) / 100.0;
+    json!({"plan_id": plan(), "transaction_id": tx, "lines": [
+        {"amount": rest, "category_id": ids.category("Groceries")},
+        {"amount": -1.0, "category_id": ids.category("Restaurants"), "memo": "edited"}
+    ]})
 }
 
 fn undo(memory: &Memory) -> Value {
@@ -426,6 +441,16 @@ fn cases() -> Vec<Case> {
         case("delete_transactions", "applied", CODE, |ids, m| {
             confirmed("delete_transactions", delete(ids), m)
         }),
+        // edit_split: on the split split_transaction made (CODE); the asking plan splits first.
+        case("edit_split", "confirmation_required", CODE, |ids, _| edit_split(ids)),
+        case("edit_split", "error", CODE, |ids, _| {
+            with(edit_split(ids), "lines", json!([]))
+        }),
+        case("edit_split", "applied", CODE, |ids, m| {
+            confirmed("edit_split", edit_split(ids), m)
+        }),
+        case("split_transaction", "applied", YES, |ids, _| split(ids)),
+        case("edit_split", "declined", DECLINE, |ids, _| edit_split(ids)),
     ]);
     table
 }
