@@ -159,7 +159,7 @@ const TRANSACTIONS_POST: &str = "POST /plans/{plan_id}/transactions";
 
 const TRANSACTION_DELETE: &str = "DELETE /plans/{plan_id}/transactions/{transaction_id}";
 
-const TOOLS: [Tool; 16] = [
+const TOOLS: [Tool; 17] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -242,6 +242,12 @@ const TOOLS: [Tool; 16] = [
         writes: &[MONTH_CATEGORY, MONTH_CATEGORY],
         puts_back: true,
     },
+    // The new split created, then the old one deleted (on a split made beforehand).
+    Tool {
+        name: "edit_split",
+        writes: &[TRANSACTIONS_POST, TRANSACTION_DELETE],
+        puts_back: false,
+    },
 ];
 
 /// The arguments of `tool` on the demo plan (after `setup` for an undo).
@@ -274,6 +280,14 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
             args
         }
         "undo_operation" => json!({"plan_id": plan(), "operation_id": setup}),
+        "edit_split" => {
+            let (tx, amount) = &ids.to_split;
+            let rest = ((amount * 100.0).round() + 100.0) / 100.0;
+            json!({"plan_id": plan(), "transaction_id": tx, "lines": [
+                {"amount": rest, "category_id": ids.category("Groceries")},
+                {"amount": -1.0, "category_id": ids.category("Restaurants"), "memo": "edited"}
+            ]})
+        }
         other => panic!("no arguments for {other}"),
     }
 }
@@ -358,6 +372,11 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
         let moved = confirmed(&h, "move_money", move_money(&ids)).await?;
         check!(moved["status"] == "applied", "setup move: {moved}");
         moved["operation_id"].clone()
+    } else if tool.name == "edit_split" {
+        // A split to edit: the demo plan has none.
+        let split = confirmed(&h, "split_transaction", split(&ids)).await?;
+        check!(split["status"] == "applied", "setup split: {split}");
+        Value::Null
     } else if tool.name == "approve_transactions" {
         // Every demo transaction is approved: another app (the bank feed) brings one back to
         // unapproved, for the approval to change something.
@@ -540,7 +559,7 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
     };
     // Deleted transactions come back with new ids and without their import link (D31): the
     // rest of each must be as before.
-    let (reverted, expected) = if tool.name == "delete_transactions" {
+    let (reverted, expected) = if ["delete_transactions", "edit_split"].contains(&tool.name) {
         (without_ids(&reverted), without_ids(&expected))
     } else {
         (reverted, expected)

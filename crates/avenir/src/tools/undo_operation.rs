@@ -326,7 +326,8 @@ impl ConfirmedWrite for Undo {
                 },
             },
             None => {
-                let latest = view.find(&plan_id, None).ok_or_else(|| {
+                // Nothing in effect to undo: the unfinished operations, if any, are named.
+                let nothing = || {
                     if unfinished_intents.is_empty() {
                         e_u1()
                     } else {
@@ -340,12 +341,13 @@ impl ConfirmedWrite for Undo {
                             listed.join(", ")
                         )
                     }
-                })?;
+                };
+                let latest = view.find(&plan_id, None).ok_or_else(nothing)?;
                 if let Some(reason) = cannot_undo_reason(latest) {
                     let next = view
                         .in_effect(&plan_id)
                         .find(|op| cannot_undo_reason(op).is_none());
-                    let Some(next) = next else { return Err(e_u1().into()) };
+                    let Some(next) = next else { return Err(nothing().into()) };
                     let next_question = match plan_undo(
                         context,
                         &snapshot,
