@@ -229,16 +229,16 @@ async fn a_split_s_lines_are_replaced_and_put_back_on_the_three_ways_to_ask() {
         if asking {
             let question = asker.questions().pop().expect("asked");
             assert!(
-                question.starts_with(&format!(
-                    "Undo: put back the 2 old lines of {} ",
-                    old.date
-                )),
+                question.starts_with(&format!("Undo: put back the 2 old lines of {} ", old.date)),
                 "{question}"
             );
             assert_eq!(question.lines().count(), 3, "{question}");
         }
         let back = live(&h).await;
-        assert!(back.iter().all(|t| t.id != new_id), "{label}: the edited one is gone");
+        assert!(
+            back.iter().all(|t| t.id != new_id),
+            "{label}: the edited one is gone"
+        );
         let restored: Vec<&Transaction> = back
             .iter()
             .filter(|t| kept(t) == kept(&old) && t.id != old.id)
@@ -366,7 +366,13 @@ async fn a_failed_delete_leaves_a_named_duplicate_that_undo_removes() {
     let code = json!(code_of(&preview));
     let error = h.error("edit_split", common::with_code(args, &code)).await;
     assert!(error.contains("the new split "), "{error}");
-    assert!(error.contains(&format!("the old one ({}) may or may not be deleted", old.id)), "{error}");
+    assert!(
+        error.contains(&format!(
+            "the old one ({}) may or may not be deleted",
+            old.id
+        )),
+        "{error}"
+    );
     assert!(error.contains("undo_operation lists it"), "{error}");
     // Both in the plan: the person sees the duplicate.
     assert_eq!(live(&h).await.len(), live_before + 1);
@@ -382,6 +388,9 @@ async fn a_failed_delete_leaves_a_named_duplicate_that_undo_removes() {
     assert_eq!(undone["status"], "applied", "{undone}");
     let now = live(&h).await;
     assert_eq!(now.len(), live_before, "the copy is gone");
-    let kept_old = now.iter().find(|t| t.id == old.id).expect("the original kept");
+    let kept_old = now
+        .iter()
+        .find(|t| t.id == old.id)
+        .expect("the original kept");
     assert_eq!(lines_of(kept_old), lines_of(&old));
 }

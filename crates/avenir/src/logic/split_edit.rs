@@ -80,8 +80,7 @@ pub fn check_edit<'a>(
             "Transaction {id} is on an off-budget account: YNAB does not split those."
         ));
     }
-    if tx.transfer_account_id.is_some() || before.iter().any(|l| l.transfer_account_id.is_some())
-    {
+    if tx.transfer_account_id.is_some() || before.iter().any(|l| l.transfer_account_id.is_some()) {
         return Err(format!(
             "Transaction {id} is a transfer or has a transfer line: recreating it would recreate the transfer. Change its lines in YNAB."
         ));
@@ -204,10 +203,7 @@ pub fn split_digest(
         .map(|(amount, category, memo)| line_digest(None, *amount, *category, *memo))
         .collect();
     digests.sort();
-    digest(
-        Some(salt),
-        &json!([account_id, date, amount, digests]),
-    )
+    digest(Some(salt), &json!([account_id, date, amount, digests]))
 }
 
 /// [`split_digest`] of a transaction about to be created.
@@ -367,7 +363,11 @@ mod tests {
         assert_eq!(new.import_id, None);
         assert_eq!(new.subtransactions[0].amount, -700);
         // The digest reads the lines in any order, and differs from the old lines'.
-        let old = plan.transactions.iter().find(|t| t.id == "split").expect("split");
+        let old = plan
+            .transactions
+            .iter()
+            .find(|t| t.id == "split")
+            .expect("split");
         assert_ne!(new_digest("s", &new), live_digest("s", old, &plan));
         let mut reordered = new.clone();
         reordered.subtransactions.reverse();

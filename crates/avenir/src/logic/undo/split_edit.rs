@@ -227,7 +227,13 @@ mod tests {
         let f = fixture();
         let old = tombstone(&f);
         let fmt = MoneyFormat::default();
-        let planned = split_edit(&done(&f, Some("new")), &[old], &f.plan, &fmt, Applied::Fully);
+        let planned = split_edit(
+            &done(&f, Some("new")),
+            &[old],
+            &f.plan,
+            &fmt,
+            Applied::Fully,
+        );
         assert_eq!(planned.nothing, None);
         let Revert::SplitEdit {
             recreate, delete, ..
@@ -239,11 +245,20 @@ mod tests {
         assert_eq!(recreate.subtransactions.len(), 2);
         assert_eq!(recreate.subtransactions[0].amount, -600);
         assert_eq!(delete.as_deref(), Some("new"));
-        assert_eq!(planned.lines, vec!["- -0.60 Groceries", "- -0.40 Household"]);
+        assert_eq!(
+            planned.lines,
+            vec!["- -0.60 Groceries", "- -0.40 Household"]
+        );
         // Recognised by digest from an intent, too.
         let old = tombstone(&f);
         let planned = split_edit(&done(&f, None), &[old], &f.plan, &fmt, Applied::Partly);
-        assert!(matches!(planned.revert, Revert::SplitEdit { delete: Some(_), .. }));
+        assert!(matches!(
+            planned.revert,
+            Revert::SplitEdit {
+                delete: Some(_),
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -252,7 +267,13 @@ mod tests {
         let d = done(&f, Some("new"));
         f.plan.subtransactions[0].amount = -800;
         f.plan.subtransactions[1].amount = -200;
-        let planned = split_edit(&d, &[tombstone(&f)], &f.plan, &MoneyFormat::default(), Applied::Fully);
+        let planned = split_edit(
+            &d,
+            &[tombstone(&f)],
+            &f.plan,
+            &MoneyFormat::default(),
+            Applied::Fully,
+        );
         assert_eq!(planned.conflicts, vec!["new".to_string()]);
         assert!(planned.nothing.is_some());
     }
