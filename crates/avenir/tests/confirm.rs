@@ -550,6 +550,12 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
         ("create_transactions", "Create transactions", false, false),
         ("delete_transactions", "Delete transactions", true, false),
         (
+            "edit_split",
+            "Edit the lines of a split transaction",
+            true,
+            false,
+        ),
+        (
             "import_transactions",
             "Import the bank's latest transactions",
             false,
