@@ -394,3 +394,49 @@ async fn a_failed_delete_leaves_a_named_duplicate_that_undo_removes() {
         .expect("the original kept");
     assert_eq!(lines_of(kept_old), lines_of(&old));
 }
+
+#[tokio::test]
+async fn an_undo_whose_delete_failed_finishes_without_recreating_twice() {
+    let h = start_options(Options::new(Era::Legacy)).await;
+    let made = make_split(&h, false).await;
+    let old = made.tx.clone();
+    let live_before = live(&h).await.len();
+    let args = json!({"plan_id": plan(), "transaction_id": old.id, "lines": new_lines(&made)});
+    let done = confirmed(&h, false, "edit_split", args).await;
+    let op = done["operation_id"].as_str().expect("op").to_string();
+    let new_id = done["new_transaction_id"]
+        .as_str()
+        .expect("new")
+        .to_string();
+    // The undo's POST lands; its DELETE of the edited transaction is answered 500.
+    h.sandbox.inject(Fault::new(
+        1,
+        Some("DELETE /plans/{plan_id}/transactions/{transaction_id}"),
+        FaultKind::Status {
+            status: 500,
+            retry_after: None,
+        },
+    ));
+    let undo = json!({"plan_id": plan(), "operation_id": op});
+    let preview = h.ok("undo_operation", undo.clone()).await;
+    let code = json!(code_of(&preview));
+    let error = h
+        .error("undo_operation", common::with_code(undo.clone(), &code))
+        .await;
+    assert!(
+        error.contains(&format!(
+            "the old lines are back as a new transaction; {new_id}, the edited one, may still be there"
+        )),
+        "{error}"
+    );
+    assert_eq!(live(&h).await.len(), live_before + 1, "both there for now");
+    // Named again, the undo only deletes the edited one: the old lines are not created twice.
+    let finished = confirmed(&h, false, "undo_operation", undo).await;
+    assert_eq!(finished["status"], "applied", "{finished}");
+    let now = live(&h).await;
+    assert_eq!(now.len(), live_before);
+    assert!(now.iter().all(|t| t.id != new_id));
+    let restored: Vec<&Transaction> = now.iter().filter(|t| kept(t) == kept(&old)).collect();
+    assert_eq!(restored.len(), 1, "recreated once");
+    assert_eq!(lines_of(restored[0]), lines_of(&old));
+}
