@@ -568,6 +568,12 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
             false,
         ),
         (
+            "edit_split",
+            "Edit the lines of a split transaction",
+            true,
+            false,
+        ),
+        (
             "import_transactions",
             "Import the bank's latest transactions",
             false,

@@ -163,7 +163,7 @@ const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{schedul
 const SCHEDULE_DELETE: &str =
     "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
 
-const TOOLS: [Tool; 19] = [
+const TOOLS: [Tool; 20] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -262,6 +262,12 @@ const TOOLS: [Tool; 19] = [
         writes: &[MONTH_CATEGORY, MONTH_CATEGORY],
         puts_back: true,
     },
+    // The new split created, then the old one deleted (on a split made beforehand).
+    Tool {
+        name: "edit_split",
+        writes: &[TRANSACTIONS_POST, TRANSACTION_DELETE],
+        puts_back: false,
+    },
 ];
 
 /// The arguments of `tool` on the demo plan (after `setup` for an undo).
@@ -304,6 +310,14 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
         "create_scheduled_transaction" => json!({"plan_id": plan(),
             "account_id": common::id("acc-checking"), "date": "2026-10-15",
             "frequency": "monthly", "amount": -35.5, "payee_name": "GYM CLUB"}),
+        "edit_split" => {
+            let (tx, amount) = &ids.to_split;
+            let rest = ((amount * 100.0).round() + 100.0) / 100.0;
+            json!({"plan_id": plan(), "transaction_id": tx, "lines": [
+                {"amount": rest, "category_id": ids.category("Groceries")},
+                {"amount": -1.0, "category_id": ids.category("Restaurants"), "memo": "edited"}
+            ]})
+        }
         other => panic!("no arguments for {other}"),
     }
 }
@@ -388,6 +402,11 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
         let moved = confirmed(&h, "move_money", move_money(&ids)).await?;
         check!(moved["status"] == "applied", "setup move: {moved}");
         moved["operation_id"].clone()
+    } else if tool.name == "edit_split" {
+        // A split to edit: the demo plan has none.
+        let split = confirmed(&h, "split_transaction", split(&ids)).await?;
+        check!(split["status"] == "applied", "setup split: {split}");
+        Value::Null
     } else if tool.name == "approve_transactions" {
         // Every demo transaction is approved: another app (the bank feed) brings one back to
         // unapproved, for the approval to change something.
@@ -570,12 +589,16 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
     };
     // Deleted transactions come back with new ids and without their import link (D31): the
     // rest of each must be as before.
-    let (reverted, expected) =
-        if tool.name == "delete_transactions" || tool.name == "delete_scheduled_transaction" {
-            (without_ids(&reverted), without_ids(&expected))
-        } else {
-            (reverted, expected)
-        };
+    let recreates = [
+        "delete_transactions",
+        "delete_scheduled_transaction",
+        "edit_split",
+    ];
+    let (reverted, expected) = if recreates.contains(&tool.name) {
+        (without_ids(&reverted), without_ids(&expected))
+    } else {
+        (reverted, expected)
+    };
     check!(
         reverted == expected,
         "after the recovery ({outcome}), the plan is not as expected"

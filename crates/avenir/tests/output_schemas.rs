@@ -49,6 +49,11 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
         "every schedule asked is new",
     ),
     (
+        "edit_split",
+        "nothing_to_do",
+        "the lines the transaction has already are an error",
+    ),
+    (
         "import_transactions",
         "nothing_to_do",
         "nothing new to import is `applied` with imported 0",
@@ -66,7 +71,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 125;
+const EXPECTED_ANSWERS: usize = 130;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +140,16 @@ fn delete_phone() -> Value {
 fn gym() -> Value {
     json!({"plan_id": plan(), "account_id": common::id("acc-checking"), "date": "2026-10-15",
            "frequency": "monthly", "amount": -35.5, "payee_name": "GYM CLUB"})
+}
+
+/// `edit_split`: the split `split_transaction` made of `to_split`, given new lines.
+fn edit_split(ids: &Ids) -> Value {
+    let (tx, amount) = &ids.to_split;
+    let rest = ((amount * 100.0).round() + 100.0) / 100.0;
+    json!({"plan_id": plan(), "transaction_id": tx, "lines": [
+        {"amount": rest, "category_id": ids.category("Groceries")},
+        {"amount": -1.0, "category_id": ids.category("Restaurants"), "memo": "edited"}
+    ]})
 }
 
 fn undo(memory: &Memory) -> Value {
@@ -476,6 +491,16 @@ fn cases() -> Vec<Case> {
         case("delete_transactions", "applied", CODE, |ids, m| {
             confirmed("delete_transactions", delete(ids), m)
         }),
+        // edit_split: on the split split_transaction made (CODE); the asking plan splits first.
+        case("edit_split", "confirmation_required", CODE, |ids, _| edit_split(ids)),
+        case("edit_split", "error", CODE, |ids, _| {
+            with(edit_split(ids), "lines", json!([]))
+        }),
+        case("edit_split", "applied", CODE, |ids, m| {
+            confirmed("edit_split", edit_split(ids), m)
+        }),
+        case("split_transaction", "applied", YES, |ids, _| split(ids)),
+        case("edit_split", "declined", DECLINE, |ids, _| edit_split(ids)),
     ]);
     table
 }

@@ -33,6 +33,7 @@ pub mod schedule;
 pub mod schedules;
 pub mod search;
 pub mod split;
+pub mod split_edit;
 pub mod target_change;
 pub mod targets;
 pub mod trends;

@@ -84,6 +84,29 @@ pub fn check<'a>(
                 .into(),
         );
     }
+    let checked = check_lines(plan, lines, tx.amount, fmt)?;
+    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
+    let names = PlanNames::new(plan);
+    Ok(Split {
+        transaction: tx,
+        payee: names.payee(tx.payee_id.as_deref()),
+        from_category: tx
+            .category_id
+            .as_deref()
+            .and_then(|id| index.visible_name(id)),
+        lines: checked,
+    })
+}
+
+/// Check the lines of a split of a transaction of `amount` (§9.9's line rules, in order: each
+/// line not zero, its category real, visible and not a credit-card payment; then the sum). Shared
+/// by `split_transaction` and `edit_split`.
+pub fn check_lines<'a>(
+    plan: &'a PlanDetail,
+    lines: &[LineAsked],
+    amount: Milliunits,
+    fmt: &MoneyFormat,
+) -> Result<Vec<Line<'a>>, String> {
     let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let mut checked = Vec::with_capacity(lines.len());
     for line in lines {
@@ -114,23 +137,14 @@ pub fn check<'a>(
         });
     }
     let total: Milliunits = lines.iter().map(|l| l.amount).sum();
-    if total != tx.amount {
+    if total != amount {
         return Err(format!(
             "The lines add up to {}, the transaction is {}: they must match to the cent.",
             fmt.plain(total),
-            fmt.plain(tx.amount)
+            fmt.plain(amount)
         ));
     }
-    let names = PlanNames::new(plan);
-    Ok(Split {
-        transaction: tx,
-        payee: names.payee(tx.payee_id.as_deref()),
-        from_category: tx
-            .category_id
-            .as_deref()
-            .and_then(|id| index.visible_name(id)),
-        lines: checked,
-    })
+    Ok(checked)
 }
 
 #[cfg(test)]

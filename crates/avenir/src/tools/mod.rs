@@ -92,6 +92,7 @@ tools! {
     confirmed update_scheduled_transaction::UpdateScheduledTransaction,
     confirmed delete_scheduled_transaction::DeleteScheduledTransaction,
     confirmed create_scheduled_transaction::CreateScheduledTransaction,
+    confirmed edit_split::EditSplit,
     confirmed undo_operation::Undo,
 }
 

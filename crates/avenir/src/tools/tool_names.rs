@@ -51,13 +51,14 @@ mod tests {
             "update_scheduled_transaction",
             "delete_scheduled_transaction",
             "create_scheduled_transaction",
+            "edit_split",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }
         assert_eq!(
             WRITE_TOOLS.len(),
-            19,
-            "the reference's 14 and issue 11's 5 so far"
+            20,
+            "the reference's 14 and issue 11's 6 so far"
         );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");

@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 15] = [
+const UNDOABLE_KINDS: [&str; 16] = [
     "delete",
     "categorize",
     "category",
@@ -43,6 +43,7 @@ const UNDOABLE_KINDS: [&str; 15] = [
     "schedule_update",
     "schedule_delete",
     "schedule_create",
+    "split_edit",
 ];
 
 /// The arguments of `undo_operation`.
@@ -110,8 +111,16 @@ pub enum Revert {
         items: Vec<ynab::writes::NewTransaction>,
         ids: Vec<String>,
         knowledge: i64,
-    },    /// Put back, delete or recreate a scheduled transaction (`schedule_*` kinds).
+    },
+    /// Put back, delete or recreate a scheduled transaction (`schedule_*` kinds).
     Schedule(crate::logic::undo::schedules::ScheduleRevert),
+    /// `split_edit`: create the old transaction again with its old lines (unless already back),
+    /// then delete the one the edit created (unless gone).
+    SplitEdit {
+        recreate: Option<ynab::writes::NewTransaction>,
+        delete: Option<String>,
+        old_id: String,
+    },
 }
 
 /// The undo proposed.
@@ -322,7 +331,8 @@ impl ConfirmedWrite for Undo {
                 },
             },
             None => {
-                let latest = view.find(&plan_id, None).ok_or_else(|| {
+                // Nothing in effect to undo: the unfinished operations, if any, are named.
+                let nothing = || {
                     if unfinished_intents.is_empty() {
                         e_u1()
                     } else {
@@ -336,12 +346,13 @@ impl ConfirmedWrite for Undo {
                             listed.join(", ")
                         )
                     }
-                })?;
+                };
+                let latest = view.find(&plan_id, None).ok_or_else(nothing)?;
                 if let Some(reason) = cannot_undo_reason(latest) {
                     let next = view
                         .in_effect(&plan_id)
                         .find(|op| cannot_undo_reason(op).is_none());
-                    let Some(next) = next else { return Err(e_u1().into()) };
+                    let Some(next) = next else { return Err(nothing().into()) };
                     let next_question = match plan_undo(
                         context,
                         &snapshot,
@@ -443,6 +454,11 @@ impl ConfirmedWrite for Undo {
                        "server_knowledge": knowledge})
             }
             Revert::Schedule(r) => super::scheduled_writes::undo_intent(r),
+            Revert::SplitEdit {
+                recreate,
+                delete,
+                old_id,
+            } => json!({"recreate": recreate.as_ref().map(|_| old_id), "delete": delete}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -637,6 +653,29 @@ impl ConfirmedWrite for Undo {
                 client.create_transactions(plan, items).await?;
             }
             Revert::Schedule(r) => super::scheduled_writes::undo_write(context, plan, r).await?,
+            Revert::SplitEdit {
+                recreate, delete, ..
+            } => {
+                // Created first, deleted second, as the edit itself: a failure in between
+                // leaves both visible, and undo_operation again deletes the rest.
+                if let Some(old) = recreate {
+                    client
+                        .create_transactions(plan, std::slice::from_ref(old))
+                        .await?;
+                }
+                if let Some(id) = delete
+                    && let Err(error) = client.delete_transaction(plan, id).await
+                {
+                    let failure = WriteFailure::from(error);
+                    if recreate.is_none() {
+                        return Err(failure);
+                    }
+                    return Err(WriteFailure::Unknown(format!(
+                        "{} (the old lines are back as a new transaction; {id}, the edited one, may still be there: call undo_operation again to delete it.)",
+                        failure.text()
+                    )));
+                }
+            }
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -672,6 +711,7 @@ impl ConfirmedWrite for Undo {
             Revert::Category { .. } => "category",
             Revert::Recreate { .. } => "delete",
             Revert::Schedule(ref r) => super::scheduled_writes::undo_kind(r),
+            Revert::SplitEdit { .. } => "split_edit",
         };
         applied_message_of(kind).to_string()
     }
@@ -746,6 +786,7 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "schedule_update" => "The schedule's previous values are back.",
         "schedule_create" => "The created schedule is deleted.",
         "schedule_delete" => "The deleted schedule is recreated, with a new id.",
+        "split_edit" => "The old lines are back, on the transaction created again (a new id, no bank-import link).",
         _ => "Approval undone.",
     }
 }

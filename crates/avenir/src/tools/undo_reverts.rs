@@ -156,6 +156,10 @@ pub(crate) async fn plan_undo(
         Details::Schedule(d) => {
             super::scheduled_writes::undo_plan(context, snapshot, d, applied, &fmt).await?
         }
+        Details::SplitEdit(done) => {
+            let changed = changed_since(context, &plan_id, done.server_knowledge).await?;
+            undo::split_edit::split_edit(&done, &changed, plan, &fmt, applied)
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -560,6 +564,15 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             knowledge,
         },
         undo::Revert::Schedule(r) => Revert::Schedule(r),
+        undo::Revert::SplitEdit {
+            recreate,
+            delete,
+            old_id,
+        } => Revert::SplitEdit {
+            recreate,
+            delete,
+            old_id,
+        },
     }
 }
 

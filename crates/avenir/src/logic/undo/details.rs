@@ -144,6 +144,9 @@ pub enum Details {
     Irreversible(Irreversible),
     /// `schedule_update`, `schedule_delete`, `schedule_create`.
     Schedule(super::schedules::ScheduleDetails),
+    /// `split_edit`: the old and (once known) new ids, the knowledge before, the new
+    /// transaction's salted digest.
+    SplitEdit(super::split_edit::SplitEditDone),
 }
 
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
@@ -543,6 +546,14 @@ pub fn parse(
         "schedule_update" | "schedule_delete" | "schedule_create" => {
             super::schedules::parse(kind, details, from_intent).map(Details::Schedule)
         }
+        "split_edit" => Ok(Details::SplitEdit(super::split_edit::SplitEditDone {
+            old_id: text(details, "old_id", "old_id")?,
+            new_id: optional_text(details, "new_id")?,
+            server_knowledge: optional_knowledge(details)?
+                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
+            digest_salt: text(details, "digest_salt", "digest_salt")?,
+            new_digest: text(details, "new_digest", "new_digest")?,
+        })),
         other => Err(Refusal::Kind(other.to_string())),
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod details;
 pub mod schedules;
+pub mod split_edit;
 
 pub use details::{
     AssignedChange, CategoryEdit, CategoryMove, Created, Details, FieldEdit, FlagChange,
@@ -164,6 +165,13 @@ pub enum Revert {
     },
     /// Put back, delete or recreate a scheduled transaction (`schedule_*` kinds).
     Schedule(schedules::ScheduleRevert),
+    /// `split_edit`: create the old transaction again with its old lines (when not already
+    /// back), then delete the one the edit created (when still there).
+    SplitEdit {
+        recreate: Option<NewTransaction>,
+        delete: Option<String>,
+        old_id: String,
+    },
 }
 
 /// What undoing an operation would do now.
