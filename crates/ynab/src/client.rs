@@ -384,6 +384,41 @@ impl Client {
         .await
     }
 
+    /// `POST /plans/{plan_id}/payees`: create a payee by name.
+    pub async fn create_payee(&self, plan_id: &str, name: &str) -> Result<SavedPayee, Error> {
+        let body = serde_json::json!({"payee": {"name": name}});
+        self.request(
+            Method::POST,
+            &["plans", plan_id, "payees"],
+            &[],
+            Some(&body),
+        )
+        .await
+    }
+
+    /// `PUT /plans/{plan_id}/scheduled_transactions/{id}`: replace a schedule with the full
+    /// object (an omitted field takes its default).
+    pub async fn update_scheduled_transaction(
+        &self,
+        plan_id: &str,
+        scheduled_transaction_id: &str,
+        save: &ScheduledSave,
+    ) -> Result<SavedScheduled, Error> {
+        let body = serde_json::json!({ "scheduled_transaction": save });
+        self.request(
+            Method::PUT,
+            &[
+                "plans",
+                plan_id,
+                "scheduled_transactions",
+                scheduled_transaction_id,
+            ],
+            &[],
+            Some(&body),
+        )
+        .await
+    }
+
     // ---- the request path -------------------------------------------------------------------
 
     /// A `GET` of `segments` under the base URL, answered `{"data": T}`.

@@ -2,7 +2,7 @@
 //! Optional fields are left out unless set; a field that can be cleared is `Option<Option<T>>`
 //! (`Some(None)` is sent as `null`).
 
-use crate::models::{Category, Milliunits, Payee, Transaction};
+use crate::models::{Category, Milliunits, Payee, ScheduledTransaction, Transaction};
 use serde::{Deserialize, Serialize};
 
 /// A transaction to create (`POST /plans/{plan_id}/transactions`).
@@ -128,4 +128,28 @@ pub struct SavedPayee {
     pub payee: Payee,
     #[serde(default)]
     pub server_knowledge: i64,
+}
+
+/// A schedule as `PUT /plans/{plan_id}/scheduled_transactions/{id}` replaces it: the full object
+/// (YNAB's `SaveScheduledTransaction`; `date` is the next date, in the future).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct ScheduledSave {
+    pub account_id: String,
+    pub date: String,
+    pub amount: Milliunits,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payee_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memo: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flag_color: Option<String>,
+    pub frequency: String,
+}
+
+/// The answer of a schedule save.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SavedScheduled {
+    pub scheduled_transaction: ScheduledTransaction,
 }

@@ -16,6 +16,7 @@ pub mod exact;
 pub mod flags;
 pub mod forecast;
 pub mod merchant;
+pub mod merges;
 pub mod names;
 pub mod net_worth;
 pub mod payees;

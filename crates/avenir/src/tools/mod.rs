@@ -88,6 +88,7 @@ tools! {
     confirmed split_transaction::SplitTransaction,
     confirmed set_category_target::SetTarget,
     confirmed update_transactions::UpdateTransactions,
+    confirmed merge_payees::MergePayees,
     confirmed undo_operation::Undo,
 }
 

@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 12] = [
+const UNDOABLE_KINDS: [&str; 13] = [
     "delete",
     "categorize",
     "category",
@@ -40,6 +40,7 @@ const UNDOABLE_KINDS: [&str; 12] = [
     "reconcile",
     "target",
     "update",
+    "merge",
 ];
 
 /// The arguments of `undo_operation`.
@@ -107,6 +108,12 @@ pub enum Revert {
         items: Vec<ynab::writes::NewTransaction>,
         ids: Vec<String>,
         knowledge: i64,
+    },
+    /// Move merged transactions and schedules back to their former payees (`merge`).
+    Merge {
+        transactions: Vec<(String, String)>,
+        scheduled: Vec<(String, ynab::writes::ScheduledSave)>,
+        target_name: String,
     },
 }
 
@@ -438,6 +445,19 @@ impl ConfirmedWrite for Undo {
                 json!({"recreate": ids, "item_digests": digests, "digest_salt": salt,
                        "server_knowledge": knowledge})
             }
+            // Ids and payee ids only (D31).
+            Revert::Merge {
+                transactions,
+                scheduled,
+                ..
+            } => json!({"transactions": transactions
+                    .iter()
+                    .map(|(id, to)| json!({"id": id, "to": to}))
+                    .collect::<Vec<_>>(),
+                "scheduled": scheduled
+                    .iter()
+                    .map(|(id, save)| json!({"id": id, "to": save.payee_id}))
+                    .collect::<Vec<_>>()}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -631,6 +651,11 @@ impl ConfirmedWrite for Undo {
                 // lost: the undo stays unfinished, and the person checks before undoing again).
                 client.create_transactions(plan, items).await?;
             }
+            Revert::Merge {
+                transactions,
+                scheduled,
+                ..
+            } => super::merge_payees::move_back(&client, plan, transactions, scheduled).await?,
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -665,6 +690,7 @@ impl ConfirmedWrite for Undo {
             Revert::Target { .. } => "target",
             Revert::Category { .. } => "category",
             Revert::Recreate { .. } => "delete",
+            Revert::Merge { .. } => "merge",
         };
         applied_message_of(kind).to_string()
     }
@@ -736,6 +762,7 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "target" => "Target restored.",
         "category" => "Previous name and group restored.",
         "delete" => "Deleted transactions recreated, with new ids and without their bank-import link.",
+        "merge" => "Transactions and schedules moved back to their former payees. The payee they were merged into stays in YNAB (its API cannot delete a payee).",
         _ => "Approval undone.",
     }
 }

@@ -153,6 +153,23 @@ pub(crate) async fn plan_undo(
                 undo::delete(&transaction_ids, &deleted, current, &fmt, applied)
             }
         }
+        Details::Merge {
+            transactions,
+            scheduled,
+            target_payee_id,
+            target_name_digest,
+            digest_salt,
+        } => undo::merge::merge(
+            undo::merge::MergeDone {
+                transactions: &transactions,
+                scheduled: &scheduled,
+                target_payee_id: target_payee_id.as_deref(),
+                target_name_digest: target_name_digest.as_deref(),
+                digest_salt: digest_salt.as_deref(),
+            },
+            plan,
+            applied,
+        ),
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -555,6 +572,15 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             items,
             ids,
             knowledge,
+        },
+        undo::Revert::Merge {
+            transactions,
+            scheduled,
+            target_name,
+        } => Revert::Merge {
+            transactions,
+            scheduled,
+            target_name,
         },
     }
 }

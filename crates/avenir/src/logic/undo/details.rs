@@ -142,6 +142,15 @@ pub enum Details {
     /// The kinds YNAB's API cannot revert, read from an unfinished intent only: undo can only
     /// tell whether they landed (D14).
     Irreversible(Irreversible),
+    /// `merge`: the transactions and schedules moved, each with its former payee, and the payee
+    /// they moved to (an unfinished intent's new payee: by its name's salted digest, D31).
+    Merge {
+        transactions: Vec<crate::logic::merges::Moved>,
+        scheduled: Vec<crate::logic::merges::Moved>,
+        target_payee_id: Option<String>,
+        target_name_digest: Option<String>,
+        digest_salt: Option<String>,
+    },
 }
 
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
@@ -406,6 +415,39 @@ fn intent_moves(details: &Value) -> Result<Vec<CategoryMove>, Refusal> {
         .collect()
 }
 
+/// The `{id, from}` items of a `merge` under `key`.
+fn moved(details: &Value, key: &str) -> Result<Vec<crate::logic::merges::Moved>, Refusal> {
+    details
+        .get(key)
+        .and_then(Value::as_array)
+        .ok_or_else(|| damaged(key, "a list of {id, from}"))?
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            Ok(crate::logic::merges::Moved {
+                id: text(m, "id", &format!("{key}.{i}.id"))?,
+                from: text(m, "from", &format!("{key}.{i}.from"))?,
+            })
+        })
+        .collect()
+}
+
+/// The details of a `merge` operation or intent.
+fn merge_details(details: &Value) -> Result<Details, Refusal> {
+    let target_payee_id = nullable(details, "target_payee_id", "target_payee_id")?;
+    let target_name_digest = optional_text(details, "target_name_digest")?;
+    if target_payee_id.is_none() && target_name_digest.is_none() {
+        return Err(damaged("target_payee_id", "a payee id"));
+    }
+    Ok(Details::Merge {
+        transactions: moved(details, "transactions")?,
+        scheduled: moved(details, "scheduled")?,
+        target_payee_id,
+        target_name_digest,
+        digest_salt: optional_text(details, "digest_salt")?,
+    })
+}
+
 /// The details of an operation of `kind`. `moves` are a `categorize` journal line's moves;
 /// `from_intent` is set for an unfinished intent: its moves are in its details, and a creation
 /// has no ids yet.
@@ -477,6 +519,7 @@ pub fn parse(
             Ok(Details::Flag { changes })
         }
         "update" => update_edits(details),
+        "merge" => merge_details(details),
         "payee" => Ok(Details::Payee {
             payee_id: text(details, "payee_id", "payee_id")?,
             from: text(details, "from", "from")?,

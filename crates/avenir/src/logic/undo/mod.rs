@@ -9,6 +9,7 @@
 //! revert are only told apart as landed or not ([`Landing`]).
 
 pub mod details;
+pub mod merge;
 
 pub use details::{
     AssignedChange, CategoryEdit, CategoryMove, Created, Details, FieldEdit, FlagChange,
@@ -160,6 +161,13 @@ pub enum Revert {
         ids: Vec<String>,
         /// The plan's knowledge when the undo read it: a recovery of the undo reads since.
         knowledge: i64,
+    },
+    /// Move merged transactions (id, payee put back) and schedules (id, the full object to PUT)
+    /// back to their former payees; the payee they were merged into stays (`merge`).
+    Merge {
+        transactions: Vec<(String, String)>,
+        scheduled: Vec<(String, ynab::writes::ScheduledSave)>,
+        target_name: String,
     },
 }
 
