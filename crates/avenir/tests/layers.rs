@@ -124,7 +124,7 @@ fn logic_does_no_io_and_reads_no_clock() {
 
 /// `ynab::Client`'s operations that change a plan. `request` takes any method, so it counts as
 /// one.
-const WRITES: [&str; 9] = [
+const WRITES: [&str; 11] = [
     "set_assigned",
     "create_category",
     "update_category",
@@ -134,6 +134,8 @@ const WRITES: [&str; 9] = [
     "import_transactions",
     "rename_payee",
     "request",
+    "create_payee",
+    "update_scheduled_transaction",
 ];
 
 /// `ynab::Client`'s operations that only read.

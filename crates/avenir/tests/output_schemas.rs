@@ -56,7 +56,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 112;
+const EXPECTED_ANSWERS: usize = 117;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -425,6 +425,18 @@ fn cases() -> Vec<Case> {
         }),
         case("delete_transactions", "applied", CODE, |ids, m| {
             confirmed("delete_transactions", delete(ids), m)
+        }),
+        // merge_payees: the SUSHI GO labels into a new payee; merged, they are empty.
+        case("merge_payees", "confirmation_required", CODE, |ids, _| merge(ids)),
+        case("merge_payees", "declined", DECLINE, |ids, _| merge(ids)),
+        case("merge_payees", "error", CODE, |_, _| {
+            json!({"plan_id": plan(), "source_payee_ids": ["no-such-payee"], "target_name": "X"})
+        }),
+        case("merge_payees", "applied", CODE, |ids, m| {
+            confirmed("merge_payees", merge(ids), m)
+        }),
+        case("merge_payees", "nothing_to_do", CODE, |ids, _| {
+            json!({"plan_id": plan(), "source_payee_ids": ids.sushi_payees, "target_payee_id": ids.rail_payee})
         }),
     ]);
     table

@@ -450,46 +450,16 @@ impl Progress {
     }
 }
 
-/// The writes of a `merge` undo: the transactions back to their payees (`PATCH` in chunks of
-/// 100), then each schedule (`PUT`). A failure after the first write says what was moved back;
-/// the undo's intent stays unfinished and naming the operation again finishes it.
-pub(crate) async fn move_back(
-    client: &ynab::Client,
-    plan: &str,
-    transactions: &[(String, String)],
-    scheduled: &[(String, ScheduledSave)],
-) -> Result<(), WriteFailure> {
-    let updates: Vec<TransactionUpdate> = transactions
-        .iter()
-        .map(|(id, back)| TransactionUpdate {
-            id: id.clone(),
-            payee_id: Some(Some(back.clone())),
-            ..TransactionUpdate::default()
-        })
-        .collect();
-    let mut done = 0;
-    let total = transactions.len() + scheduled.len();
-    let fail = |error: ynab::Error, done: usize| {
-        let failure = WriteFailure::from(error);
-        if done == 0 {
-            return failure;
-        }
-        WriteFailure::Unknown(format!(
-            "{} ({done} of {total} moved back before it; call undo_operation again to move back the rest.)",
-            failure.text()
-        ))
-    };
-    for chunk in updates.chunks(PATCH_CHUNK) {
-        if let Err(error) = client.update_transactions(plan, chunk).await {
-            return Err(fail(error, done));
-        }
-        done += chunk.len();
+/// The failure of a `merge` undo's write after `done` of `total` items were moved back: nothing
+/// written yet keeps YNAB's own verdict; later, what is left is unknown, and naming the
+/// operation again finishes it.
+pub(crate) fn move_back_failed(error: ynab::Error, done: usize, total: usize) -> WriteFailure {
+    let failure = WriteFailure::from(error);
+    if done == 0 {
+        return failure;
     }
-    for (id, save) in scheduled {
-        if let Err(error) = client.update_scheduled_transaction(plan, id, save).await {
-            return Err(fail(error, done));
-        }
-        done += 1;
-    }
-    Ok(())
+    WriteFailure::Unknown(format!(
+        "{} ({done} of {total} moved back before it; call undo_operation again to move back the rest.)",
+        failure.text()
+    ))
 }
