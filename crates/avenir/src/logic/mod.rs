@@ -15,6 +15,7 @@ pub mod deletes;
 pub mod exact;
 pub mod flags;
 pub mod forecast;
+pub mod links;
 pub mod merchant;
 pub mod merges;
 pub mod names;

@@ -89,6 +89,7 @@ tools! {
     confirmed set_category_target::SetTarget,
     confirmed update_transactions::UpdateTransactions,
     confirmed merge_payees::MergePayees,
+    confirmed link_transfer::LinkTransfer,
     confirmed undo_operation::Undo,
 }
 

@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 13] = [
+const UNDOABLE_KINDS: [&str; 14] = [
     "delete",
     "categorize",
     "category",
@@ -41,6 +41,7 @@ const UNDOABLE_KINDS: [&str; 13] = [
     "target",
     "update",
     "merge",
+    "link",
 ];
 
 /// The arguments of `undo_operation`.
@@ -114,6 +115,11 @@ pub enum Revert {
         transactions: Vec<(String, String)>,
         scheduled: Vec<(String, ynab::writes::ScheduledSave)>,
         target_name: String,
+    },
+    /// Separate a linked transfer again (`link`).
+    Link {
+        patch: Option<(String, Option<String>, Option<String>)>,
+        recreate: Option<ynab::writes::NewTransaction>,
     },
 }
 
@@ -458,6 +464,10 @@ impl ConfirmedWrite for Undo {
                     .iter()
                     .map(|(id, save)| json!({"id": id, "to": save.payee_id}))
                     .collect::<Vec<_>>()}),
+            // Ids only (D31): the deleted side's fields stay in YNAB's record.
+            Revert::Link { patch, recreate } => json!({
+                "kept_id": patch.as_ref().map(|(id, ..)| id),
+                "recreate": recreate.is_some()}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -655,7 +665,54 @@ impl ConfirmedWrite for Undo {
                 transactions,
                 scheduled,
                 ..
-            } => super::merge_payees::move_back(&client, plan, transactions, scheduled).await?,
+            } => {
+                // The transactions back (PATCH, chunks of 100), then each schedule (PUT).
+                let total = transactions.len() + scheduled.len();
+                let updates: Vec<TransactionUpdate> = transactions
+                    .iter()
+                    .map(|(id, back)| TransactionUpdate {
+                        id: id.clone(),
+                        payee_id: Some(Some(back.clone())),
+                        ..TransactionUpdate::default()
+                    })
+                    .collect();
+                let mut done = 0;
+                for chunk in updates.chunks(crate::logic::merges::PATCH_CHUNK) {
+                    if let Err(error) = client.update_transactions(plan, chunk).await {
+                        return Err(super::merge_payees::move_back_failed(error, done, total));
+                    }
+                    done += chunk.len();
+                }
+                for (id, save) in scheduled {
+                    if let Err(error) = client.update_scheduled_transaction(plan, id, save).await {
+                        return Err(super::merge_payees::move_back_failed(error, done, total));
+                    }
+                    done += 1;
+                }
+            }
+            Revert::Link { patch, recreate } => {
+                // The kept side first (YNAB removes the mirror), then the deleted side again.
+                if let Some((id, payee, category)) = patch {
+                    let update = TransactionUpdate {
+                        id: id.clone(),
+                        payee_id: Some(payee.clone()),
+                        category_id: Some(category.clone()),
+                        ..TransactionUpdate::default()
+                    };
+                    client.update_transactions(plan, &[update]).await?;
+                }
+                if let Some(item) = recreate
+                    && let Err(error) = client
+                        .create_transactions(plan, std::slice::from_ref(item))
+                        .await
+                {
+                    let failure = WriteFailure::from(error);
+                    return Err(WriteFailure::Unknown(format!(
+                        "{} (the kept transaction is ordinary again; the deleted one is not recreated yet: call undo_operation again.)",
+                        failure.text()
+                    )));
+                }
+            }
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -691,6 +748,7 @@ impl ConfirmedWrite for Undo {
             Revert::Category { .. } => "category",
             Revert::Recreate { .. } => "delete",
             Revert::Merge { .. } => "merge",
+            Revert::Link { .. } => "link",
         };
         applied_message_of(kind).to_string()
     }
@@ -763,6 +821,7 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "category" => "Previous name and group restored.",
         "delete" => "Deleted transactions recreated, with new ids and without their bank-import link.",
         "merge" => "Transactions and schedules moved back to their former payees. The payee they were merged into stays in YNAB (its API cannot delete a payee).",
+        "link" => "The transfer is two separate transactions again; the deleted one came back with a new id and without its bank-import link.",
         _ => "Approval undone.",
     }
 }

@@ -170,6 +170,28 @@ pub(crate) async fn plan_undo(
             plan,
             applied,
         ),
+        Details::Link {
+            kept_id,
+            payee_before,
+            category_before,
+            transfer_payee_id,
+            deleted_id,
+            server_knowledge,
+        } => {
+            let changed = changed_since(context, &plan_id, server_knowledge).await?;
+            undo::link::link(
+                undo::link::LinkDone {
+                    kept_id: &kept_id,
+                    payee_before: payee_before.as_deref(),
+                    category_before: category_before.as_deref(),
+                    transfer_payee_id: &transfer_payee_id,
+                    deleted_id: &deleted_id,
+                },
+                &changed,
+                plan,
+                applied,
+            )
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -582,6 +604,7 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             scheduled,
             target_name,
         },
+        undo::Revert::Link { patch, recreate } => Revert::Link { patch, recreate },
     }
 }
 

@@ -151,6 +151,17 @@ pub enum Details {
         target_name_digest: Option<String>,
         digest_salt: Option<String>,
     },
+    /// `link`: the kept side, its payee and category before, the transfer payee it got, the
+    /// deleted side, and the plan's knowledge before (YNAB's record of the deleted side is read
+    /// since).
+    Link {
+        kept_id: String,
+        payee_before: Option<String>,
+        category_before: Option<String>,
+        transfer_payee_id: String,
+        deleted_id: String,
+        server_knowledge: i64,
+    },
 }
 
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
@@ -520,6 +531,15 @@ pub fn parse(
         }
         "update" => update_edits(details),
         "merge" => merge_details(details),
+        "link" => Ok(Details::Link {
+            kept_id: text(details, "kept_id", "kept_id")?,
+            payee_before: nullable(details, "payee_before", "payee_before")?,
+            category_before: nullable(details, "category_before", "category_before")?,
+            transfer_payee_id: text(details, "transfer_payee_id", "transfer_payee_id")?,
+            deleted_id: text(details, "deleted_id", "deleted_id")?,
+            server_knowledge: optional_knowledge(details)?
+                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
+        }),
         "payee" => Ok(Details::Payee {
             payee_id: text(details, "payee_id", "payee_id")?,
             from: text(details, "from", "from")?,

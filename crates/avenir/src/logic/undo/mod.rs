@@ -9,6 +9,7 @@
 //! revert are only told apart as landed or not ([`Landing`]).
 
 pub mod details;
+pub mod link;
 pub mod merge;
 
 pub use details::{
@@ -168,6 +169,12 @@ pub enum Revert {
         transactions: Vec<(String, String)>,
         scheduled: Vec<(String, ynab::writes::ScheduledSave)>,
         target_name: String,
+    },
+    /// Separate a linked transfer again (`link`): the kept side's payee and category put back
+    /// (id, payee, category), then the deleted side recreated.
+    Link {
+        patch: Option<(String, Option<String>, Option<String>)>,
+        recreate: Option<NewTransaction>,
     },
 }
 
