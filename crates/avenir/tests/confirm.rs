@@ -551,6 +551,12 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
         ("delete_transactions", "Delete transactions", true, false),
         ("merge_payees", "Merge payees", true, false),
         (
+            "link_transfer",
+            "Link two transactions as a transfer",
+            true,
+            false,
+        ),
+        (
             "import_transactions",
             "Import the bank's latest transactions",
             false,
