@@ -549,6 +549,13 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
         ("rename_payee", "Rename a payee", true, true),
         ("create_transactions", "Create transactions", false, false),
         ("delete_transactions", "Delete transactions", true, false),
+        ("merge_payees", "Merge payees", true, false),
+        (
+            "link_transfer",
+            "Link two transactions as a transfer",
+            true,
+            false,
+        ),
         (
             "update_scheduled_transaction",
             "Update a scheduled transaction",

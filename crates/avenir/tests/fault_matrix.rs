@@ -163,7 +163,7 @@ const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{schedul
 const SCHEDULE_DELETE: &str =
     "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
 
-const TOOLS: [Tool; 20] = [
+const TOOLS: [Tool; 21] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -256,6 +256,12 @@ const TOOLS: [Tool; 20] = [
         writes: &["POST /plans/{plan_id}/scheduled_transactions"],
         puts_back: false,
     },
+    // TELCO MOBILE into RAIL CO: one PATCH for its four transactions, one PUT for its schedule.
+    Tool {
+        name: "merge_payees",
+        writes: &[TRANSACTIONS_PATCH, SCHEDULE_PUT],
+        puts_back: false,
+    },
     // Undoing a move: two writes, the second put back when refused.
     Tool {
         name: "undo_operation",
@@ -293,6 +299,8 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
         "split_transaction" => split(ids),
         "create_transactions" => create_transactions(ids),
         "delete_transactions" => delete(ids),
+        "merge_payees" => json!({"plan_id": plan(), "source_payee_ids": [ids.phone_payee],
+                                 "target_payee_id": ids.rail_payee}),
         "import_transactions" => json!({"plan_id": plan()}),
         "reconcile_account" => {
             let mut args = reconcile(ids, ids.checking_cleared + 12.34);
@@ -596,6 +604,10 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
     ];
     let (reverted, expected) = if recreates.contains(&tool.name) {
         (without_ids(&reverted), without_ids(&expected))
+    } else if tool.name == "merge_payees" {
+        // A schedule's PUT has one date, which becomes its date_first too
+        // (docs/writes/merge_payees.md): the rest of it must be as before.
+        (without_date_first(&reverted), without_date_first(&expected))
     } else {
         (reverted, expected)
     };
@@ -648,6 +660,19 @@ fn without_ids(state: &Value) -> Value {
             }
         }
         list.sort_by_key(|s| s.to_string());
+    }
+    state
+}
+
+/// `state` with its schedules' `date_first` left out.
+fn without_date_first(state: &Value) -> Value {
+    let mut state = state.clone();
+    if let Some(list) = state["scheduled"].as_array_mut() {
+        for schedule in list.iter_mut() {
+            if let Some(map) = schedule.as_object_mut() {
+                map.remove("date_first");
+            }
+        }
     }
     state
 }

@@ -124,7 +124,7 @@ fn logic_does_no_io_and_reads_no_clock() {
 
 /// `ynab::Client`'s operations that change a plan. `request` takes any method, so it counts as
 /// one.
-const WRITES: [&str; 12] = [
+const WRITES: [&str; 13] = [
     "set_assigned",
     "create_category",
     "update_category",
@@ -137,6 +137,7 @@ const WRITES: [&str; 12] = [
     "create_scheduled_transaction",
     "update_scheduled_transaction",
     "delete_scheduled_transaction",
+    "create_payee",
 ];
 
 /// `ynab::Client`'s operations that only read.

@@ -54,6 +54,11 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
         "the lines the transaction has already are an error",
     ),
     (
+        "link_transfer",
+        "nothing_to_do",
+        "two transactions that cannot be linked are an error: every valid pair is linked",
+    ),
+    (
         "import_transactions",
         "nothing_to_do",
         "nothing new to import is `applied` with imported 0",
@@ -71,7 +76,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 130;
+const EXPECTED_ANSWERS: usize = 139;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -501,6 +506,24 @@ fn cases() -> Vec<Case> {
         }),
         case("split_transaction", "applied", YES, |ids, _| split(ids)),
         case("edit_split", "declined", DECLINE, |ids, _| edit_split(ids)),
+        // merge_payees: the SUSHI GO labels into a new payee; merged, they are empty.
+        case("merge_payees", "confirmation_required", CODE, |ids, _| merge(ids)),
+        case("merge_payees", "declined", DECLINE, |ids, _| merge(ids)),
+        case("merge_payees", "error", CODE, |_, _| {
+            json!({"plan_id": plan(), "source_payee_ids": ["no-such-payee"], "target_name": "X"})
+        }),
+        case("merge_payees", "applied", CODE, |ids, m| {
+            confirmed("merge_payees", merge(ids), m)
+        }),
+        case("link_transfer", "confirmation_required", CODE, |_, m| link(m)),
+        case("link_transfer", "declined", DECLINE, |_, m| link(m)),
+        case("link_transfer", "error", CODE, |_, _| {
+            json!({"plan_id": plan(), "transaction_ids": ["no-such-transaction", "another"]})
+        }),
+        case("link_transfer", "applied", CODE, |_, m| confirmed("link_transfer", link(m), m)),
+        case("merge_payees", "nothing_to_do", CODE, |ids, _| {
+            json!({"plan_id": plan(), "source_payee_ids": ids.sushi_payees, "target_payee_id": ids.rail_payee})
+        }),
     ]);
     table
 }
@@ -567,6 +590,10 @@ async fn every_answer_matches_its_tool_s_output_schema() {
         if case.tool == "undo_operation" && case.status == "nothing_to_do" {
             // Another app renames the category the update named: its undo leaves it alone.
             rename_behind(h, &ids.category("Tennis")).await;
+        }
+        if case.tool == "link_transfer" && !memory.ops.contains_key("link_pair") {
+            // The demo has no two transactions to link: another app enters a pair.
+            memory.ops.insert("link_pair", link_pair(h).await);
         }
         let args = (case.args)(ids, memory);
         let cell = format!("{} / {} ({:?})", case.tool, case.status, case.on);
@@ -706,6 +733,45 @@ async fn every_answer_matches_its_tool_s_output_schema() {
 }
 
 /// Another app renames the category `category_id`.
+/// Another app enters 123.45 leaving Checking and arriving on Savings a day later: the ids of
+/// the two, to link.
+async fn link_pair(h: &Harness) -> Value {
+    let app = h.other_app();
+    let plan_id = common::id("demo-budget");
+    let accounts = app.accounts(&plan_id).await.expect("accounts");
+    let account = |name: &str| {
+        accounts
+            .iter()
+            .find(|a| a.name == name)
+            .map(|a| a.id.clone())
+            .unwrap_or_default()
+    };
+    let item = |account_id: String, date: &str, amount: i64| ynab::writes::NewTransaction {
+        account_id,
+        date: date.into(),
+        amount,
+        payee_name: Some("VIR EPARGNE".into()),
+        cleared: Some("cleared".into()),
+        approved: Some(true),
+        ..ynab::writes::NewTransaction::default()
+    };
+    let saved = app
+        .create_transactions(
+            &plan_id,
+            &[
+                item(account("Checking"), "2026-09-20", -123_450),
+                item(account("Savings"), "2026-09-21", 123_450),
+            ],
+        )
+        .await
+        .expect("entered");
+    json!(saved.transaction_ids)
+}
+
+fn link(memory: &Memory) -> Value {
+    json!({"plan_id": plan(), "transaction_ids": memory.ops.get("link_pair").cloned().unwrap_or(Value::Null)})
+}
+
 async fn rename_behind(h: &Harness, category_id: &str) {
     let plan_id = h
         .other_app()

@@ -463,6 +463,18 @@ impl Client {
         .await
     }
 
+    /// `POST /plans/{plan_id}/payees`: create a payee by name.
+    pub async fn create_payee(&self, plan_id: &str, name: &str) -> Result<SavedPayee, Error> {
+        let body = serde_json::json!({"payee": {"name": name}});
+        self.request(
+            Method::POST,
+            &["plans", plan_id, "payees"],
+            &[],
+            Some(&body),
+        )
+        .await
+    }
+
     // ---- the request path -------------------------------------------------------------------
 
     /// A `GET` of `segments` under the base URL, answered `{"data": T}`.

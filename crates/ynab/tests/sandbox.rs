@@ -236,3 +236,59 @@ mod tempdir {
         }
     }
 }
+
+#[tokio::test]
+async fn creates_a_payee_and_replaces_a_schedule_with_the_full_object() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox, "any-token");
+    let plan = ids::id("demo-budget");
+    let saved = client
+        .create_payee(&plan, "Market Fresh")
+        .await
+        .expect("created");
+    assert_eq!(saved.payee.name, "Market Fresh");
+    assert!(saved.payee.transfer_account_id.is_none());
+    assert!(
+        client
+            .payees(&plan)
+            .await
+            .expect("payees")
+            .iter()
+            .any(|p| p.id == saved.payee.id)
+    );
+
+    let schedules = client
+        .scheduled_transactions(&plan)
+        .await
+        .expect("schedules");
+    let phone = schedules
+        .iter()
+        .find(|s| s.payee_name.as_deref() == Some("TELCO MOBILE - PRELEV"))
+        .expect("the phone's schedule");
+    let save = ynab::writes::ScheduleSave {
+        account_id: phone.account_id.clone(),
+        date: phone.date_next.clone(),
+        amount: phone.amount,
+        payee_id: Some(saved.payee.id.clone()),
+        payee_name: None,
+        category_id: phone.category_id.clone(),
+        memo: None,
+        flag_color: None,
+        frequency: phone.frequency.clone(),
+    };
+    let put = client
+        .update_scheduled_transaction(&plan, &phone.id, &save)
+        .await
+        .expect("replaced");
+    let s = put.scheduled_transaction;
+    assert_eq!(s.payee_id.as_ref(), Some(&saved.payee.id));
+    assert_eq!(
+        (s.amount, s.frequency.as_str()),
+        (phone.amount, phone.frequency.as_str())
+    );
+    assert_eq!(
+        (s.date_next.as_str(), s.date_first.as_str()),
+        (phone.date_next.as_str(), phone.date_next.as_str())
+    );
+    assert_eq!(s.category_id, phone.category_id);
+}

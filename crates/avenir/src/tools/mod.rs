@@ -93,6 +93,8 @@ tools! {
     confirmed delete_scheduled_transaction::DeleteScheduledTransaction,
     confirmed create_scheduled_transaction::CreateScheduledTransaction,
     confirmed edit_split::EditSplit,
+    confirmed merge_payees::MergePayees,
+    confirmed link_transfer::LinkTransfer,
     confirmed undo_operation::Undo,
 }
 

@@ -52,13 +52,15 @@ mod tests {
             "delete_scheduled_transaction",
             "create_scheduled_transaction",
             "edit_split",
+            "merge_payees",
+            "link_transfer",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }
         assert_eq!(
             WRITE_TOOLS.len(),
-            20,
-            "the reference's 14 and issue 11's 6 so far"
+            22,
+            "the reference's 14 and issue 11's 8 so far"
         );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");

@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 16] = [
+const UNDOABLE_KINDS: [&str; 18] = [
     "delete",
     "categorize",
     "category",
@@ -44,6 +44,8 @@ const UNDOABLE_KINDS: [&str; 16] = [
     "schedule_delete",
     "schedule_create",
     "split_edit",
+    "merge",
+    "link",
 ];
 
 /// The arguments of `undo_operation`.
@@ -120,6 +122,17 @@ pub enum Revert {
         recreate: Option<ynab::writes::NewTransaction>,
         delete: Option<String>,
         old_id: String,
+    },
+    /// Move merged transactions and schedules back to their former payees (`merge`).
+    Merge {
+        transactions: Vec<(String, String)>,
+        scheduled: Vec<(String, ynab::writes::ScheduleSave)>,
+        target_name: String,
+    },
+    /// Separate a linked transfer again (`link`).
+    Link {
+        patch: Option<(String, Option<String>, Option<String>)>,
+        recreate: Option<ynab::writes::NewTransaction>,
     },
 }
 
@@ -459,6 +472,23 @@ impl ConfirmedWrite for Undo {
                 delete,
                 old_id,
             } => json!({"recreate": recreate.as_ref().map(|_| old_id), "delete": delete}),
+            // Ids and payee ids only (D31).
+            Revert::Merge {
+                transactions,
+                scheduled,
+                ..
+            } => json!({"transactions": transactions
+                    .iter()
+                    .map(|(id, to)| json!({"id": id, "to": to}))
+                    .collect::<Vec<_>>(),
+                "scheduled": scheduled
+                    .iter()
+                    .map(|(id, save)| json!({"id": id, "to": save.payee_id}))
+                    .collect::<Vec<_>>()}),
+            // Ids only (D31): the deleted side's fields stay in YNAB's record.
+            Revert::Link { patch, recreate } => json!({
+                "kept_id": patch.as_ref().map(|(id, ..)| id),
+                "recreate": recreate.is_some()}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -676,6 +706,58 @@ impl ConfirmedWrite for Undo {
                     )));
                 }
             }
+            Revert::Merge {
+                transactions,
+                scheduled,
+                ..
+            } => {
+                // The transactions back (PATCH, chunks of 100), then each schedule (PUT).
+                let total = transactions.len() + scheduled.len();
+                let updates: Vec<TransactionUpdate> = transactions
+                    .iter()
+                    .map(|(id, back)| TransactionUpdate {
+                        id: id.clone(),
+                        payee_id: Some(Some(back.clone())),
+                        ..TransactionUpdate::default()
+                    })
+                    .collect();
+                let mut done = 0;
+                for chunk in updates.chunks(crate::logic::merges::PATCH_CHUNK) {
+                    if let Err(error) = client.update_transactions(plan, chunk).await {
+                        return Err(super::merge_payees::move_back_failed(error, done, total));
+                    }
+                    done += chunk.len();
+                }
+                for (id, save) in scheduled {
+                    if let Err(error) = client.update_scheduled_transaction(plan, id, save).await {
+                        return Err(super::merge_payees::move_back_failed(error, done, total));
+                    }
+                    done += 1;
+                }
+            }
+            Revert::Link { patch, recreate } => {
+                // The kept side first (YNAB removes the mirror), then the deleted side again.
+                if let Some((id, payee, category)) = patch {
+                    let update = TransactionUpdate {
+                        id: id.clone(),
+                        payee_id: Some(payee.clone()),
+                        category_id: Some(category.clone()),
+                        ..TransactionUpdate::default()
+                    };
+                    client.update_transactions(plan, &[update]).await?;
+                }
+                if let Some(item) = recreate
+                    && let Err(error) = client
+                        .create_transactions(plan, std::slice::from_ref(item))
+                        .await
+                {
+                    let failure = WriteFailure::from(error);
+                    return Err(WriteFailure::Unknown(format!(
+                        "{} (the kept transaction is ordinary again; the deleted one is not recreated yet: call undo_operation again.)",
+                        failure.text()
+                    )));
+                }
+            }
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -712,6 +794,8 @@ impl ConfirmedWrite for Undo {
             Revert::Recreate { .. } => "delete",
             Revert::Schedule(ref r) => super::scheduled_writes::undo_kind(r),
             Revert::SplitEdit { .. } => "split_edit",
+            Revert::Merge { .. } => "merge",
+            Revert::Link { .. } => "link",
         };
         applied_message_of(kind).to_string()
     }
@@ -787,6 +871,8 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "schedule_create" => "The created schedule is deleted.",
         "schedule_delete" => "The deleted schedule is recreated, with a new id.",
         "split_edit" => "The old lines are back, on the transaction created again (a new id, no bank-import link).",
+        "merge" => "Transactions and schedules moved back to their former payees. The payee they were merged into stays in YNAB (its API cannot delete a payee).",
+        "link" => "The transfer is two separate transactions again; the deleted one came back with a new id and without its bank-import link.",
         _ => "Approval undone.",
     }
 }

@@ -160,6 +160,45 @@ pub(crate) async fn plan_undo(
             let changed = changed_since(context, &plan_id, done.server_knowledge).await?;
             undo::split_edit::split_edit(&done, &changed, plan, &fmt, applied)
         }
+        Details::Merge {
+            transactions,
+            scheduled,
+            target_payee_id,
+            target_name_digest,
+            digest_salt,
+        } => undo::merge::merge(
+            undo::merge::MergeDone {
+                transactions: &transactions,
+                scheduled: &scheduled,
+                target_payee_id: target_payee_id.as_deref(),
+                target_name_digest: target_name_digest.as_deref(),
+                digest_salt: digest_salt.as_deref(),
+            },
+            plan,
+            applied,
+        ),
+        Details::Link {
+            kept_id,
+            payee_before,
+            category_before,
+            transfer_payee_id,
+            deleted_id,
+            server_knowledge,
+        } => {
+            let changed = changed_since(context, &plan_id, server_knowledge).await?;
+            undo::link::link(
+                undo::link::LinkDone {
+                    kept_id: &kept_id,
+                    payee_before: payee_before.as_deref(),
+                    category_before: category_before.as_deref(),
+                    transfer_payee_id: &transfer_payee_id,
+                    deleted_id: &deleted_id,
+                },
+                &changed,
+                plan,
+                applied,
+            )
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -573,6 +612,16 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             delete,
             old_id,
         },
+        undo::Revert::Merge {
+            transactions,
+            scheduled,
+            target_name,
+        } => Revert::Merge {
+            transactions,
+            scheduled,
+            target_name,
+        },
+        undo::Revert::Link { patch, recreate } => Revert::Link { patch, recreate },
     }
 }
 

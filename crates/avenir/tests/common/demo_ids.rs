@@ -25,6 +25,10 @@ pub struct Ids {
     pub suggested: Vec<(String, String)>,
     /// Two old categorized purchases on Checking no other case names: to delete.
     pub to_delete: Vec<String>,
+    /// The raw SUSHI GO card labels (one payee each): to merge.
+    pub sushi_payees: Vec<String>,
+    /// TELCO MOBILE - PRELEV: four transactions and a schedule.
+    pub phone_payee: String,
 }
 
 impl Ids {
@@ -73,6 +77,9 @@ pub fn create_transactions(ids: &Ids) -> Value {
         {"date": "2026-09-21", "amount": -32.4, "payee_name": "Pharmacie Centrale"},
         {"date": "2026-09-23", "amount": -12.5, "payee_name": "Corner Shop", "category_id": ids.category("Groceries")}
     ]})
+}
+pub fn merge(ids: &Ids) -> Value {
+    json!({"plan_id": plan(), "source_payee_ids": ids.sushi_payees, "target_name": "Sushi Go"})
 }
 pub fn delete(ids: &Ids) -> Value {
     json!({"plan_id": plan(), "transaction_ids": ids.to_delete})
@@ -184,6 +191,23 @@ pub async fn ids_of(h: &Harness) -> Ids {
         .filter(|id| !named.contains(&id) && !ids.suggested.iter().any(|(s, _)| s == id))
         .take(2)
         .collect();
+    let sushi = h
+        .ok(
+            "list_payees",
+            json!({"plan_id": plan(), "search": "SUSHI GO"}),
+        )
+        .await;
+    ids.sushi_payees = list(&sushi["payees"])
+        .iter()
+        .map(|p| text(&p["payee_id"]))
+        .collect();
+    let phone = h
+        .ok(
+            "list_payees",
+            json!({"plan_id": plan(), "search": "TELCO MOBILE"}),
+        )
+        .await;
+    ids.phone_payee = text(&phone["payees"][0]["payee_id"]);
     ids
 }
 

@@ -147,6 +147,26 @@ pub enum Details {
     /// `split_edit`: the old and (once known) new ids, the knowledge before, the new
     /// transaction's salted digest.
     SplitEdit(super::split_edit::SplitEditDone),
+    /// `merge`: the transactions and schedules moved, each with its former payee, and the payee
+    /// they moved to (an unfinished intent's new payee: by its name's salted digest, D31).
+    Merge {
+        transactions: Vec<crate::logic::merges::Moved>,
+        scheduled: Vec<crate::logic::merges::Moved>,
+        target_payee_id: Option<String>,
+        target_name_digest: Option<String>,
+        digest_salt: Option<String>,
+    },
+    /// `link`: the kept side, its payee and category before, the transfer payee it got, the
+    /// deleted side, and the plan's knowledge before (YNAB's record of the deleted side is read
+    /// since).
+    Link {
+        kept_id: String,
+        payee_before: Option<String>,
+        category_before: Option<String>,
+        transfer_payee_id: String,
+        deleted_id: String,
+        server_knowledge: i64,
+    },
 }
 
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
@@ -411,6 +431,39 @@ fn intent_moves(details: &Value) -> Result<Vec<CategoryMove>, Refusal> {
         .collect()
 }
 
+/// The `{id, from}` items of a `merge` under `key`.
+fn moved(details: &Value, key: &str) -> Result<Vec<crate::logic::merges::Moved>, Refusal> {
+    details
+        .get(key)
+        .and_then(Value::as_array)
+        .ok_or_else(|| damaged(key, "a list of {id, from}"))?
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            Ok(crate::logic::merges::Moved {
+                id: text(m, "id", &format!("{key}.{i}.id"))?,
+                from: text(m, "from", &format!("{key}.{i}.from"))?,
+            })
+        })
+        .collect()
+}
+
+/// The details of a `merge` operation or intent.
+fn merge_details(details: &Value) -> Result<Details, Refusal> {
+    let target_payee_id = nullable(details, "target_payee_id", "target_payee_id")?;
+    let target_name_digest = optional_text(details, "target_name_digest")?;
+    if target_payee_id.is_none() && target_name_digest.is_none() {
+        return Err(damaged("target_payee_id", "a payee id"));
+    }
+    Ok(Details::Merge {
+        transactions: moved(details, "transactions")?,
+        scheduled: moved(details, "scheduled")?,
+        target_payee_id,
+        target_name_digest,
+        digest_salt: optional_text(details, "digest_salt")?,
+    })
+}
+
 /// The details of an operation of `kind`. `moves` are a `categorize` journal line's moves;
 /// `from_intent` is set for an unfinished intent: its moves are in its details, and a creation
 /// has no ids yet.
@@ -482,6 +535,16 @@ pub fn parse(
             Ok(Details::Flag { changes })
         }
         "update" => update_edits(details),
+        "merge" => merge_details(details),
+        "link" => Ok(Details::Link {
+            kept_id: text(details, "kept_id", "kept_id")?,
+            payee_before: nullable(details, "payee_before", "payee_before")?,
+            category_before: nullable(details, "category_before", "category_before")?,
+            transfer_payee_id: text(details, "transfer_payee_id", "transfer_payee_id")?,
+            deleted_id: text(details, "deleted_id", "deleted_id")?,
+            server_knowledge: optional_knowledge(details)?
+                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
+        }),
         "payee" => Ok(Details::Payee {
             payee_id: text(details, "payee_id", "payee_id")?,
             from: text(details, "from", "from")?,

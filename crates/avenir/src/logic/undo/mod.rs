@@ -9,6 +9,8 @@
 //! revert are only told apart as landed or not ([`Landing`]).
 
 pub mod details;
+pub mod link;
+pub mod merge;
 pub mod schedules;
 pub mod split_edit;
 
@@ -171,6 +173,19 @@ pub enum Revert {
         recreate: Option<NewTransaction>,
         delete: Option<String>,
         old_id: String,
+    },
+    /// Move merged transactions (id, payee put back) and schedules (id, the full object to PUT)
+    /// back to their former payees; the payee they were merged into stays (`merge`).
+    Merge {
+        transactions: Vec<(String, String)>,
+        scheduled: Vec<(String, ynab::writes::ScheduleSave)>,
+        target_name: String,
+    },
+    /// Separate a linked transfer again (`link`): the kept side's payee and category put back
+    /// (id, payee, category), then the deleted side recreated.
+    Link {
+        patch: Option<(String, Option<String>, Option<String>)>,
+        recreate: Option<NewTransaction>,
     },
 }
 

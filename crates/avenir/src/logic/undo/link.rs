@@ -1,0 +1,88 @@
+//! The undo of a `link` (`docs/writes/link_transfer.md`): two separate transactions again. The
+//! kept side's former payee and category go back (YNAB then removes the transfer's mirror), and
+//! the deleted side is recreated from YNAB's record of it (new id, no bank-import link). Both or
+//! neither: when the kept side changed since, nothing is sent (recreating the deleted side beside
+//! a transfer still in place would count the money twice).
+
+use super::{Applied, Revert, UndoPlan, live_transaction, recreation};
+use serde_json::json;
+use ynab::models::{PlanDetail, Transaction};
+
+/// What the journal (or an unfinished intent) says a `link` did.
+#[derive(Debug, Clone, Copy)]
+pub struct LinkDone<'a> {
+    pub kept_id: &'a str,
+    pub payee_before: Option<&'a str>,
+    pub category_before: Option<&'a str>,
+    pub transfer_payee_id: &'a str,
+    pub deleted_id: &'a str,
+}
+
+/// `link`: `changed` holds the transactions changed since the link's knowledge, tombstones
+/// included (YNAB's record of the deleted side).
+pub fn link(
+    done: LinkDone<'_>,
+    changed: &[Transaction],
+    plan: &PlanDetail,
+    applied: Applied,
+) -> UndoPlan {
+    let kept = live_transaction(plan, done.kept_id);
+    let kept_linked = kept.is_some_and(|t| t.payee_id.as_deref() == Some(done.transfer_payee_id));
+    let kept_before = kept.is_some_and(|t| t.payee_id.as_deref() == done.payee_before);
+    let tombstone = changed
+        .iter()
+        .find(|t| t.id == done.deleted_id && t.deleted);
+    let other_live = live_transaction(plan, done.deleted_id).is_some();
+    let (mut conflicts, mut untouched) = (Vec::new(), Vec::new());
+    let mut patch = None;
+    let mut recreate = None;
+    if kept_linked {
+        patch = Some((
+            done.kept_id.to_string(),
+            done.payee_before.map(str::to_string),
+            done.category_before.map(str::to_string),
+        ));
+        match (tombstone, other_live) {
+            (_, true) if applied == Applied::Partly => untouched.push(done.deleted_id.to_string()),
+            (Some(t), false) => recreate = Some(recreation(t)),
+            _ => conflicts.push(done.deleted_id.to_string()),
+        }
+    } else if applied == Applied::Partly && kept_before && other_live {
+        untouched.push(done.kept_id.to_string());
+        untouched.push(done.deleted_id.to_string());
+    } else {
+        conflicts.push(done.kept_id.to_string());
+    }
+    let mut reverts = Vec::new();
+    if let Some((id, payee, category)) = &patch {
+        reverts.push(
+            json!({"transaction_id": id, "payee_before": done.transfer_payee_id,
+                            "payee_after": payee, "category_after": category}),
+        );
+    }
+    if recreate.is_some() {
+        reverts.push(json!({"recreate": done.deleted_id}));
+    }
+    let question = if recreate.is_some() {
+        "Undo: make the transfer two separate transactions again? The kept one gets its former payee and category back (YNAB removes the transfer's other side), and the deleted one is recreated, with a new id and without its bank-import link.".to_string()
+    } else {
+        "Undo: make the transfer an ordinary transaction again? The kept one gets its former payee and category back (YNAB removes the transfer's other side).".to_string()
+    };
+    let empty = patch.is_none();
+    let nothing = if conflicts.is_empty() {
+        "Nothing to undo: the two transactions are separate.".to_string()
+    } else {
+        format!(
+            "Nothing to undo: transaction {} changed since; left alone.",
+            conflicts.join(", ")
+        )
+    };
+    UndoPlan::new(
+        Revert::Link { patch, recreate },
+        conflicts,
+        reverts,
+        question,
+    )
+    .nothing_when(empty, &nothing)
+    .untouched(untouched)
+}

@@ -1,0 +1,106 @@
+//! The undo of a `merge` (`docs/writes/merge_payees.md`): each moved transaction and schedule
+//! still on the payee it was merged into goes back to its former payee; one moved since is a
+//! conflict, left alone and named. The payee merged into stays (YNAB's API deletes no payee).
+
+use super::{Applied, Revert, UndoPlan};
+use crate::logic::merges::{Moved, undo_merge};
+use crate::logic::names::PlanNames;
+use crate::logic::updates::payee_name_digest;
+use crate::text::safe;
+use serde_json::json;
+use ynab::models::PlanDetail;
+
+/// What the journal (or an unfinished intent) says a `merge` did.
+#[derive(Debug, Clone, Copy)]
+pub struct MergeDone<'a> {
+    pub transactions: &'a [Moved],
+    pub scheduled: &'a [Moved],
+    pub target_payee_id: Option<&'a str>,
+    pub target_name_digest: Option<&'a str>,
+    pub digest_salt: Option<&'a str>,
+}
+
+/// `merge`: move back what is still on the target.
+pub fn merge(done: MergeDone<'_>, plan: &PlanDetail, applied: Applied) -> UndoPlan {
+    let target: Option<String> = match (done.target_payee_id, done.target_name_digest) {
+        (Some(id), _) => Some(id.to_string()),
+        // An unfinished intent's new payee, found by its name's digest (D31).
+        (None, Some(digest)) => plan
+            .payees
+            .iter()
+            .find(|p| !p.deleted && payee_name_digest(done.digest_salt, &p.name) == digest)
+            .map(|p| p.id.clone()),
+        (None, None) => None,
+    };
+    let back = undo_merge(
+        plan,
+        done.transactions,
+        done.scheduled,
+        target.as_deref(),
+        applied.partly(),
+    );
+    let names = PlanNames::new(plan);
+    let target_name = safe(names.payee(target.as_deref()));
+    let mut per_payee: Vec<(String, usize, usize)> = Vec::new();
+    let mut count =
+        |from: &str, t: usize, s: usize| match per_payee.iter_mut().find(|(p, _, _)| p == from) {
+            Some(entry) => {
+                entry.1 += t;
+                entry.2 += s;
+            }
+            None => per_payee.push((from.to_string(), t, s)),
+        };
+    for (_, from) in &back.transactions {
+        count(from, 1, 0);
+    }
+    for (_, save) in &back.scheduled {
+        count(save.payee_id.as_deref().unwrap_or_default(), 0, 1);
+    }
+    let lines = per_payee
+        .iter()
+        .map(|(from, t, s)| {
+            format!(
+                "- {t} transaction(s), {s} schedule(s) back to {}",
+                safe(names.payee(Some(from)))
+            )
+        })
+        .collect();
+    let mut reverts: Vec<serde_json::Value> = back
+        .transactions
+        .iter()
+        .map(
+            |(id, from)| json!({"transaction_id": id, "payee_before": target, "payee_after": from}),
+        )
+        .collect();
+    reverts.extend(back.scheduled.iter().map(|(id, save)| {
+        json!({"scheduled_transaction_id": id, "payee_before": target, "payee_after": save.payee_id})
+    }));
+    let question = format!(
+        "Undo: move {} transaction(s) and {} schedule(s) back to their former payees? The payee {target_name} stays in YNAB (its API cannot delete a payee).",
+        back.transactions.len(),
+        back.scheduled.len()
+    );
+    let empty = back.transactions.is_empty() && back.scheduled.is_empty();
+    let nothing = if back.conflicts.is_empty() {
+        "Nothing to move back: every transaction and schedule is on its former payee.".to_string()
+    } else {
+        format!(
+            "Nothing to move back: {} transaction(s) or schedule(s) are on another payee since; left alone.",
+            back.conflicts.len()
+        )
+    };
+    let mut planned = UndoPlan::new(
+        Revert::Merge {
+            transactions: back.transactions,
+            scheduled: back.scheduled,
+            target_name,
+        },
+        back.conflicts,
+        reverts,
+        question,
+    )
+    .nothing_when(empty, &nothing)
+    .untouched(back.untouched);
+    planned.lines = lines;
+    planned
+}
