@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod age;
 pub mod assignable;
 pub mod budget_month;
+pub mod budget_plan;
 pub mod categories;
 pub mod category_edits;
 pub mod charges;

@@ -88,6 +88,7 @@ tools! {
     confirmed split_transaction::SplitTransaction,
     confirmed set_category_target::SetTarget,
     confirmed update_transactions::UpdateTransactions,
+    confirmed apply_budget_plan::ApplyBudgetPlan,
     confirmed undo_operation::Undo,
 }
 

@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 12] = [
+const UNDOABLE_KINDS: [&str; 13] = [
     "delete",
     "categorize",
     "category",
@@ -40,6 +40,7 @@ const UNDOABLE_KINDS: [&str; 12] = [
     "reconcile",
     "target",
     "update",
+    "budget_plan",
 ];
 
 /// The arguments of `undo_operation`.
@@ -107,6 +108,12 @@ pub enum Revert {
         items: Vec<ynab::writes::NewTransaction>,
         ids: Vec<String>,
         knowledge: i64,
+    },
+    /// Set several categories' assigned amounts of a month back (`budget_plan`), in order.
+    BudgetPlan {
+        month: String,
+        sides: Vec<Side>,
+        fmt: MoneyFormat,
     },
 }
 
@@ -438,6 +445,10 @@ impl ConfirmedWrite for Undo {
                 json!({"recreate": ids, "item_digests": digests, "digest_salt": salt,
                        "server_knowledge": knowledge})
             }
+            Revert::BudgetPlan { month, sides, .. } => json!({"month": month, "changes": sides
+                .iter()
+                .map(|s| json!({"category_id": s.category_id, "from": s.from, "to": s.to}))
+                .collect::<Vec<_>>()}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -631,6 +642,9 @@ impl ConfirmedWrite for Undo {
                 // lost: the undo stays unfinished, and the person checks before undoing again).
                 client.create_transactions(plan, items).await?;
             }
+            Revert::BudgetPlan { month, sides, fmt } => {
+                super::apply_budget_plan::put_back(context, plan, month, sides, fmt).await?;
+            }
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -665,6 +679,7 @@ impl ConfirmedWrite for Undo {
             Revert::Target { .. } => "target",
             Revert::Category { .. } => "category",
             Revert::Recreate { .. } => "delete",
+            Revert::BudgetPlan { .. } => "budget_plan",
         };
         applied_message_of(kind).to_string()
     }
@@ -736,6 +751,7 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "target" => "Target restored.",
         "category" => "Previous name and group restored.",
         "delete" => "Deleted transactions recreated, with new ids and without their bank-import link.",
+        "budget_plan" => "Assigned amounts restored.",
         _ => "Approval undone.",
     }
 }

@@ -153,6 +153,10 @@ pub(crate) async fn plan_undo(
                 undo::delete(&transaction_ids, &deleted, current, &fmt, applied)
             }
         }
+        Details::BudgetPlan { month, changes } => {
+            let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
+            undo::budget_plan::budget_plan(month, &changes, &categories, &fmt, applied)
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -555,6 +559,11 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             items,
             ids,
             knowledge,
+        },
+        undo::Revert::BudgetPlan { month, sides } => Revert::BudgetPlan {
+            month: month.label(),
+            sides: sides.into_iter().map(side).collect(),
+            fmt: fmt.clone(),
         },
     }
 }

@@ -142,6 +142,11 @@ pub enum Details {
     /// The kinds YNAB's API cannot revert, read from an unfinished intent only: undo can only
     /// tell whether they landed (D14).
     Irreversible(Irreversible),
+    /// `budget_plan`: the month and each category's assigned amount as the plan changed it.
+    BudgetPlan {
+        month: CalendarMonth,
+        changes: Vec<AssignedChange>,
+    },
 }
 
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
@@ -538,6 +543,19 @@ pub fn parse(
         "approve" => Ok(Details::Approve {
             transaction_ids: strings(details, "transaction_ids")?,
         }),
+        "budget_plan" => {
+            let month = month(details)?;
+            let changes = details
+                .get("changes")
+                .and_then(Value::as_array)
+                .ok_or_else(|| damaged("changes", "a list of assigned amounts"))?;
+            let changes = changes
+                .iter()
+                .enumerate()
+                .map(|(i, c)| assigned(c, &format!("changes.{i}.")))
+                .collect::<Result<_, Refusal>>()?;
+            Ok(Details::BudgetPlan { month, changes })
+        }
         other => Err(Refusal::Kind(other.to_string())),
     }
 }

@@ -8,6 +8,7 @@
 //! was already put back, and is neither reverted nor a conflict. The kinds YNAB's API cannot
 //! revert are only told apart as landed or not ([`Landing`]).
 
+pub mod budget_plan;
 pub mod details;
 
 pub use details::{
@@ -160,6 +161,11 @@ pub enum Revert {
         ids: Vec<String>,
         /// The plan's knowledge when the undo read it: a recovery of the undo reads since.
         knowledge: i64,
+    },
+    /// Set several categories' assigned amounts of one month back (`budget_plan`), in order.
+    BudgetPlan {
+        month: CalendarMonth,
+        sides: Vec<AssignedBack>,
     },
 }
 
