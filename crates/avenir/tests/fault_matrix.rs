@@ -159,7 +159,7 @@ const TRANSACTIONS_POST: &str = "POST /plans/{plan_id}/transactions";
 
 const TRANSACTION_DELETE: &str = "DELETE /plans/{plan_id}/transactions/{transaction_id}";
 
-const TOOLS: [Tool; 16] = [
+const TOOLS: [Tool; 17] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -236,6 +236,12 @@ const TOOLS: [Tool; 16] = [
         writes: &[TRANSACTIONS_POST, TRANSACTIONS_PATCH],
         puts_back: false,
     },
+    // Two categories, one PATCH each; a later failure is left for undo_operation (no put-back).
+    Tool {
+        name: "apply_budget_plan",
+        writes: &[MONTH_CATEGORY, MONTH_CATEGORY],
+        puts_back: false,
+    },
     // Undoing a move: two writes, the second put back when refused.
     Tool {
         name: "undo_operation",
@@ -273,6 +279,7 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
             args["adjust"] = json!(true);
             args
         }
+        "apply_budget_plan" => budget_plan(ids),
         "undo_operation" => json!({"plan_id": plan(), "operation_id": setup}),
         other => panic!("no arguments for {other}"),
     }

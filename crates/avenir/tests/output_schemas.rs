@@ -56,7 +56,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 112;
+const EXPECTED_ANSWERS: usize = 117;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -426,6 +426,16 @@ fn cases() -> Vec<Case> {
         case("delete_transactions", "applied", CODE, |ids, m| {
             confirmed("delete_transactions", delete(ids), m)
         }),
+        // apply_budget_plan: October, which no case above assigns.
+        case("apply_budget_plan", "confirmation_required", CODE, |ids, _| budget_plan(ids)),
+        case("apply_budget_plan", "declined", DECLINE, |ids, _| budget_plan(ids)),
+        case("apply_budget_plan", "error", CODE, |ids, _| {
+            with(budget_plan(ids), "lines", json!([]))
+        }),
+        case("apply_budget_plan", "applied", CODE, |ids, m| {
+            confirmed("apply_budget_plan", budget_plan(ids), m)
+        }),
+        case("apply_budget_plan", "nothing_to_do", CODE, |ids, _| budget_plan(ids)),
     ]);
     table
 }

@@ -359,34 +359,27 @@ impl ConfirmedWrite for ApplyBudgetPlan {
     }
 }
 
-/// The undo of a `budget_plan`: each amount set back in order. A failure after the first says
-/// what was put back and what was not; the undo's intent stays unfinished, and naming the
+/// The undo of a `budget_plan` sets each amount back in order (`undo_operation`'s write); when
+/// the one at `done` fails, what to say: the first failing is the failure itself, a later one
+/// names what was put back before it. The undo's intent stays unfinished then, and naming the
 /// operation again finds those already back untouched and puts back the rest (D14).
-pub(crate) async fn put_back(
-    context: &Context,
-    plan: &str,
-    month: &str,
+pub(crate) fn put_back_failed(
+    done: usize,
     sides: &[super::assigned_amounts::Side],
+    error: ynab::Error,
     fmt: &MoneyFormat,
-) -> Result<(), WriteFailure> {
-    let client = context.plans.client();
-    for (done, s) in sides.iter().enumerate() {
-        let Err(error) = client.set_assigned(plan, month, &s.category_id, s.to).await else {
-            continue;
-        };
-        let failure = WriteFailure::from(error);
-        if done == 0 {
-            return Err(failure);
-        }
-        let back: Vec<String> = sides[..done]
-            .iter()
-            .map(|s| format!("{} {}", s.name, fmt.plain(s.to)))
-            .collect();
-        return Err(WriteFailure::Unknown(format!(
-            "{} (put back before it: {}; call undo_operation again to put back the rest.)",
-            failure.text(),
-            back.join(", ")
-        )));
+) -> WriteFailure {
+    let failure = WriteFailure::from(error);
+    if done == 0 {
+        return failure;
     }
-    Ok(())
+    let back: Vec<String> = sides[..done]
+        .iter()
+        .map(|s| format!("{} {}", s.name, fmt.plain(s.to)))
+        .collect();
+    WriteFailure::Unknown(format!(
+        "{} (put back before it: {}; call undo_operation again to put back the rest.)",
+        failure.text(),
+        back.join(", ")
+    ))
 }

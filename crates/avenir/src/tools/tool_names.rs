@@ -48,13 +48,14 @@ mod tests {
             // issue 11
             "delete_transactions",
             "update_transactions",
+            "apply_budget_plan",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }
         assert_eq!(
             WRITE_TOOLS.len(),
-            16,
-            "the reference's 14 and issue 11's 2 so far"
+            17,
+            "the reference's 14 and issue 11's 3 so far"
         );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");

@@ -643,7 +643,14 @@ impl ConfirmedWrite for Undo {
                 client.create_transactions(plan, items).await?;
             }
             Revert::BudgetPlan { month, sides, fmt } => {
-                super::apply_budget_plan::put_back(context, plan, month, sides, fmt).await?;
+                for (done, s) in sides.iter().enumerate() {
+                    if let Err(error) = client.set_assigned(plan, month, &s.category_id, s.to).await
+                    {
+                        return Err(super::apply_budget_plan::put_back_failed(
+                            done, sides, error, fmt,
+                        ));
+                    }
+                }
             }
         }
         for intent in &change.settle {
