@@ -129,3 +129,10 @@ pub struct SavedPayee {
     #[serde(default)]
     pub server_knowledge: i64,
 }
+
+/// The answer of `POST /accounts`: the account YNAB created (no `server_knowledge`: YNAB's
+/// `AccountResponse` carries none).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedAccount {
+    pub account: crate::models::Account,
+}

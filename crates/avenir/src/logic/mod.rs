@@ -19,6 +19,7 @@ pub mod forecast;
 pub mod merchant;
 pub mod names;
 pub mod net_worth;
+pub mod new_account;
 pub mod payees;
 pub mod payoff;
 pub mod pending;

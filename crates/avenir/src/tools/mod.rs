@@ -89,6 +89,7 @@ tools! {
     confirmed set_category_target::SetTarget,
     confirmed update_transactions::UpdateTransactions,
     confirmed apply_budget_plan::ApplyBudgetPlan,
+    confirmed create_account::CreateAccount,
     confirmed undo_operation::Undo,
 }
 
