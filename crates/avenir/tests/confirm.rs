@@ -586,6 +586,12 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
             false,
             true,
         ),
+        (
+            "apply_budget_plan",
+            "Apply a month's budget plan",
+            true,
+            true,
+        ),
     ];
     for (name, title, destructive, idempotent) in expected {
         let tool = tools

@@ -163,7 +163,7 @@ const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{schedul
 const SCHEDULE_DELETE: &str =
     "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
 
-const TOOLS: [Tool; 21] = [
+const TOOLS: [Tool; 22] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -262,6 +262,12 @@ const TOOLS: [Tool; 21] = [
         writes: &[TRANSACTIONS_PATCH, SCHEDULE_PUT],
         puts_back: false,
     },
+    // Two categories, one PATCH each; a later failure is left for undo_operation (no put-back).
+    Tool {
+        name: "apply_budget_plan",
+        writes: &[MONTH_CATEGORY, MONTH_CATEGORY],
+        puts_back: false,
+    },
     // Undoing a move: two writes, the second put back when refused.
     Tool {
         name: "undo_operation",
@@ -307,6 +313,7 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
             args["adjust"] = json!(true);
             args
         }
+        "apply_budget_plan" => budget_plan(ids),
         "undo_operation" => json!({"plan_id": plan(), "operation_id": setup}),
         // Fields an unfinished intent holds in clear (a date, amount or memo only by digest).
         "update_scheduled_transaction" => json!({"plan_id": plan(),

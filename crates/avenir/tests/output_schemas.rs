@@ -76,7 +76,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 139;
+const EXPECTED_ANSWERS: usize = 144;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -524,6 +524,16 @@ fn cases() -> Vec<Case> {
         case("merge_payees", "nothing_to_do", CODE, |ids, _| {
             json!({"plan_id": plan(), "source_payee_ids": ids.sushi_payees, "target_payee_id": ids.rail_payee})
         }),
+        // apply_budget_plan: October, which no case above assigns.
+        case("apply_budget_plan", "confirmation_required", CODE, |ids, _| budget_plan(ids)),
+        case("apply_budget_plan", "declined", DECLINE, |ids, _| budget_plan(ids)),
+        case("apply_budget_plan", "error", CODE, |ids, _| {
+            with(budget_plan(ids), "lines", json!([]))
+        }),
+        case("apply_budget_plan", "applied", CODE, |ids, m| {
+            confirmed("apply_budget_plan", budget_plan(ids), m)
+        }),
+        case("apply_budget_plan", "nothing_to_do", CODE, |ids, _| budget_plan(ids)),
     ]);
     table
 }

@@ -322,6 +322,25 @@ impl Client {
         .await
     }
 
+    /// `POST /plans/{plan_id}/accounts`: create an unlinked account (`kind` one of YNAB's
+    /// `SaveAccountType`s) with its starting balance in milliunits.
+    pub async fn create_account(
+        &self,
+        plan_id: &str,
+        name: &str,
+        kind: &str,
+        balance: Milliunits,
+    ) -> Result<crate::writes::SavedAccount, Error> {
+        let body = serde_json::json!({"account": {"name": name, "type": kind, "balance": balance}});
+        self.request(
+            Method::POST,
+            &["plans", plan_id, "accounts"],
+            &[],
+            Some(&body),
+        )
+        .await
+    }
+
     /// `POST /plans/{plan_id}/transactions`: create transactions in one request.
     pub async fn create_transactions(
         &self,

@@ -156,3 +156,10 @@ pub struct ScheduleSave {
 pub struct SavedSchedule {
     pub scheduled_transaction: crate::models::ScheduledTransaction,
 }
+
+/// The answer of `POST /accounts`: the account YNAB created (no `server_knowledge`: YNAB's
+/// `AccountResponse` carries none).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedAccount {
+    pub account: crate::models::Account,
+}

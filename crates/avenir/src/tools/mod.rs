@@ -95,6 +95,8 @@ tools! {
     confirmed edit_split::EditSplit,
     confirmed merge_payees::MergePayees,
     confirmed link_transfer::LinkTransfer,
+    confirmed apply_budget_plan::ApplyBudgetPlan,
+    confirmed create_account::CreateAccount,
     confirmed undo_operation::Undo,
 }
 

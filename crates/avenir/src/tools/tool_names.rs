@@ -54,13 +54,14 @@ mod tests {
             "edit_split",
             "merge_payees",
             "link_transfer",
+            "apply_budget_plan",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }
         assert_eq!(
             WRITE_TOOLS.len(),
-            22,
-            "the reference's 14 and issue 11's 8 so far"
+            24,
+            "the reference's 14 and issue 11's 10 so far"
         );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");

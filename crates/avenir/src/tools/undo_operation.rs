@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 18] = [
+const UNDOABLE_KINDS: [&str; 19] = [
     "delete",
     "categorize",
     "category",
@@ -46,6 +46,7 @@ const UNDOABLE_KINDS: [&str; 18] = [
     "split_edit",
     "merge",
     "link",
+    "budget_plan",
 ];
 
 /// The arguments of `undo_operation`.
@@ -133,6 +134,12 @@ pub enum Revert {
     Link {
         patch: Option<(String, Option<String>, Option<String>)>,
         recreate: Option<ynab::writes::NewTransaction>,
+    },
+    /// Set several categories' assigned amounts of a month back (`budget_plan`), in order.
+    BudgetPlan {
+        month: String,
+        sides: Vec<Side>,
+        fmt: MoneyFormat,
     },
 }
 
@@ -489,6 +496,10 @@ impl ConfirmedWrite for Undo {
             Revert::Link { patch, recreate } => json!({
                 "kept_id": patch.as_ref().map(|(id, ..)| id),
                 "recreate": recreate.is_some()}),
+            Revert::BudgetPlan { month, sides, .. } => json!({"month": month, "changes": sides
+                .iter()
+                .map(|s| json!({"category_id": s.category_id, "from": s.from, "to": s.to}))
+                .collect::<Vec<_>>()}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -758,6 +769,16 @@ impl ConfirmedWrite for Undo {
                     )));
                 }
             }
+            Revert::BudgetPlan { month, sides, fmt } => {
+                for (done, s) in sides.iter().enumerate() {
+                    if let Err(error) = client.set_assigned(plan, month, &s.category_id, s.to).await
+                    {
+                        return Err(super::apply_budget_plan::put_back_failed(
+                            done, sides, error, fmt,
+                        ));
+                    }
+                }
+            }
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -796,6 +817,7 @@ impl ConfirmedWrite for Undo {
             Revert::SplitEdit { .. } => "split_edit",
             Revert::Merge { .. } => "merge",
             Revert::Link { .. } => "link",
+            Revert::BudgetPlan { .. } => "budget_plan",
         };
         applied_message_of(kind).to_string()
     }
@@ -873,6 +895,7 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "split_edit" => "The old lines are back, on the transaction created again (a new id, no bank-import link).",
         "merge" => "Transactions and schedules moved back to their former payees. The payee they were merged into stays in YNAB (its API cannot delete a payee).",
         "link" => "The transfer is two separate transactions again; the deleted one came back with a new id and without its bank-import link.",
+        "budget_plan" => "Assigned amounts restored.",
         _ => "Approval undone.",
     }
 }

@@ -199,6 +199,10 @@ pub(crate) async fn plan_undo(
                 applied,
             )
         }
+        Details::BudgetPlan { month, changes } => {
+            let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
+            undo::budget_plan::budget_plan(month, &changes, &categories, &fmt, applied)
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -622,6 +626,11 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             target_name,
         },
         undo::Revert::Link { patch, recreate } => Revert::Link { patch, recreate },
+        undo::Revert::BudgetPlan { month, sides } => Revert::BudgetPlan {
+            month: month.label(),
+            sides: sides.into_iter().map(side).collect(),
+            fmt: fmt.clone(),
+        },
     }
 }
 

@@ -218,3 +218,11 @@ pub fn list(value: &Value) -> Vec<Value> {
 pub fn text(value: &Value) -> String {
     value.as_str().unwrap_or_default().to_string()
 }
+
+/// `apply_budget_plan`: October 2026 (nothing assigned on the demo), Groceries and Rent.
+pub fn budget_plan(ids: &Ids) -> Value {
+    json!({"plan_id": plan(), "month": "2026-10", "lines": [
+        {"category_id": ids.category("Groceries"), "amount": 450},
+        {"category_id": ids.category("Rent"), "amount": 950}
+    ]})
+}

@@ -167,6 +167,11 @@ pub enum Details {
         deleted_id: String,
         server_knowledge: i64,
     },
+    /// `budget_plan`: the month and each category's assigned amount as the plan changed it.
+    BudgetPlan {
+        month: CalendarMonth,
+        changes: Vec<AssignedChange>,
+    },
 }
 
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
@@ -617,6 +622,19 @@ pub fn parse(
             digest_salt: text(details, "digest_salt", "digest_salt")?,
             new_digest: text(details, "new_digest", "new_digest")?,
         })),
+        "budget_plan" => {
+            let month = month(details)?;
+            let changes = details
+                .get("changes")
+                .and_then(Value::as_array)
+                .ok_or_else(|| damaged("changes", "a list of assigned amounts"))?;
+            let changes = changes
+                .iter()
+                .enumerate()
+                .map(|(i, c)| assigned(c, &format!("changes.{i}.")))
+                .collect::<Result<_, Refusal>>()?;
+            Ok(Details::BudgetPlan { month, changes })
+        }
         other => Err(Refusal::Kind(other.to_string())),
     }
 }

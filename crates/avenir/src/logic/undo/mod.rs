@@ -8,6 +8,7 @@
 //! was already put back, and is neither reverted nor a conflict. The kinds YNAB's API cannot
 //! revert are only told apart as landed or not ([`Landing`]).
 
+pub mod budget_plan;
 pub mod details;
 pub mod link;
 pub mod merge;
@@ -186,6 +187,11 @@ pub enum Revert {
     Link {
         patch: Option<(String, Option<String>, Option<String>)>,
         recreate: Option<NewTransaction>,
+    },
+    /// Set several categories' assigned amounts of one month back (`budget_plan`), in order.
+    BudgetPlan {
+        month: CalendarMonth,
+        sides: Vec<AssignedBack>,
     },
 }
 
