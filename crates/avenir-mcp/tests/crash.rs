@@ -613,7 +613,7 @@ fn crash_and_recover(
         server = recover(&mut world, &operation, kind, *recovery);
         if *recovery == Recovery::Irreversible {
             assert_eq!(world.facts(), landed, "{when}: left as it landed");
-        } else if kind == "delete" {
+        } else if kind == "delete" || kind == "split_edit" {
             world
                 .facts()
                 .without_ids()
@@ -1133,4 +1133,61 @@ fn undo_operation() {
         println!("{when}: restarted, reported, listed, {how} once, settled: ok");
     }
     drop(server);
+}
+
+/// The demo plan has no split: the first September restaurant transaction on Checking is made
+/// one (two lines), as another YNAB app would.
+fn a_split(plan: &mut PlanState) {
+    let Some(tx) = plan.transactions.iter_mut().find(|t| {
+        !t.deleted
+            && t.account_id == id("acc-checking")
+            && t.category_id == Some(id("cat-restaurants"))
+            && t.date.starts_with("2026-09")
+    }) else {
+        panic!("a September restaurant transaction");
+    };
+    let first = tx.amount / 2 / 10 * 10;
+    let line = |n: usize, amount: i64, category: &str, memo: Option<&str>| {
+        serde_json::from_value(json!({
+            "id": format!("crash-line-{n}"), "transaction_id": tx.id, "amount": amount,
+            "memo": memo, "category_id": id(category), "deleted": false
+        }))
+        .expect("a split line")
+    };
+    let lines = vec![
+        line(1, first, "cat-groceries", None),
+        line(2, tx.amount - first, "cat-restaurants", Some("half")),
+    ];
+    tx.category_id = None;
+    tx.subtransactions = lines;
+}
+
+#[test]
+fn edit_split() {
+    crash_and_recover(
+        "edit-split",
+        a_split,
+        "edit_split",
+        "split_edit",
+        |plan| {
+            let tx = plan
+                .transactions
+                .iter()
+                .find(|t| !t.deleted && t.subtransactions.iter().any(|s| !s.deleted))
+                .unwrap_or_else(|| panic!("the split"));
+            json!({"transaction_id": tx.id, "lines": [
+                {"amount": units(tx.amount + 1_000), "category_id": id("cat-groceries")},
+                {"amount": units(-1_000), "category_id": id("cat-restaurants"), "memo": "edited"}
+            ]})
+        },
+        true,
+        &[
+            (before(TRANSACTIONS_POST), Recovery::NothingApplied),
+            // the new split landed, the DELETE of the old one never will: the copy goes
+            (after(TRANSACTIONS_POST), Recovery::Reverted),
+            (before(TRANSACTION_DELETE), Recovery::Reverted),
+            // both landed: the old lines come back (new ids), the edited one goes
+            (after(TRANSACTION_DELETE), Recovery::Reverted),
+        ],
+    );
 }
