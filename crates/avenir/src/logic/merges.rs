@@ -455,12 +455,13 @@ mod tests {
 
     #[test]
     fn a_schedule_is_saved_whole_with_its_new_payee() {
+        // Whole: a field it has not (no flag) is sent as null, as YNAB's PUT replaces them all.
         let p = plan();
         let save = scheduled_save(&p.scheduled_transactions[0], "shop");
         assert_eq!(
             serde_json::to_value(save).expect("json"),
             json!({"account_id": "a", "date": "2026-10-05", "amount": -500, "payee_id": "shop",
-                   "category_id": "c", "memo": "m", "frequency": "monthly"})
+                   "category_id": "c", "memo": "m", "flag_color": null, "frequency": "monthly"})
         );
     }
 
