@@ -163,7 +163,7 @@ const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{schedul
 const SCHEDULE_DELETE: &str =
     "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
 
-const TOOLS: [Tool; 22] = [
+const TOOLS: [Tool; 23] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -268,6 +268,13 @@ const TOOLS: [Tool; 22] = [
         writes: &[MONTH_CATEGORY, MONTH_CATEGORY],
         puts_back: false,
     },
+    // A 123.45 pair another app entered: the kept side's PATCH, the mirror's cleared state, the
+    // DELETE of the other (the matrix fails the first two).
+    Tool {
+        name: "link_transfer",
+        writes: &[TRANSACTIONS_PATCH, TRANSACTIONS_PATCH, TRANSACTION_DELETE],
+        puts_back: false,
+    },
     // Undoing a move: two writes, the second put back when refused.
     Tool {
         name: "undo_operation",
@@ -333,6 +340,7 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
                 {"amount": -1.0, "category_id": ids.category("Restaurants"), "memo": "edited"}
             ]})
         }
+        "link_transfer" => json!({"plan_id": plan(), "transaction_ids": setup}),
         other => panic!("no arguments for {other}"),
     }
 }
@@ -435,6 +443,41 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
             .await
             .map_err(|e| format!("setup: {e}"))?;
         Value::Null
+    } else if tool.name == "link_transfer" {
+        // The demo has no two transactions to link: another app enters a pair.
+        let accounts = h
+            .other_app()
+            .accounts(&h.sandbox.plan_id())
+            .await
+            .map_err(|e| format!("setup: {e}"))?;
+        let account = |name: &str| {
+            accounts
+                .iter()
+                .find(|a| a.name == name)
+                .map(|a| a.id.clone())
+                .unwrap_or_default()
+        };
+        let item = |account_id: String, date: &str, amount: i64| ynab::writes::NewTransaction {
+            account_id,
+            date: date.into(),
+            amount,
+            payee_name: Some("VIR EPARGNE".into()),
+            cleared: Some("cleared".into()),
+            approved: Some(true),
+            ..ynab::writes::NewTransaction::default()
+        };
+        let saved = h
+            .other_app()
+            .create_transactions(
+                &h.sandbox.plan_id(),
+                &[
+                    item(account("Checking"), "2026-09-20", -123_450),
+                    item(account("Savings"), "2026-09-21", 123_450),
+                ],
+            )
+            .await
+            .map_err(|e| format!("setup: {e}"))?;
+        json!(saved.transaction_ids)
     } else {
         Value::Null
     };

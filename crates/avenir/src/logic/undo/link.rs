@@ -86,3 +86,98 @@ pub fn link(
     .nothing_when(empty, &nothing)
     .untouched(untouched)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn tx(id: &str, payee: &str, deleted: bool) -> Value {
+        json!({"id": id, "date": "2026-09-10", "amount": 250000, "cleared": "uncleared",
+               "approved": true, "account_id": "sav", "payee_id": payee, "deleted": deleted})
+    }
+
+    fn plan(kept_payee: &str, other_live: bool) -> PlanDetail {
+        let mut transactions = vec![
+            json!({"id": "kept", "date": "2026-09-10", "amount": -250000,
+            "cleared": "cleared", "approved": true, "account_id": "chk", "payee_id": kept_payee,
+            "deleted": false}),
+        ];
+        if other_live {
+            transactions.push(tx("other", "p-in", false));
+        }
+        serde_json::from_value(json!({"id": "p", "name": "Plan", "transactions": transactions}))
+            .expect("a plan")
+    }
+
+    fn done() -> LinkDone<'static> {
+        LinkDone {
+            kept_id: "kept",
+            payee_before: Some("p-out"),
+            category_before: Some("c"),
+            transfer_payee_id: "to-sav",
+            deleted_id: "other",
+        }
+    }
+
+    fn tombstone() -> Vec<Transaction> {
+        vec![serde_json::from_value(tx("other", "p-in", true)).expect("a tombstone")]
+    }
+
+    #[test]
+    fn a_linked_transfer_is_separated_and_the_deleted_side_recreated() {
+        let planned = link(done(), &tombstone(), &plan("to-sav", false), Applied::Fully);
+        assert_eq!(planned.nothing, None);
+        let Revert::Link { patch, recreate } = planned.revert else {
+            panic!("a link revert");
+        };
+        assert_eq!(
+            patch,
+            Some(("kept".into(), Some("p-out".into()), Some("c".into())))
+        );
+        let recreated = recreate.expect("recreated");
+        assert_eq!(
+            (recreated.amount, recreated.payee_id.as_deref()),
+            (250000, Some("p-in"))
+        );
+        assert_eq!(recreated.cleared.as_deref(), Some("uncleared"));
+        assert_eq!(recreated.import_id, None);
+    }
+
+    #[test]
+    fn the_kept_side_changed_since_leaves_both_alone() {
+        let planned = link(
+            done(),
+            &tombstone(),
+            &plan("someone", false),
+            Applied::Fully,
+        );
+        assert!(planned.nothing.is_some());
+        assert_eq!(planned.conflicts, vec!["kept".to_string()]);
+        assert!(matches!(
+            planned.revert,
+            Revert::Link {
+                patch: None,
+                recreate: None
+            }
+        ));
+    }
+
+    #[test]
+    fn an_unfinished_link_reverts_what_landed() {
+        // The DELETE never landed: only the kept side goes back.
+        let planned = link(done(), &[], &plan("to-sav", true), Applied::Partly);
+        assert_eq!(planned.untouched, vec!["other".to_string()]);
+        assert!(matches!(
+            planned.revert,
+            Revert::Link {
+                patch: Some(_),
+                recreate: None
+            }
+        ));
+        // Nothing landed.
+        let planned = link(done(), &[], &plan("p-out", true), Applied::Partly);
+        assert!(planned.nothing.is_some());
+        assert!(planned.conflicts.is_empty());
+    }
+}
