@@ -110,7 +110,8 @@ pub enum Revert {
         items: Vec<ynab::writes::NewTransaction>,
         ids: Vec<String>,
         knowledge: i64,
-    },    /// Put back, delete or recreate a scheduled transaction (`schedule_*` kinds).
+    },
+    /// Put back, delete or recreate a scheduled transaction (`schedule_*` kinds).
     Schedule(crate::logic::undo::schedules::ScheduleRevert),
 }
 
