@@ -291,6 +291,8 @@ struct Facts {
     categories: Value,
     assigned: Value,
     payees: Vec<(String, String)>,
+    /// Live schedules without their ids (a recreation gives a new one), in a fixed order.
+    scheduled: Value,
 }
 
 impl Facts {
@@ -337,6 +339,27 @@ impl Facts {
             transactions: Value::Array(transactions),
             categories: Value::Array(categories),
             assigned: Value::Object(assigned),
+            scheduled: {
+                let mut scheduled: Vec<Value> = plan
+                    .scheduled
+                    .iter()
+                    .filter(|s| !s.deleted)
+                    .map(|s| {
+                        json!([
+                            s.account_id,
+                            s.date_next,
+                            s.frequency,
+                            s.amount,
+                            s.payee_id,
+                            s.category_id,
+                            s.memo,
+                            s.flag_color.clone().filter(|f| !f.is_empty())
+                        ])
+                    })
+                    .collect();
+                scheduled.sort_by_key(|s| s.to_string());
+                Value::Array(scheduled)
+            },
             payees: plan
                 .payees
                 .iter()
@@ -356,6 +379,10 @@ impl Facts {
         );
         assert_eq!(self.categories, before.categories, "{when}: categories");
         assert_eq!(self.assigned, before.assigned, "{when}: assigned amounts");
+        assert_eq!(
+            self.scheduled, before.scheduled,
+            "{when}: scheduled transactions"
+        );
         for payee in &before.payees {
             assert!(self.payees.contains(payee), "{when}: payee {payee:?}");
         }
@@ -385,6 +412,7 @@ impl Facts {
             categories: self.categories.clone(),
             assigned: self.assigned.clone(),
             payees: self.payees.clone(),
+            scheduled: self.scheduled.clone(),
         }
     }
 }
@@ -1188,6 +1216,66 @@ fn edit_split() {
             (before(TRANSACTION_DELETE), Recovery::Reverted),
             // both landed: the old lines come back (new ids), the edited one goes
             (after(TRANSACTION_DELETE), Recovery::Reverted),
+        ],
+    );
+}
+
+const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
+const SCHEDULE_DELETE: &str =
+    "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
+
+#[test]
+fn update_scheduled_transaction() {
+    // Fields an unfinished intent holds in clear (D31): a recovery puts each back.
+    crash_and_recover(
+        "schedule_update",
+        |_| {},
+        "update_scheduled_transaction",
+        "schedule_update",
+        |_| {
+            json!({"scheduled_transaction_id": id("sch-rent"), "frequency": "every4Weeks",
+                   "flag": "blue", "category_id": id("cat-groceries")})
+        },
+        true,
+        &[
+            (before(SCHEDULE_PUT), Recovery::NothingApplied),
+            (after(SCHEDULE_PUT), Recovery::Reverted),
+        ],
+    );
+}
+
+#[test]
+fn delete_scheduled_transaction() {
+    crash_and_recover(
+        "schedule_delete",
+        |_| {},
+        "delete_scheduled_transaction",
+        "schedule_delete",
+        |_| json!({"scheduled_transaction_id": id("sch-phone")}),
+        true,
+        &[
+            (before(SCHEDULE_DELETE), Recovery::NothingApplied),
+            (after(SCHEDULE_DELETE), Recovery::Reverted),
+        ],
+    );
+}
+
+#[test]
+fn create_scheduled_transaction() {
+    const POST: &str = "POST /plans/{plan_id}/scheduled_transactions";
+    crash_and_recover(
+        "schedule_create",
+        |_| {},
+        "create_scheduled_transaction",
+        "schedule_create",
+        |_| {
+            json!({"account_id": id("acc-checking"), "date": "2026-10-15", "frequency": "monthly",
+                   "amount": -35.5, "payee_name": "GYM CLUB", "memo": "Membership"})
+        },
+        true,
+        &[
+            (before(POST), Recovery::NothingApplied),
+            (after(POST), Recovery::Reverted),
         ],
     );
 }

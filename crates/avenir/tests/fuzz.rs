@@ -1480,6 +1480,24 @@ async fn previews(h: &Harness, asker: &Asker, s: &Slots, text: &BankText, out: &
             "set_category_target",
             json!({"category_id": tennis, "amount": number("475")}),
         ),
+        (
+            "update schedule",
+            "update_scheduled_transaction",
+            json!({"scheduled_transaction_id": common::id("sch-rent"), "category_id": tennis,
+                   "memo": text.arg_memo, "payee_name": text.arg_payee}),
+        ),
+        (
+            "delete schedule",
+            "delete_scheduled_transaction",
+            json!({"scheduled_transaction_id": common::id("sch-rent")}),
+        ),
+        (
+            "create schedule",
+            "create_scheduled_transaction",
+            json!({"account_id": s.account, "date": "2026-10-15", "frequency": "monthly",
+                   "amount": number("-35.50"), "payee_name": text.arg_payee,
+                   "memo": text.arg_memo, "category_id": restaurants}),
+        ),
         ("import", "import_transactions", json!({})),
         (
             "find",

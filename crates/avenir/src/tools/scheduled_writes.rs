@@ -135,7 +135,7 @@ pub async fn undo_plan(
             let tombstone = changed.iter().find(|s| s.id == scheduled_transaction_id);
             undo::schedules::delete(
                 &scheduled_transaction_id,
-                tombstone,
+                (tombstone, &changed),
                 (plan, snapshot.server_knowledge),
                 context.settings.today(),
                 fmt,

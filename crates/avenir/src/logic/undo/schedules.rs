@@ -300,10 +300,12 @@ pub fn create(
 /// `schedule_delete`: recreate the schedule from YNAB's record of it (`tombstone`: the
 /// schedule as the delta since the delete shows it). Still live: never deleted (a conflict on a
 /// journal line, untouched when partly applied). Not shown deleted: a conflict. A date that has
-/// passed since cannot be scheduled again: a conflict, named.
+/// passed since cannot be scheduled again: a conflict, named. Partly applied (an interrupted
+/// undo, D14), a live schedule among `changed` (those changed since the delete) that is the
+/// tombstone's recreation means that undo's POST landed: nothing is recreated twice.
 pub fn delete(
     id: &str,
-    tombstone: Option<&ScheduledTransaction>,
+    (tombstone, changed): (Option<&ScheduledTransaction>, &[ScheduledTransaction]),
     (plan, knowledge): (&PlanDetail, i64),
     today: chrono::NaiveDate,
     fmt: &MoneyFormat,
@@ -342,6 +344,16 @@ pub fn delete(
         );
     };
     let save = recreation(t);
+    let made = changed
+        .iter()
+        .any(|s| !s.deleted && s.id != id && recreation(s) == save);
+    if applied == Applied::Partly && made {
+        return nothing(
+            Vec::new(),
+            vec![id.to_string()],
+            "Already recreated by its interrupted undo: nothing to undo.",
+        );
+    }
     let date_ok = chrono::NaiveDate::parse_from_str(&save.date, "%Y-%m-%d")
         .is_ok_and(|d| d > today && d <= crate::logic::schedules::latest_date(today));
     if !date_ok {
@@ -530,7 +542,7 @@ mod tests {
         gone.plan.scheduled_transactions.clear();
         let undo = delete(
             "s",
-            Some(&dead),
+            (Some(&dead), &[]),
             (&gone.plan, 7),
             today,
             &fmt(),
@@ -570,7 +582,7 @@ mod tests {
         // still live: never deleted
         let live = delete(
             "s",
-            Some(&dead),
+            (Some(&dead), &[]),
             (&f.plan, 7),
             today,
             &fmt(),
@@ -580,7 +592,7 @@ mod tests {
         // its date passed since
         let late = delete(
             "s",
-            Some(&tombstone(&f, "2026-09-20")),
+            (Some(&tombstone(&f, "2026-09-20")), &[]),
             (&gone.plan, 7),
             today,
             &fmt(),
@@ -592,8 +604,32 @@ mod tests {
                 .is_some_and(|m| m.contains("has passed"))
         );
         // YNAB no longer shows it deleted
-        let unknown = delete("s", None, (&gone.plan, 7), today, &fmt(), Applied::Fully);
+        let unknown = delete(
+            "s",
+            (None, &[]),
+            (&gone.plan, 7),
+            today,
+            &fmt(),
+            Applied::Fully,
+        );
         assert_eq!(unknown.conflicts, ["s"]);
+        // an interrupted undo's POST landed: not recreated twice
+        let mut again = dead.clone();
+        again.id = "s2".into();
+        again.deleted = false;
+        let twice = delete(
+            "s",
+            (Some(&dead), &[dead.clone(), again]),
+            (&gone.plan, 7),
+            today,
+            &fmt(),
+            Applied::Partly,
+        );
+        assert_eq!(twice.untouched, ["s"]);
+        assert_eq!(
+            twice.nothing.as_deref(),
+            Some("Already recreated by its interrupted undo: nothing to undo.")
+        );
     }
 
     #[test]
