@@ -654,10 +654,6 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
     ];
     let (reverted, expected) = if recreates.contains(&tool.name) {
         (without_ids(&reverted), without_ids(&expected))
-    } else if tool.name == "merge_payees" {
-        // A schedule's PUT has one date, which becomes its date_first too
-        // (docs/writes/merge_payees.md): the rest of it must be as before.
-        (without_date_first(&reverted), without_date_first(&expected))
     } else {
         (reverted, expected)
     };
@@ -710,19 +706,6 @@ fn without_ids(state: &Value) -> Value {
             }
         }
         list.sort_by_key(|s| s.to_string());
-    }
-    state
-}
-
-/// `state` with its schedules' `date_first` left out.
-fn without_date_first(state: &Value) -> Value {
-    let mut state = state.clone();
-    if let Some(list) = state["scheduled"].as_array_mut() {
-        for schedule in list.iter_mut() {
-            if let Some(map) = schedule.as_object_mut() {
-                map.remove("date_first");
-            }
-        }
     }
     state
 }

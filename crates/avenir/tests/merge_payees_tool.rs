@@ -323,17 +323,8 @@ async fn a_schedule_moves_with_its_payee_and_back_and_a_later_move_is_left_alone
         .into_iter()
         .find(|s| s.id == schedule_before.id)
         .expect("the schedule");
-    // The API's schedule has one date: a PUT makes it both date_first and date_next
-    // (`ynab-api.md` §8), so only date_first differs — said in the spec.
-    assert_eq!(schedule_back.date_first, schedule_before.date_next);
-    let as_before = ScheduledTransaction {
-        date_first: schedule_before.date_first.clone(),
-        ..schedule_back
-    };
-    assert_eq!(
-        as_before, schedule_before,
-        "the schedule as it was but for date_first"
-    );
+    // A PUT keeps date_first (its date is the next one, not earlier): every field as before.
+    assert_eq!(schedule_back, schedule_before, "the schedule as it was");
 }
 
 #[tokio::test]
