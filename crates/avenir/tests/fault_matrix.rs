@@ -141,10 +141,11 @@ struct Tool {
 }
 
 /// The kinds YNAB's API cannot revert (D25): an interrupted one is recorded, not reverted.
-const IRREVERSIBLE: [&str; 3] = [
+const IRREVERSIBLE: [&str; 4] = [
     "split_transaction",
     "create_category",
     "import_transactions",
+    "create_account",
 ];
 
 /// Whether the plan shows `tool`'s write once it landed (importing on the demo plan brings
@@ -159,7 +160,7 @@ const TRANSACTIONS_POST: &str = "POST /plans/{plan_id}/transactions";
 
 const TRANSACTION_DELETE: &str = "DELETE /plans/{plan_id}/transactions/{transaction_id}";
 
-const TOOLS: [Tool; 17] = [
+const TOOLS: [Tool; 18] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -242,6 +243,11 @@ const TOOLS: [Tool; 17] = [
         writes: &[MONTH_CATEGORY, MONTH_CATEGORY],
         puts_back: false,
     },
+    Tool {
+        name: "create_account",
+        writes: &["POST /plans/{plan_id}/accounts"],
+        puts_back: false,
+    },
     // Undoing a move: two writes, the second put back when refused.
     Tool {
         name: "undo_operation",
@@ -280,6 +286,7 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
             args
         }
         "apply_budget_plan" => budget_plan(ids),
+        "create_account" => create_account(),
         "undo_operation" => json!({"plan_id": plan(), "operation_id": setup}),
         other => panic!("no arguments for {other}"),
     }

@@ -49,13 +49,14 @@ mod tests {
             "delete_transactions",
             "update_transactions",
             "apply_budget_plan",
+            "create_account",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }
         assert_eq!(
             WRITE_TOOLS.len(),
-            17,
-            "the reference's 14 and issue 11's 3 so far"
+            18,
+            "the reference's 14 and issue 11's 4 so far"
         );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");
