@@ -236,3 +236,31 @@ mod tempdir {
         }
     }
 }
+
+#[tokio::test]
+async fn create_account_answers_the_new_account_and_a_refusal_is_ynab_400() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox, "any-token");
+    let plan = ids::id("demo-budget");
+    let saved = client
+        .create_account(&plan, "Visa", "creditCard", -500_000)
+        .await
+        .expect("created");
+    assert_eq!(
+        (
+            saved.account.name.as_str(),
+            saved.account.kind.as_str(),
+            saved.account.balance,
+            saved.account.on_budget
+        ),
+        ("Visa", "creditCard", -500_000, true)
+    );
+    assert!(saved.account.transfer_payee_id.is_some());
+    let listed = client.accounts(&plan).await.expect("accounts");
+    assert!(listed.iter().any(|a| a.id == saved.account.id));
+    let refused = client
+        .create_account(&plan, "Car", "autoLoan", 0)
+        .await
+        .expect_err("400");
+    assert!(!refused.may_have_applied(), "a refusal: {refused}");
+}
