@@ -1245,6 +1245,29 @@ fn update_scheduled_transaction() {
 }
 
 #[test]
+fn apply_budget_plan() {
+    crash_and_recover(
+        "budget-plan",
+        |_| {},
+        "apply_budget_plan",
+        "budget_plan",
+        |_| {
+            json!({"month": "2026-10", "lines": [
+                {"category_id": id("cat-groceries"), "amount": 450},
+                {"category_id": id("cat-rent"), "amount": 950}]})
+        },
+        true,
+        &[
+            (before(BUDGET_ROUTE), Recovery::NothingApplied),
+            // the first amount landed, the second never will
+            (skipping(before(BUDGET_ROUTE), 1), Recovery::Reverted),
+            (after(BUDGET_ROUTE), Recovery::Reverted),
+            (skipping(after(BUDGET_ROUTE), 1), Recovery::Reverted),
+        ],
+    );
+}
+
+#[test]
 fn delete_scheduled_transaction() {
     crash_and_recover(
         "schedule_delete",
@@ -1276,6 +1299,28 @@ fn create_scheduled_transaction() {
         &[
             (before(POST), Recovery::NothingApplied),
             (after(POST), Recovery::Reverted),
+        ],
+    );
+}
+
+#[test]
+fn create_account() {
+    crash_and_recover(
+        "account-create",
+        |_| {},
+        "create_account",
+        "account_create",
+        |_| json!({"name": "Visa", "account_type": "creditCard", "balance": -500}),
+        true,
+        &[
+            (
+                before("POST /plans/{plan_id}/accounts"),
+                Recovery::NothingApplied,
+            ),
+            (
+                after("POST /plans/{plan_id}/accounts"),
+                Recovery::Irreversible,
+            ),
         ],
     );
 }

@@ -592,6 +592,7 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
             true,
             true,
         ),
+        ("create_account", "Create an account", false, false),
     ];
     for (name, title, destructive, idempotent) in expected {
         let tool = tools

@@ -141,10 +141,11 @@ struct Tool {
 }
 
 /// The kinds YNAB's API cannot revert (D25): an interrupted one is recorded, not reverted.
-const IRREVERSIBLE: [&str; 3] = [
+const IRREVERSIBLE: [&str; 4] = [
     "split_transaction",
     "create_category",
     "import_transactions",
+    "create_account",
 ];
 
 /// Whether the plan shows `tool`'s write once it landed (importing on the demo plan brings
@@ -163,7 +164,7 @@ const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{schedul
 const SCHEDULE_DELETE: &str =
     "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
 
-const TOOLS: [Tool; 23] = [
+const TOOLS: [Tool; 24] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -275,6 +276,11 @@ const TOOLS: [Tool; 23] = [
         writes: &[TRANSACTIONS_PATCH, TRANSACTIONS_PATCH, TRANSACTION_DELETE],
         puts_back: false,
     },
+    Tool {
+        name: "create_account",
+        writes: &["POST /plans/{plan_id}/accounts"],
+        puts_back: false,
+    },
     // Undoing a move: two writes, the second put back when refused.
     Tool {
         name: "undo_operation",
@@ -321,6 +327,7 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
             args
         }
         "apply_budget_plan" => budget_plan(ids),
+        "create_account" => create_account(),
         "undo_operation" => json!({"plan_id": plan(), "operation_id": setup}),
         // Fields an unfinished intent holds in clear (a date, amount or memo only by digest).
         "update_scheduled_transaction" => json!({"plan_id": plan(),

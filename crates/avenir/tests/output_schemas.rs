@@ -29,6 +29,11 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
         "a name already in the group is an error",
     ),
     (
+        "create_account",
+        "nothing_to_do",
+        "a name already open is an error: every account asked is new",
+    ),
+    (
         "create_transactions",
         "nothing_to_do",
         "every listed transaction is new",
@@ -76,7 +81,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 144;
+const EXPECTED_ANSWERS: usize = 148;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -534,6 +539,15 @@ fn cases() -> Vec<Case> {
             confirmed("apply_budget_plan", budget_plan(ids), m)
         }),
         case("apply_budget_plan", "nothing_to_do", CODE, |ids, _| budget_plan(ids)),
+        // create_account
+        case("create_account", "confirmation_required", CODE, |_, _| create_account()),
+        case("create_account", "declined", DECLINE, |_, _| create_account()),
+        case("create_account", "error", CODE, |_, _| {
+            with(create_account(), "name", json!(" "))
+        }),
+        case("create_account", "applied", CODE, |_, m| {
+            confirmed("create_account", create_account(), m)
+        }),
     ]);
     table
 }

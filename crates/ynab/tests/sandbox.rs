@@ -288,7 +288,35 @@ async fn creates_a_payee_and_replaces_a_schedule_with_the_full_object() {
     );
     assert_eq!(
         (s.date_next.as_str(), s.date_first.as_str()),
-        (phone.date_next.as_str(), phone.date_next.as_str())
+        (phone.date_next.as_str(), phone.date_first.as_str())
     );
     assert_eq!(s.category_id, phone.category_id);
+}
+
+#[tokio::test]
+async fn create_account_answers_the_new_account_and_a_refusal_is_ynab_400() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox, "any-token");
+    let plan = ids::id("demo-budget");
+    let saved = client
+        .create_account(&plan, "Visa", "creditCard", -500_000)
+        .await
+        .expect("created");
+    assert_eq!(
+        (
+            saved.account.name.as_str(),
+            saved.account.kind.as_str(),
+            saved.account.balance,
+            saved.account.on_budget
+        ),
+        ("Visa", "creditCard", -500_000, true)
+    );
+    assert!(saved.account.transfer_payee_id.is_some());
+    let listed = client.accounts(&plan).await.expect("accounts");
+    assert!(listed.iter().any(|a| a.id == saved.account.id));
+    let refused = client
+        .create_account(&plan, "Car", "autoLoan", 0)
+        .await
+        .expect_err("400");
+    assert!(!refused.may_have_applied(), "a refusal: {refused}");
 }

@@ -171,8 +171,12 @@ impl ConfirmedWrite for CreateAccount {
     }
 
     fn intent_details(&self, change: &AccountChange) -> Value {
-        // Ids and the type only: the name stays out of the intent (D31).
-        json!({"type": change.account.kind, "on_budget": change.account.on_budget})
+        // The type, and the name as a salted digest only (D31): an interrupted creation is
+        // recognised by it among the plan's accounts.
+        let salt = crate::random::hex::<16>();
+        json!({"type": change.account.kind, "on_budget": change.account.on_budget,
+               "name_digest": crate::logic::created::name_digest(Some(&salt), &change.account.name),
+               "digest_salt": salt})
     }
 
     async fn write(

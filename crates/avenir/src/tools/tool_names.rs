@@ -55,6 +55,7 @@ mod tests {
             "merge_payees",
             "link_transfer",
             "apply_budget_plan",
+            "create_account",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }

@@ -341,6 +341,28 @@ async fn irreversible(
                 reason,
             )
         }
+        Irreversible::AccountCreate {
+            name_digest,
+            digest_salt,
+        } => {
+            let (landing, id) =
+                undo::account_create::landing(&name_digest, digest_salt.as_deref(), plan);
+            let kind = op
+                .details
+                .get("type")
+                .cloned()
+                .unwrap_or(serde_json::Value::Null);
+            let on_budget = op
+                .details
+                .get("on_budget")
+                .cloned()
+                .unwrap_or(serde_json::Value::Null);
+            (
+                landing,
+                json!({"account_id": id, "type": kind, "on_budget": on_budget}),
+                super::create_account::NOT_UNDOABLE.to_string(),
+            )
+        }
     };
     let (id, kind) = (&op.operation_id, &op.kind);
     let message = match landing {

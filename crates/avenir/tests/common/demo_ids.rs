@@ -226,3 +226,8 @@ pub fn budget_plan(ids: &Ids) -> Value {
         {"category_id": ids.category("Rent"), "amount": 950}
     ]})
 }
+
+/// `create_account`: a new credit card owing 500.00.
+pub fn create_account() -> Value {
+    json!({"plan_id": plan(), "name": "Visa", "account_type": "creditCard", "balance": -500})
+}

@@ -201,6 +201,11 @@ pub enum Irreversible {
         before: Option<String>,
         after: String,
     },
+    /// `account_create`: the name by its salted digest (D31).
+    AccountCreate {
+        name_digest: String,
+        digest_salt: Option<String>,
+    },
 }
 
 /// Why an operation cannot be undone from what its journal details hold.
@@ -607,6 +612,10 @@ pub fn parse(
         }
         "import" if from_intent => Ok(Details::Irreversible(Irreversible::Import {
             server_knowledge: optional_knowledge(details)?,
+        })),
+        "account_create" if from_intent => Ok(Details::Irreversible(Irreversible::AccountCreate {
+            name_digest: text(details, "name_digest", "name_digest")?,
+            digest_salt: salt(details)?,
         })),
         "approve" => Ok(Details::Approve {
             transaction_ids: strings(details, "transaction_ids")?,

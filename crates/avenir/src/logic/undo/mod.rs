@@ -8,6 +8,7 @@
 //! was already put back, and is neither reverted nor a conflict. The kinds YNAB's API cannot
 //! revert are only told apart as landed or not ([`Landing`]).
 
+pub mod account_create;
 pub mod budget_plan;
 pub mod details;
 pub mod link;
