@@ -9,6 +9,7 @@
 //! revert are only told apart as landed or not ([`Landing`]).
 
 pub mod budget_plan;
+pub mod category_merge;
 pub mod details;
 pub mod link;
 pub mod merge;
@@ -192,6 +193,13 @@ pub enum Revert {
     BudgetPlan {
         month: CalendarMonth,
         sides: Vec<AssignedBack>,
+    },
+    /// Move a merged category's assigned amounts, transactions, splits and schedules back
+    /// (`category_merge`).
+    CategoryMerge {
+        back: category_merge::CategoryMergeBack,
+        /// Safe text.
+        source_name: String,
     },
 }
 
