@@ -55,13 +55,14 @@ mod tests {
             "merge_payees",
             "link_transfer",
             "apply_budget_plan",
+            "merge_categories",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }
         assert_eq!(
             WRITE_TOOLS.len(),
-            24,
-            "the reference's 14 and issue 11's 10 so far"
+            25,
+            "the reference's 14 and issue 11's 11 so far"
         );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");
