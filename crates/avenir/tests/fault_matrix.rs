@@ -163,7 +163,7 @@ const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{schedul
 const SCHEDULE_DELETE: &str =
     "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
 
-const TOOLS: [Tool; 22] = [
+const TOOLS: [Tool; 23] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -280,6 +280,13 @@ const TOOLS: [Tool; 22] = [
         writes: &[TRANSACTIONS_POST, TRANSACTION_DELETE],
         puts_back: false,
     },
+    // Tennis into Transport: two PATCHes per month (June–September, the source first), then one
+    // PATCH for its three transactions; the later write is June's target, its source at 0.
+    Tool {
+        name: "merge_categories",
+        writes: &[MONTH_CATEGORY, MONTH_CATEGORY],
+        puts_back: false,
+    },
 ];
 
 /// The arguments of `tool` on the demo plan (after `setup` for an undo).
@@ -314,6 +321,7 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
             args
         }
         "apply_budget_plan" => budget_plan(ids),
+        "merge_categories" => merge_categories(ids),
         "undo_operation" => json!({"plan_id": plan(), "operation_id": setup}),
         // Fields an unfinished intent holds in clear (a date, amount or memo only by digest).
         "update_scheduled_transaction" => json!({"plan_id": plan(),
