@@ -218,3 +218,174 @@ pub fn category_merge(
     planned.lines = lines;
     planned
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::fixtures::Fixture;
+
+    /// The plan after Tennis was merged into Sport: t1 and t2 moved (t2 moved on since), the
+    /// schedule moved.
+    fn merged() -> Fixture {
+        let mut f = Fixture::new();
+        f.account("acc", "Checking", true);
+        f.group("g", "Fun");
+        f.category("c-tennis", "g", "Tennis");
+        f.category("c-sport", "g", "Sport");
+        f.category("c-food", "g", "Groceries");
+        f.tx("t1", "2026-06-20", -22_000, "acc", "Club", Some("c-sport"));
+        f.tx("t2", "2026-07-20", -22_000, "acc", "Club", Some("c-food"));
+        f.schedule(
+            "sc",
+            "2026-10-20",
+            "2026-10-20",
+            "monthly",
+            -22_000,
+            "acc",
+            "Club",
+            Some("c-sport"),
+        );
+        f
+    }
+
+    fn month(f: &Fixture, label: &str, tennis: i64, sport: i64) -> (CalendarMonth, Vec<Category>) {
+        let mut categories = f.plan.categories.clone();
+        for c in &mut categories {
+            c.budgeted = match c.id.as_str() {
+                "c-tennis" => tennis,
+                "c-sport" => sport,
+                _ => 0,
+            };
+        }
+        (CalendarMonth::from_ynab(label).expect("month"), categories)
+    }
+
+    fn done() -> CategoryMergeDone {
+        CategoryMergeDone {
+            source: "c-tennis".into(),
+            target: "c-sport".into(),
+            months: vec![
+                MonthMove {
+                    month: "2026-06-01".into(),
+                    source_before: 22_000,
+                    target_before: 45_000,
+                },
+                MonthMove {
+                    month: "2026-07-01".into(),
+                    source_before: 22_000,
+                    target_before: 45_000,
+                },
+            ],
+            transactions: vec!["t1".into(), "t2".into()],
+            scheduled: vec!["sc".into()],
+            splits: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn what_is_as_merged_goes_back_and_what_changed_since_is_left_alone() {
+        let f = merged();
+        // June as merged; July's Sport changed since.
+        let months = [
+            month(&f, "2026-06-01", 0, 67_000),
+            month(&f, "2026-07-01", 0, 70_000),
+        ];
+        let fmt = MoneyFormat::default();
+        let planned = category_merge(&done(), &f.plan, &months, &[], &fmt, Applied::Fully);
+        assert_eq!(planned.nothing, None);
+        let Revert::CategoryMerge { back, .. } = &planned.revert else {
+            panic!("{:?}", planned.revert);
+        };
+        assert_eq!(back.months.len(), 2);
+        // June: Sport lowered first, then Tennis raised.
+        let june: Vec<_> = back.months[0]
+            .1
+            .iter()
+            .map(|s| (s.category_id.as_str(), s.from, s.to))
+            .collect();
+        assert_eq!(
+            june,
+            vec![("c-sport", 67_000, 45_000), ("c-tennis", 0, 22_000)]
+        );
+        // July: Tennis still at 0 goes back; Sport changed since is a conflict.
+        assert_eq!(back.months[1].1.len(), 1);
+        assert_eq!(back.transactions.len(), 1);
+        assert_eq!(back.transactions[0].transaction_id, "t1");
+        assert_eq!(back.scheduled.len(), 1);
+        assert_eq!(back.scheduled[0].1.category_id.as_deref(), Some("c-tennis"));
+        assert_eq!(
+            planned.conflicts,
+            vec!["c-sport 2026-07-01".to_string(), "t2".to_string()]
+        );
+        assert!(planned.question.starts_with(
+            "Undo: move back into Tennis 2 month(s) of assigned amounts, 1 transaction(s), 0 split(s) and 1 schedule(s)?"
+        ));
+        assert_eq!(
+            planned.lines[0],
+            "- 2026-06-01: Sport 67.00 → 45.00, Tennis 0.00 → 22.00"
+        );
+    }
+
+    #[test]
+    fn partly_applied_what_holds_its_before_value_is_untouched() {
+        let mut f = merged();
+        // Interrupted after June's source PATCH: June's Tennis at 0, Sport as before; July, the
+        // transactions and the schedule never written.
+        f.plan.transactions[1].category_id = Some("c-tennis".into());
+        f.plan.transactions[0].category_id = Some("c-tennis".into());
+        f.plan.scheduled_transactions[0].category_id = Some("c-tennis".into());
+        let months = [
+            month(&f, "2026-06-01", 0, 45_000),
+            month(&f, "2026-07-01", 22_000, 45_000),
+        ];
+        let fmt = MoneyFormat::default();
+        let planned = category_merge(&done(), &f.plan, &months, &[], &fmt, Applied::Partly);
+        assert!(planned.conflicts.is_empty(), "{:?}", planned.conflicts);
+        let Revert::CategoryMerge { back, .. } = &planned.revert else {
+            panic!("{:?}", planned.revert);
+        };
+        assert_eq!(back.months.len(), 1);
+        assert_eq!(
+            back.months[0]
+                .1
+                .iter()
+                .map(|s| (s.category_id.as_str(), s.to))
+                .collect::<Vec<_>>(),
+            vec![("c-tennis", 22_000)]
+        );
+        assert!(back.transactions.is_empty() && back.scheduled.is_empty());
+        assert_eq!(planned.untouched.len(), 6, "{:?}", planned.untouched);
+        // Nothing at all written: nothing to do.
+        let months = [
+            month(&f, "2026-06-01", 22_000, 45_000),
+            month(&f, "2026-07-01", 22_000, 45_000),
+        ];
+        let planned = category_merge(&done(), &f.plan, &months, &[], &fmt, Applied::Partly);
+        assert!(planned.nothing.is_some());
+        assert!(planned.conflicts.is_empty());
+    }
+
+    #[test]
+    fn details_parsed_and_damaged_ones_refused() {
+        use super::super::{Details, Refusal, parse};
+        let details = serde_json::json!({"source_category_id": "c-tennis",
+            "target_category_id": "c-sport",
+            "months": [{"month": "2026-06-01", "source": 22_000, "target": 45_000},
+                       {"month": "2026-07-01", "source": 22_000, "target": 45_000}],
+            "transactions": ["t1", "t2"], "scheduled": ["sc"], "splits": [],
+            "digest_salt": "s", "server_knowledge": 7});
+        assert_eq!(
+            parse("category_merge", &details, Vec::new(), false),
+            Ok(Details::CategoryMerge(done()))
+        );
+        let mut damaged = details.clone();
+        damaged["months"][1]["target"] = serde_json::json!("x");
+        assert_eq!(
+            parse("category_merge", &damaged, Vec::new(), false),
+            Err(Refusal::Damaged {
+                field: "months.1.target".into(),
+                expected: "an amount in milliunits"
+            })
+        );
+    }
+}
