@@ -4,7 +4,7 @@
 //! amounts of June–September — then moved back by `undo_operation`, the sandbox asserted
 //! before, after (Ready to Assign unchanged each month) and after the undo; a stale answer (a
 //! transaction or an assigned amount changed while asking) refused with nothing written; every
-//! refusal with nothing sent.
+//! refusal with nothing sent; what changed after the merge left alone by the undo and named.
 
 mod common;
 
@@ -390,4 +390,78 @@ async fn every_refusal_with_nothing_sent() {
     }
     assert_eq!(writes_served(&h), writes, "nothing sent");
     assert!(journal_lines(&h).is_empty());
+}
+
+#[tokio::test]
+async fn what_changed_after_the_merge_is_left_alone_by_the_undo_and_named() {
+    let h = start_options(Options::new(Era::Legacy)).await;
+    let tennis_before = in_category(&h, &tennis()).await;
+    let months_before = months(&h).await;
+    let args = json!({"plan_id": "last-used", "source_category_id": tennis(),
+                      "target_category_id": transport()});
+    let done = confirmed(&h, false, "merge_categories", args.clone()).await;
+    assert_eq!(done["status"], "applied", "{done}");
+    let op = done["operation_id"].as_str().expect("op").to_string();
+
+    // Emptied: merging it again is refused, nothing sent.
+    let writes = writes_served(&h);
+    assert_eq!(
+        h.error("merge_categories", args).await,
+        format!(
+            "Category {} has nothing to move: no transaction, split line, schedule the API can save, or assigned amount is in it. To remove it, hide it in YNAB's app.",
+            tennis()
+        )
+    );
+    assert_eq!(writes_served(&h), writes);
+
+    // Another app moves one transaction on to Groceries and changes July's Transport.
+    let other = h.other_app();
+    let moved = tennis_before[0].clone();
+    let update = ynab::writes::TransactionUpdate {
+        id: moved.clone(),
+        category_id: Some(Some(id("cat-groceries"))),
+        ..ynab::writes::TransactionUpdate::default()
+    };
+    other
+        .update_transactions(&plan(), &[update])
+        .await
+        .expect("moved on");
+    other
+        .set_assigned(&plan(), "2026-07-01", &transport(), 100_000)
+        .await
+        .expect("changed");
+
+    let undone = confirmed(
+        &h,
+        false,
+        "undo_operation",
+        json!({"plan_id": "last-used", "operation_id": op}),
+    )
+    .await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    let conflicts = undone["conflicts"].to_string();
+    assert!(conflicts.contains(&moved), "{undone}");
+    assert!(
+        conflicts.contains(&format!("{} 2026-07-01", transport())),
+        "{undone}"
+    );
+    // The rest is back; what changed since is as the other app left it.
+    let mut back = in_category(&h, &tennis()).await;
+    let mut expected: Vec<String> = tennis_before[1..].to_vec();
+    back.sort();
+    expected.sort();
+    assert_eq!(back, expected);
+    let groceries = in_category(&h, &id("cat-groceries")).await;
+    assert!(groceries.contains(&moved));
+    let after = months(&h).await;
+    for month in MONTHS {
+        let (t, tr, _) = after[month];
+        let (t0, tr0, _) = months_before[month];
+        assert_eq!(t, t0, "{month}: Tennis back");
+        if month == "2026-07-01" {
+            assert_eq!(tr, 100_000, "July's Transport left as changed");
+        } else {
+            assert_eq!(tr, tr0, "{month}: Transport back");
+        }
+    }
 }
