@@ -641,7 +641,7 @@ fn crash_and_recover(
         server = recover(&mut world, &operation, kind, *recovery);
         if *recovery == Recovery::Irreversible {
             assert_eq!(world.facts(), landed, "{when}: left as it landed");
-        } else if kind == "delete" || kind == "split_edit" {
+        } else if kind == "delete" || kind == "split_edit" || kind == "category_merge" {
             world
                 .facts()
                 .without_ids()
@@ -1321,6 +1321,57 @@ fn create_account() {
                 after("POST /plans/{plan_id}/accounts"),
                 Recovery::Irreversible,
             ),
+        ],
+    );
+}
+
+/// A September restaurant transaction split into Groceries and Tennis (−1.00, "grip").
+fn a_tennis_split(plan: &mut PlanState) {
+    let Some(tx) = plan.transactions.iter_mut().find(|t| {
+        !t.deleted
+            && t.account_id == id("acc-checking")
+            && t.category_id == Some(id("cat-restaurants"))
+            && t.date.starts_with("2026-09")
+    }) else {
+        panic!("a September restaurant transaction");
+    };
+    let line = |n: usize, amount: i64, category: &str, memo: Option<&str>| {
+        serde_json::from_value(json!({
+            "id": format!("crash-tennis-line-{n}"), "transaction_id": tx.id, "amount": amount,
+            "memo": memo, "category_id": id(category), "deleted": false
+        }))
+        .expect("a split line")
+    };
+    let lines = vec![
+        line(1, tx.amount + 1_000, "cat-groceries", None),
+        line(2, -1_000, "cat-tennis", Some("grip")),
+    ];
+    tx.category_id = None;
+    tx.subtransactions = lines;
+}
+
+#[test]
+fn merge_categories() {
+    crash_and_recover(
+        "merge-categories",
+        a_tennis_split,
+        "merge_categories",
+        "category_merge",
+        |_| {
+            json!({"source_category_id": id("cat-tennis"),
+                   "target_category_id": id("cat-transport")})
+        },
+        true,
+        &[
+            (before(BUDGET_ROUTE), Recovery::NothingApplied),
+            // June's source at 0, its target never raised: the money in Ready to Assign
+            (skipping(before(BUDGET_ROUTE), 1), Recovery::Reverted),
+            // every month and the transactions landed, the split not yet
+            (after(TRANSACTIONS_PATCH), Recovery::Reverted),
+            // the split's recreation landed, the old one's DELETE never will
+            (after(TRANSACTIONS_POST), Recovery::Reverted),
+            // everything landed but the answer
+            (after(TRANSACTION_DELETE), Recovery::Reverted),
         ],
     );
 }

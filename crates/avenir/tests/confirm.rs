@@ -550,6 +550,7 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
         ("create_transactions", "Create transactions", false, false),
         ("delete_transactions", "Delete transactions", true, false),
         ("merge_payees", "Merge payees", true, false),
+        ("merge_categories", "Merge categories", true, false),
         (
             "link_transfer",
             "Link two transactions as a transfer",

@@ -164,7 +164,7 @@ const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{schedul
 const SCHEDULE_DELETE: &str =
     "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
 
-const TOOLS: [Tool; 24] = [
+const TOOLS: [Tool; 25] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -293,6 +293,13 @@ const TOOLS: [Tool; 24] = [
         writes: &[TRANSACTIONS_POST, TRANSACTION_DELETE],
         puts_back: false,
     },
+    // Tennis into Transport: two PATCHes per month (June–September, the source first), then one
+    // PATCH for its three transactions; the later write is June's target, its source at 0.
+    Tool {
+        name: "merge_categories",
+        writes: &[MONTH_CATEGORY, MONTH_CATEGORY],
+        puts_back: false,
+    },
 ];
 
 /// The arguments of `tool` on the demo plan (after `setup` for an undo).
@@ -328,6 +335,7 @@ fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
         }
         "apply_budget_plan" => budget_plan(ids),
         "create_account" => create_account(),
+        "merge_categories" => merge_categories(ids),
         "undo_operation" => json!({"plan_id": plan(), "operation_id": setup}),
         // Fields an unfinished intent holds in clear (a date, amount or memo only by digest).
         "update_scheduled_transaction" => json!({"plan_id": plan(),

@@ -233,13 +233,18 @@ fn is_confirmed_write(name: &str, header: Option<&str>) -> bool {
 
 /// Rollbacks of a two-part write, allowed to write because only `ConfirmedWrite::write` calls
 /// them: (file, function).
-const ROLLBACKS: [(&str, &str); 2] = [
+const ROLLBACKS: [(&str, &str); 3] = [
     (
         "crates/avenir/src/tools/assigned_amounts.rs",
         "second_half_failed",
     ),
     // The undo of a schedule operation: its one write, called from `Undo`'s `write`.
     ("crates/avenir/src/tools/scheduled_writes.rs", "undo_write"),
+    // The undo of a category merge: its writes in order, called from `Undo`'s `write`.
+    (
+        "crates/avenir/src/tools/undo_operation.rs",
+        "category_merge_back",
+    ),
 ];
 
 /// (b) Only the confirmation path writes to YNAB. Today's strictest rule: a client write is

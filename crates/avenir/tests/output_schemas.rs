@@ -59,6 +59,11 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
         "the lines the transaction has already are an error",
     ),
     (
+        "merge_categories",
+        "nothing_to_do",
+        "a category with nothing to move is an error",
+    ),
+    (
         "link_transfer",
         "nothing_to_do",
         "two transactions that cannot be linked are an error: every valid pair is linked",
@@ -81,7 +86,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 148;
+const EXPECTED_ANSWERS: usize = 152;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -547,6 +552,17 @@ fn cases() -> Vec<Case> {
         }),
         case("create_account", "applied", CODE, |_, m| {
             confirmed("create_account", create_account(), m)
+        }),
+        // merge_categories: Tennis into Transport, last (it empties Tennis).
+        case("merge_categories", "confirmation_required", CODE, |ids, _| {
+            merge_categories(ids)
+        }),
+        case("merge_categories", "declined", DECLINE, |ids, _| merge_categories(ids)),
+        case("merge_categories", "error", CODE, |ids, _| {
+            with(merge_categories(ids), "target_category_id", json!(ids.category("Tennis")))
+        }),
+        case("merge_categories", "applied", CODE, |ids, m| {
+            confirmed("merge_categories", merge_categories(ids), m)
         }),
     ]);
     table

@@ -8,6 +8,7 @@ pub mod budget_month;
 pub mod budget_plan;
 pub mod categories;
 pub mod category_edits;
+pub mod category_merge;
 pub mod charges;
 pub mod classifier;
 pub mod created;

@@ -97,6 +97,7 @@ tools! {
     confirmed link_transfer::LinkTransfer,
     confirmed apply_budget_plan::ApplyBudgetPlan,
     confirmed create_account::CreateAccount,
+    confirmed merge_categories::MergeCategories,
     confirmed undo_operation::Undo,
 }
 

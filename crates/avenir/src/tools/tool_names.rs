@@ -56,13 +56,14 @@ mod tests {
             "link_transfer",
             "apply_budget_plan",
             "create_account",
+            "merge_categories",
         ] {
             assert!(WRITE_TOOLS.contains(&name), "{name}");
         }
         assert_eq!(
             WRITE_TOOLS.len(),
-            24,
-            "the reference's 14 and issue 11's 10 so far"
+            25,
+            "the reference's 14 and issue 11's 11 so far"
         );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");

@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 19] = [
+const UNDOABLE_KINDS: [&str; 20] = [
     "delete",
     "categorize",
     "category",
@@ -47,6 +47,7 @@ const UNDOABLE_KINDS: [&str; 19] = [
     "merge",
     "link",
     "budget_plan",
+    "category_merge",
 ];
 
 /// The arguments of `undo_operation`.
@@ -140,6 +141,12 @@ pub enum Revert {
         month: String,
         sides: Vec<Side>,
         fmt: MoneyFormat,
+    },
+    /// Move a merged category's assigned amounts (per month, the target lowered first), its
+    /// transactions, recreated splits and schedules back (`category_merge`).
+    CategoryMerge {
+        back: crate::logic::undo::category_merge::CategoryMergeBack,
+        source_name: String,
     },
 }
 
@@ -500,6 +507,17 @@ impl ConfirmedWrite for Undo {
                 .iter()
                 .map(|s| json!({"category_id": s.category_id, "from": s.from, "to": s.to}))
                 .collect::<Vec<_>>()}),
+            // Ids and assigned amounts only (D31).
+            Revert::CategoryMerge { back, .. } => json!({
+                "months": back.months.iter().map(|(month, sides)| json!({"month": month.label(),
+                    "changes": sides.iter().map(|s| json!({"category_id": s.category_id,
+                        "from": s.from, "to": s.to})).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+                "transactions": back.transactions.iter().map(|c| &c.transaction_id)
+                    .collect::<Vec<_>>(),
+                "splits": back.splits.iter().map(|(recreate, delete, old_id)| json!({
+                    "recreate": recreate.as_ref().map(|_| old_id), "delete": delete}))
+                    .collect::<Vec<_>>(),
+                "scheduled": back.scheduled.iter().map(|(id, _)| id).collect::<Vec<_>>()}),
         };
         json!({"undo": change.operation_id, "reverting": reverting})
     }
@@ -779,6 +797,7 @@ impl ConfirmedWrite for Undo {
                     }
                 }
             }
+            Revert::CategoryMerge { back, .. } => category_merge_back(client, plan, back).await?,
         }
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
@@ -818,6 +837,7 @@ impl ConfirmedWrite for Undo {
             Revert::Merge { .. } => "merge",
             Revert::Link { .. } => "link",
             Revert::BudgetPlan { .. } => "budget_plan",
+            Revert::CategoryMerge { .. } => "category_merge",
         };
         applied_message_of(kind).to_string()
     }
@@ -896,6 +916,76 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "merge" => "Transactions and schedules moved back to their former payees. The payee they were merged into stays in YNAB (its API cannot delete a payee).",
         "link" => "The transfer is two separate transactions again; the deleted one came back with a new id and without its bank-import link.",
         "budget_plan" => "Assigned amounts restored.",
+        "category_merge" => "Assigned amounts, transactions, splits and schedules moved back to the category they were merged from; the splits were created again with their old lines (new ids, no bank-import link).",
         _ => "Approval undone.",
     }
+}
+
+/// The undo of a `category_merge`, in order: per month the target lowered then the source raised
+/// (in between, the money is in Ready to Assign), the transactions (PATCH, chunks of 100), each
+/// split created again with its old lines then the recreation deleted, each schedule (PUT). A
+/// failure after the first write counts what was put back; naming the operation again finishes.
+async fn category_merge_back(
+    client: &ynab::Client,
+    plan: &str,
+    back: &crate::logic::undo::category_merge::CategoryMergeBack,
+) -> Result<(), WriteFailure> {
+    use super::merge_categories::move_back_failed;
+    let total = back.months.iter().map(|(_, s)| s.len()).sum::<usize>()
+        + back.transactions.len()
+        + back.splits.len()
+        + back.scheduled.len();
+    let mut done = 0;
+    for (month, sides) in &back.months {
+        for s in sides {
+            if let Err(error) = client
+                .set_assigned(plan, &month.label(), &s.category_id, s.to)
+                .await
+            {
+                return Err(move_back_failed(error, done, total));
+            }
+            done += 1;
+        }
+    }
+    let updates: Vec<TransactionUpdate> = back
+        .transactions
+        .iter()
+        .map(|c| TransactionUpdate {
+            id: c.transaction_id.clone(),
+            category_id: Some(c.to_category_id.clone()),
+            ..TransactionUpdate::default()
+        })
+        .collect();
+    for chunk in updates.chunks(crate::logic::merges::PATCH_CHUNK) {
+        if let Err(error) = client.update_transactions(plan, chunk).await {
+            return Err(move_back_failed(error, done, total));
+        }
+        done += chunk.len();
+    }
+    for (recreate, delete, _) in &back.splits {
+        if let Some(old) = recreate
+            && let Err(error) = client
+                .create_transactions(plan, std::slice::from_ref(old))
+                .await
+        {
+            return Err(move_back_failed(error, done, total));
+        }
+        if let Some(id) = delete
+            && let Err(error) = client.delete_transaction(plan, id).await
+        {
+            let failure = WriteFailure::from(error);
+            return Err(WriteFailure::Unknown(format!(
+                "{} ({done} of {total} moved back before it; the old lines of a split are back as a new transaction, and {id}, the merged one, may still be there: call undo_operation again to finish.)",
+                failure.text()
+            )));
+        }
+        done += 1;
+    }
+    for (id, save) in &back.scheduled {
+        if let Err(error) = client.update_scheduled_transaction(plan, id, save).await {
+            return Err(move_back_failed(error, done, total));
+        }
+        done += 1;
+    }
+    Ok(())
 }

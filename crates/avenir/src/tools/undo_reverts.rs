@@ -203,6 +203,21 @@ pub(crate) async fn plan_undo(
             let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
             undo::budget_plan::budget_plan(month, &changes, &categories, &fmt, applied)
         }
+        Details::CategoryMerge(done) => {
+            let mut months = Vec::new();
+            for m in &done.months {
+                if let Some(month) = crate::months::CalendarMonth::from_ynab(&m.month) {
+                    let (_, categories) =
+                        month_categories(context, snapshot.clone(), month).await?;
+                    months.push((month, categories));
+                }
+            }
+            let changed = match done.splits.first() {
+                None => Vec::new(),
+                Some(split) => changed_since(context, &plan_id, split.server_knowledge).await?,
+            };
+            undo::category_merge::category_merge(&done, plan, &months, &changed, &fmt, applied)
+        }
     };
     if applied == Applied::Partly && planned.nothing.is_some() {
         return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
@@ -653,6 +668,9 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             sides: sides.into_iter().map(side).collect(),
             fmt: fmt.clone(),
         },
+        undo::Revert::CategoryMerge { back, source_name } => {
+            Revert::CategoryMerge { back, source_name }
+        }
     }
 }
 

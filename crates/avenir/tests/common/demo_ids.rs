@@ -81,6 +81,11 @@ pub fn create_transactions(ids: &Ids) -> Value {
 pub fn merge(ids: &Ids) -> Value {
     json!({"plan_id": plan(), "source_payee_ids": ids.sushi_payees, "target_name": "Sushi Go"})
 }
+/// `merge_categories`: Tennis (three charges, four months assigned) into Transport.
+pub fn merge_categories(ids: &Ids) -> Value {
+    json!({"plan_id": plan(), "source_category_id": ids.category("Tennis"),
+           "target_category_id": ids.category("Transport")})
+}
 pub fn delete(ids: &Ids) -> Value {
     json!({"plan_id": plan(), "transaction_ids": ids.to_delete})
 }

@@ -172,6 +172,9 @@ pub enum Details {
         month: CalendarMonth,
         changes: Vec<AssignedChange>,
     },
+    /// `category_merge`: the two categories, each month's amounts before, the transactions and
+    /// schedules moved, and each recreated split.
+    CategoryMerge(super::category_merge::CategoryMergeDone),
 }
 
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
@@ -644,6 +647,54 @@ pub fn parse(
                 .collect::<Result<_, Refusal>>()?;
             Ok(Details::BudgetPlan { month, changes })
         }
+        "category_merge" => category_merge_details(details).map(Details::CategoryMerge),
         other => Err(Refusal::Kind(other.to_string())),
     }
+}
+
+/// The details of a `category_merge` operation or intent.
+fn category_merge_details(
+    details: &Value,
+) -> Result<super::category_merge::CategoryMergeDone, Refusal> {
+    let list = |key: &str, expected: &'static str| {
+        details
+            .get(key)
+            .and_then(Value::as_array)
+            .ok_or_else(|| damaged(key, expected))
+    };
+    let months = list("months", "a list of months")?
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let field = |key: &str| format!("months.{i}.{key}");
+            Ok(crate::logic::category_merge::MonthMove {
+                month: text(m, "month", &field("month"))?,
+                source_before: milliunits(m, "source", &field("source"))?,
+                target_before: milliunits(m, "target", &field("target"))?,
+            })
+        })
+        .collect::<Result<Vec<_>, Refusal>>()?;
+    let salt = optional_text(details, "digest_salt")?.unwrap_or_default();
+    let knowledge = optional_knowledge(details)?.unwrap_or_default();
+    let splits = list("splits", "a list of splits")?
+        .iter()
+        .enumerate()
+        .map(|(i, split)| {
+            Ok(super::split_edit::SplitEditDone {
+                old_id: text(split, "old_id", &format!("splits.{i}.old_id"))?,
+                new_id: optional_text(split, "new_id")?,
+                server_knowledge: knowledge,
+                digest_salt: salt.clone(),
+                new_digest: text(split, "new_digest", &format!("splits.{i}.new_digest"))?,
+            })
+        })
+        .collect::<Result<Vec<_>, Refusal>>()?;
+    Ok(super::category_merge::CategoryMergeDone {
+        source: text(details, "source_category_id", "source_category_id")?,
+        target: text(details, "target_category_id", "target_category_id")?,
+        months,
+        transactions: strings(details, "transactions")?,
+        scheduled: strings(details, "scheduled")?,
+        splits,
+    })
 }

@@ -10,6 +10,7 @@
 
 pub mod account_create;
 pub mod budget_plan;
+pub mod category_merge;
 pub mod details;
 pub mod link;
 pub mod merge;
@@ -193,6 +194,13 @@ pub enum Revert {
     BudgetPlan {
         month: CalendarMonth,
         sides: Vec<AssignedBack>,
+    },
+    /// Move a merged category's assigned amounts, transactions, splits and schedules back
+    /// (`category_merge`).
+    CategoryMerge {
+        back: category_merge::CategoryMergeBack,
+        /// Safe text.
+        source_name: String,
     },
 }
 

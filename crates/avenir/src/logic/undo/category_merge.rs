@@ -1,0 +1,391 @@
+//! Undoing a `category_merge` (`docs/writes/merge_categories.md`): each month's assigned
+//! amounts, the transactions, the recreated splits and the schedules go back to the source
+//! category, each read as its own kind's undo reads it (`budget_plan`'s for the months,
+//! `categorize`'s for the transactions, `split_edit`'s for the splits). Anything changed since
+//! is a conflict, left alone and named; partly applied (D14), what holds its before value is
+//! untouched.
+
+use super::split_edit::{SplitEditDone, split_edit};
+use super::{Applied, AssignedBack, AssignedChange, CategoryMove, Recategorised, Revert, UndoPlan};
+use crate::logic::category_merge::{MonthMove, scheduled_save};
+use crate::money::MoneyFormat;
+use crate::months::CalendarMonth;
+use crate::text::safe;
+use serde_json::{Value, json};
+use ynab::models::{Category, PlanDetail, Transaction};
+use ynab::writes::{NewTransaction, ScheduleSave};
+
+/// What a `category_merge` journaled (or its intent noted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CategoryMergeDone {
+    pub source: String,
+    pub target: String,
+    pub months: Vec<MonthMove>,
+    pub transactions: Vec<String>,
+    pub scheduled: Vec<String>,
+    /// Each recreated split, as `split_edit` journals one.
+    pub splits: Vec<SplitEditDone>,
+}
+
+/// One split put back: (the old transaction to create again, the recreation to delete, the old
+/// id).
+pub type SplitBack = (Option<NewTransaction>, Option<String>, String);
+
+/// What the undo of a `category_merge` sends, in this order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategoryMergeBack {
+    /// Per month, the target lowered first, then the source raised.
+    pub months: Vec<(CalendarMonth, Vec<AssignedBack>)>,
+    pub transactions: Vec<Recategorised>,
+    pub splits: Vec<SplitBack>,
+    pub scheduled: Vec<(String, ScheduleSave)>,
+}
+
+/// Gather a part's conflicts, untouched ids and reverts.
+fn absorb(
+    planned: &UndoPlan,
+    conflicts: &mut Vec<String>,
+    untouched: &mut Vec<String>,
+    reverts: &mut Vec<Value>,
+) {
+    conflicts.extend(planned.conflicts.iter().cloned());
+    untouched.extend(planned.untouched.iter().cloned());
+    if planned.nothing.is_none() {
+        reverts.extend(planned.reverts.iter().cloned());
+    }
+}
+
+/// `category_merge`: put back what is still as the merge left it. `months` are the months'
+/// categories (those the journal names); `changed` the transactions changed since the merge's
+/// knowledge, tombstones included (YNAB's record of the recreated splits' old transactions).
+pub fn category_merge(
+    done: &CategoryMergeDone,
+    plan: &PlanDetail,
+    months: &[(CalendarMonth, Vec<Category>)],
+    changed: &[Transaction],
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    let (mut conflicts, mut untouched, mut reverts, mut lines): (
+        Vec<String>,
+        Vec<String>,
+        Vec<Value>,
+        Vec<String>,
+    ) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut back = CategoryMergeBack {
+        months: Vec::new(),
+        transactions: Vec::new(),
+        splits: Vec::new(),
+        scheduled: Vec::new(),
+    };
+    for m in &done.months {
+        let Some(month) = CalendarMonth::from_ynab(&m.month) else {
+            conflicts.push(format!("{} {}", done.source, m.month));
+            continue;
+        };
+        let categories = months
+            .iter()
+            .find(|(c, _)| *c == month)
+            .map(|(_, c)| c.as_slice())
+            .unwrap_or_default();
+        let changes = [
+            AssignedChange {
+                category_id: done.target.clone(),
+                from: m.target_before,
+                to: m.target_after(),
+            },
+            AssignedChange {
+                category_id: done.source.clone(),
+                from: m.source_before,
+                to: 0,
+            },
+        ];
+        let planned = super::budget_plan::budget_plan(month, &changes, categories, fmt, applied);
+        // A month's conflict names the month: the same category recurs in every month.
+        let planned = UndoPlan {
+            conflicts: planned
+                .conflicts
+                .iter()
+                .map(|c| format!("{c} {}", m.month))
+                .collect(),
+            untouched: planned
+                .untouched
+                .iter()
+                .map(|c| format!("{c} {}", m.month))
+                .collect(),
+            ..planned
+        };
+        absorb(&planned, &mut conflicts, &mut untouched, &mut reverts);
+        if let Revert::BudgetPlan { sides, .. } = planned.revert
+            && !sides.is_empty()
+        {
+            lines.push(format!(
+                "- {month}: {}",
+                sides
+                    .iter()
+                    .map(|s| format!("{} {} → {}", s.name, fmt.plain(s.from), fmt.plain(s.to)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            back.months.push((month, sides));
+        }
+    }
+    let moves: Vec<CategoryMove> = done
+        .transactions
+        .iter()
+        .map(|id| CategoryMove {
+            transaction_id: id.clone(),
+            from_category_id: Some(done.source.clone()),
+            to_category_id: Some(done.target.clone()),
+        })
+        .collect();
+    if !moves.is_empty() {
+        let planned = super::categorize(&moves, plan, fmt, applied);
+        absorb(&planned, &mut conflicts, &mut untouched, &mut reverts);
+        if let Revert::Categorize { changes } = planned.revert {
+            back.transactions = changes;
+        }
+    }
+    for split in &done.splits {
+        let planned = split_edit(split, changed, plan, fmt, applied);
+        absorb(&planned, &mut conflicts, &mut untouched, &mut reverts);
+        if let Revert::SplitEdit {
+            recreate,
+            delete,
+            old_id,
+        } = planned.revert
+            && (recreate.is_some() || delete.is_some())
+        {
+            back.splits.push((recreate, delete, old_id));
+        }
+    }
+    for id in &done.scheduled {
+        let s = plan
+            .scheduled_transactions
+            .iter()
+            .find(|s| &s.id == id && !s.deleted);
+        let category = s.and_then(|s| s.category_id.as_deref());
+        match s {
+            Some(s) if category == Some(done.target.as_str()) => {
+                reverts.push(json!({"scheduled_transaction_id": id,
+                    "category_before": done.target, "category_after": done.source}));
+                back.scheduled
+                    .push((id.clone(), scheduled_save(s, &done.source)));
+            }
+            _ if applied == Applied::Partly && category == Some(done.source.as_str()) => {
+                untouched.push(id.clone());
+            }
+            _ => conflicts.push(id.clone()),
+        }
+    }
+    let source_name = plan
+        .categories
+        .iter()
+        .find(|c| c.id == done.source)
+        .map(|c| safe(&c.name))
+        .unwrap_or_default();
+    let question = format!(
+        "Undo: move back into {source_name} {} month(s) of assigned amounts, {} transaction(s), {} split(s) and {} schedule(s)? Each split is created again with its old lines (a new id, no bank-import link).",
+        back.months.len(),
+        back.transactions.len(),
+        back.splits.len(),
+        back.scheduled.len()
+    );
+    lines.extend(back.transactions.iter().map(|c| c.line(fmt)));
+    let empty = back.months.is_empty()
+        && back.transactions.is_empty()
+        && back.splits.is_empty()
+        && back.scheduled.is_empty();
+    let nothing = if conflicts.is_empty() {
+        "Nothing to move back: everything is in its former category.".to_string()
+    } else {
+        format!(
+            "Nothing to move back: {} item(s) changed since; left alone.",
+            conflicts.len()
+        )
+    };
+    let mut planned = UndoPlan::new(
+        Revert::CategoryMerge {
+            back,
+            source_name: source_name.clone(),
+        },
+        conflicts,
+        reverts,
+        question,
+    )
+    .nothing_when(empty, &nothing)
+    .untouched(untouched);
+    planned.lines = lines;
+    planned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::fixtures::Fixture;
+
+    /// The plan after Tennis was merged into Sport: t1 and t2 moved (t2 moved on since), the
+    /// schedule moved.
+    fn merged() -> Fixture {
+        let mut f = Fixture::new();
+        f.account("acc", "Checking", true);
+        f.group("g", "Fun");
+        f.category("c-tennis", "g", "Tennis");
+        f.category("c-sport", "g", "Sport");
+        f.category("c-food", "g", "Groceries");
+        f.tx("t1", "2026-06-20", -22_000, "acc", "Club", Some("c-sport"));
+        f.tx("t2", "2026-07-20", -22_000, "acc", "Club", Some("c-food"));
+        f.schedule(
+            "sc",
+            "2026-10-20",
+            "2026-10-20",
+            "monthly",
+            -22_000,
+            "acc",
+            "Club",
+            Some("c-sport"),
+        );
+        f
+    }
+
+    fn month(f: &Fixture, label: &str, tennis: i64, sport: i64) -> (CalendarMonth, Vec<Category>) {
+        let mut categories = f.plan.categories.clone();
+        for c in &mut categories {
+            c.budgeted = match c.id.as_str() {
+                "c-tennis" => tennis,
+                "c-sport" => sport,
+                _ => 0,
+            };
+        }
+        (CalendarMonth::from_ynab(label).expect("month"), categories)
+    }
+
+    fn done() -> CategoryMergeDone {
+        CategoryMergeDone {
+            source: "c-tennis".into(),
+            target: "c-sport".into(),
+            months: vec![
+                MonthMove {
+                    month: "2026-06-01".into(),
+                    source_before: 22_000,
+                    target_before: 45_000,
+                },
+                MonthMove {
+                    month: "2026-07-01".into(),
+                    source_before: 22_000,
+                    target_before: 45_000,
+                },
+            ],
+            transactions: vec!["t1".into(), "t2".into()],
+            scheduled: vec!["sc".into()],
+            splits: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn what_is_as_merged_goes_back_and_what_changed_since_is_left_alone() {
+        let f = merged();
+        // June as merged; July's Sport changed since.
+        let months = [
+            month(&f, "2026-06-01", 0, 67_000),
+            month(&f, "2026-07-01", 0, 70_000),
+        ];
+        let fmt = MoneyFormat::default();
+        let planned = category_merge(&done(), &f.plan, &months, &[], &fmt, Applied::Fully);
+        assert_eq!(planned.nothing, None);
+        let Revert::CategoryMerge { back, .. } = &planned.revert else {
+            panic!("{:?}", planned.revert);
+        };
+        assert_eq!(back.months.len(), 2);
+        // June: Sport lowered first, then Tennis raised.
+        let june: Vec<_> = back.months[0]
+            .1
+            .iter()
+            .map(|s| (s.category_id.as_str(), s.from, s.to))
+            .collect();
+        assert_eq!(
+            june,
+            vec![("c-sport", 67_000, 45_000), ("c-tennis", 0, 22_000)]
+        );
+        // July: Tennis still at 0 goes back; Sport changed since is a conflict.
+        assert_eq!(back.months[1].1.len(), 1);
+        assert_eq!(back.transactions.len(), 1);
+        assert_eq!(back.transactions[0].transaction_id, "t1");
+        assert_eq!(back.scheduled.len(), 1);
+        assert_eq!(back.scheduled[0].1.category_id.as_deref(), Some("c-tennis"));
+        assert_eq!(
+            planned.conflicts,
+            vec!["c-sport 2026-07-01".to_string(), "t2".to_string()]
+        );
+        assert!(planned.question.starts_with(
+            "Undo: move back into Tennis 2 month(s) of assigned amounts, 1 transaction(s), 0 split(s) and 1 schedule(s)?"
+        ));
+        assert_eq!(
+            planned.lines[0],
+            "- 2026-06-01: Sport 67.00 → 45.00, Tennis 0.00 → 22.00"
+        );
+    }
+
+    #[test]
+    fn partly_applied_what_holds_its_before_value_is_untouched() {
+        let mut f = merged();
+        // Interrupted after June's source PATCH: June's Tennis at 0, Sport as before; July, the
+        // transactions and the schedule never written.
+        f.plan.transactions[1].category_id = Some("c-tennis".into());
+        f.plan.transactions[0].category_id = Some("c-tennis".into());
+        f.plan.scheduled_transactions[0].category_id = Some("c-tennis".into());
+        let months = [
+            month(&f, "2026-06-01", 0, 45_000),
+            month(&f, "2026-07-01", 22_000, 45_000),
+        ];
+        let fmt = MoneyFormat::default();
+        let planned = category_merge(&done(), &f.plan, &months, &[], &fmt, Applied::Partly);
+        assert!(planned.conflicts.is_empty(), "{:?}", planned.conflicts);
+        let Revert::CategoryMerge { back, .. } = &planned.revert else {
+            panic!("{:?}", planned.revert);
+        };
+        assert_eq!(back.months.len(), 1);
+        assert_eq!(
+            back.months[0]
+                .1
+                .iter()
+                .map(|s| (s.category_id.as_str(), s.to))
+                .collect::<Vec<_>>(),
+            vec![("c-tennis", 22_000)]
+        );
+        assert!(back.transactions.is_empty() && back.scheduled.is_empty());
+        assert_eq!(planned.untouched.len(), 6, "{:?}", planned.untouched);
+        // Nothing at all written: nothing to do.
+        let months = [
+            month(&f, "2026-06-01", 22_000, 45_000),
+            month(&f, "2026-07-01", 22_000, 45_000),
+        ];
+        let planned = category_merge(&done(), &f.plan, &months, &[], &fmt, Applied::Partly);
+        assert!(planned.nothing.is_some());
+        assert!(planned.conflicts.is_empty());
+    }
+
+    #[test]
+    fn details_parsed_and_damaged_ones_refused() {
+        use super::super::{Details, Refusal, parse};
+        let details = serde_json::json!({"source_category_id": "c-tennis",
+            "target_category_id": "c-sport",
+            "months": [{"month": "2026-06-01", "source": 22_000, "target": 45_000},
+                       {"month": "2026-07-01", "source": 22_000, "target": 45_000}],
+            "transactions": ["t1", "t2"], "scheduled": ["sc"], "splits": [],
+            "digest_salt": "s", "server_knowledge": 7});
+        assert_eq!(
+            parse("category_merge", &details, Vec::new(), false),
+            Ok(Details::CategoryMerge(done()))
+        );
+        let mut damaged = details.clone();
+        damaged["months"][1]["target"] = serde_json::json!("x");
+        assert_eq!(
+            parse("category_merge", &damaged, Vec::new(), false),
+            Err(Refusal::Damaged {
+                field: "months.1.target".into(),
+                expected: "an amount in milliunits"
+            })
+        );
+    }
+}
