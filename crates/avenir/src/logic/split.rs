@@ -56,7 +56,7 @@ pub fn check<'a>(
     }
     if SplitLines::new(&plan.subtransactions).is_split(tx_id) {
         return Err(format!(
-            "Transaction {tx_id} is already split: YNAB's API cannot change its lines, change them in YNAB."
+            "Transaction {tx_id} is already split: to replace its lines, use edit_split (YNAB recreates it with a new id)."
         ));
     }
     let on_budget = |account_id: &str| {
@@ -233,7 +233,7 @@ mod tests {
         );
         assert_eq!(
             error("split", &two),
-            "Transaction split is already split: YNAB's API cannot change its lines, change them in YNAB."
+            "Transaction split is already split: to replace its lines, use edit_split (YNAB recreates it with a new id)."
         );
         assert_eq!(
             error("to-save", &two),

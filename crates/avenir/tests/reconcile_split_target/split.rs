@@ -96,7 +96,7 @@ async fn example_14_5_split_with_a_code() {
     assert_eq!(
         h.error("split_transaction", split(example_lines())).await,
         format!(
-            "Transaction {} is already split: YNAB's API cannot change its lines, change them in YNAB.",
+            "Transaction {} is already split: to replace its lines, use edit_split (YNAB recreates it with a new id).",
             id("tx-060")
         )
     );
@@ -187,7 +187,7 @@ async fn every_split_refusal_writes_nothing() {
         ),
         (
             on(&id("tx-061"), two.clone()),
-            format!("Transaction {} is already split: YNAB's API cannot change its lines, change them in YNAB.", id("tx-061")),
+            format!("Transaction {} is already split: to replace its lines, use edit_split (YNAB recreates it with a new id).", id("tx-061")),
         ),
         (
             on(&transfer, two.clone()),
