@@ -3,22 +3,23 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::StringMember;
-use crate::confirm::{Written, 
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult, WriteStatus,
+use crate::confirm::{
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult,
+    WriteStatus, Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::names::{PlanNames, SplitLines};
 use crate::money::{Amount, MoneyFormat};
+use crate::plan_store::PlanSnapshot;
 use crate::store::journal::Move;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::writes::TransactionUpdate;
 
 /// One assignment asked for.
@@ -163,9 +164,9 @@ impl ConfirmedWrite for ApplyCategories {
             let tx_id = &a.transaction_id;
             let cat_id = &a.category_id;
             if !seen.insert(tx_id.as_str()) {
-                return Err(format!(
-                    "Transaction {tx_id} is assigned twice: keep one assignment."
-                ).into());
+                return Err(
+                    format!("Transaction {tx_id} is assigned twice: keep one assignment.").into(),
+                );
             }
             let Some(tx) = plan
                 .transactions
@@ -179,7 +180,8 @@ impl ConfirmedWrite for ApplyCategories {
             if index.is_uncategorized(cat_id) {
                 return Err(format!(
                     "Category {cat_id} is YNAB's internal Uncategorized: choose a real category."
-                ).into());
+                )
+                .into());
             }
             if !index.is_visible(cat_id) {
                 return Err(format!(
@@ -194,7 +196,8 @@ impl ConfirmedWrite for ApplyCategories {
             if splits.has_any(tx_id) {
                 return Err(format!(
                     "Transaction {tx_id} is split across categories: change its lines in YNAB."
-                ).into());
+                )
+                .into());
             }
             let on_budget = plan
                 .accounts
@@ -204,12 +207,14 @@ impl ConfirmedWrite for ApplyCategories {
             if !on_budget {
                 return Err(format!(
                     "Transaction {tx_id} is on an off-budget account: YNAB gives it no category."
-                ).into());
+                )
+                .into());
             }
             if tx.transfer_account_id.is_some() {
                 return Err(format!(
                     "Transaction {tx_id} is a transfer between accounts: YNAB gives it no category."
-                ).into());
+                )
+                .into());
             }
             if tx.category_id.as_deref() == Some(cat_id.as_str()) {
                 unchanged_count += 1;
@@ -240,7 +245,12 @@ impl ConfirmedWrite for ApplyCategories {
             format!("Recategorise {} transaction(s)?", change.changes.len()),
             change.changes.iter().map(|c| c.line(&fmt)).collect(),
         );
-        Ok(Prepared::change(snapshot.id(), subject(&change.changes), question, change))
+        Ok(Prepared::change(
+            snapshot.id(),
+            subject(&change.changes),
+            question,
+            change,
+        ))
     }
 
     fn intent_details(&self, change: &Recategorisation) -> Value {
@@ -271,7 +281,8 @@ impl ConfirmedWrite for ApplyCategories {
             moves: moves(&proposal.change.changes),
             details: json!({}),
             ..JournalDraft::default()
-        }.into())
+        }
+        .into())
     }
 
     fn result(

@@ -112,7 +112,10 @@ fn refusal_message(refusal: Refusal) -> String {
             APP_ONLY_TYPES.join(", ")
         ),
         Refusal::UnknownType(kind) => {
-            format!("account_type must be one of {valid}, got {}.", quoted(&kind))
+            format!(
+                "account_type must be one of {valid}, got {}.",
+                quoted(&kind)
+            )
         }
         Refusal::TooPrecise(digits) => format!(
             "balance has more decimals than this plan's currency uses ({digits}): round it to {digits} decimal(s)."
@@ -139,9 +142,13 @@ impl ConfirmedWrite for CreateAccount {
         snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<AccountChange>, ToolError> {
         let plan = &snapshot.plan;
-        let digits = plan.currency_format.as_ref().map_or(2, |f| f.decimal_digits);
-        let account = new_account::check(&self.name, &self.kind, self.balance, digits, &plan.accounts)
-            .map_err(refusal_message)?;
+        let digits = plan
+            .currency_format
+            .as_ref()
+            .map_or(2, |f| f.decimal_digits);
+        let account =
+            new_account::check(&self.name, &self.kind, self.balance, digits, &plan.accounts)
+                .map_err(refusal_message)?;
         let fmt = MoneyFormat::of(plan.currency_format.as_ref());
         let shown_name = safe(&account.name);
         let budget = if account.on_budget {

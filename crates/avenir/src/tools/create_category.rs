@@ -5,19 +5,20 @@
 
 use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{breaks_one_line, namesake};
+use crate::plan_store::PlanSnapshot;
 use crate::text::{quoted, safe};
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::writes::CategoryChange;
 
 /// Why undo cannot revert a `category_create` operation (D25).
@@ -112,17 +113,17 @@ impl ConfirmedWrite for CreateCategory {
             .ok_or_else(|| unknown_group(&self.group_id))?;
         let name = self.name.trim();
         if name.is_empty() {
-            return Err("The name is empty: give the new category a name.".to_string().into());
+            return Err("The name is empty: give the new category a name."
+                .to_string()
+                .into());
         }
         if breaks_one_line(name) {
             return Err(one_line_error(name).into());
         }
         if namesake(&plan.categories, &group.id, name).is_some() {
-            return Err(format!(
-                "{} already exists in {}.",
-                quoted(name),
-                safe(&group.name)
-            ).into());
+            return Err(
+                format!("{} already exists in {}.", quoted(name), safe(&group.name)).into(),
+            );
         }
         let change = NewCategory {
             group_id: group.id.clone(),
@@ -148,7 +149,6 @@ impl ConfirmedWrite for CreateCategory {
                "name_digest": crate::logic::created::name_digest(Some(&salt), &change.name),
                "digest_salt": salt})
     }
-
 
     /// The category created, with the id YNAB gave it.
     async fn write(

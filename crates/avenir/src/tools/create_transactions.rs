@@ -6,21 +6,22 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Date, Flag, MemberText, Money};
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::created::{digest, item};
 use crate::money::{Amount, MoneyFormat};
+use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::models::Milliunits;
 use ynab::writes::NewTransaction;
 
@@ -210,7 +211,8 @@ impl ConfirmedWrite for CreateTransactions {
                 return Err(format!(
                     "{} is in the future: YNAB only records transactions that happened.",
                     item.date_label()
-                ).into());
+                )
+                .into());
             }
             if let Some(cat) = &item.category_id {
                 if !index.is_visible(cat) {
@@ -293,7 +295,6 @@ impl ConfirmedWrite for CreateTransactions {
                "item_digests": digests, "digest_salt": salt,
                "server_knowledge": change.knowledge})
     }
-
 
     /// The creation, with the ids YNAB gave and the duplicate import ids it found.
     async fn write(

@@ -151,8 +151,19 @@ impl ConfirmedWrite for DeleteTransactions {
             }
             lines.push(line);
             // Every value the person sees or undo recreates, so a change in between is stale (D4).
-            subject.push(json!([t.id, t.date, t.amount, t.account_id, t.payee_id, t.category_id,
-                t.memo, t.cleared, t.approved, t.flag_color, t.transfer_transaction_id]));
+            subject.push(json!([
+                t.id,
+                t.date,
+                t.amount,
+                t.account_id,
+                t.payee_id,
+                t.category_id,
+                t.memo,
+                t.cleared,
+                t.approved,
+                t.flag_color,
+                t.transfer_transaction_id
+            ]));
             items.push(DeletedItem {
                 transaction_id: t.id.clone(),
                 date: t.date.clone(),
@@ -163,10 +174,7 @@ impl ConfirmedWrite for DeleteTransactions {
             });
         }
         let question = crate::confirm::question(
-            format!(
-                "Delete {} transaction(s)? ({LOSSY}.)",
-                items.len()
-            ),
+            format!("Delete {} transaction(s)? ({LOSSY}.)", items.len()),
             lines,
         );
         let change = Deletion {

@@ -207,7 +207,13 @@ impl ConfirmedWrite for EditSplit {
             })
             .collect();
         lines.extend(edit.after.iter().map(|l| {
-            let shown = shown_line(l.amount, Some(&l.category_id), l.memo.as_deref(), &index, &fmt);
+            let shown = shown_line(
+                l.amount,
+                Some(&l.category_id),
+                l.memo.as_deref(),
+                &index,
+                &fmt,
+            );
             format!("- after: {shown}")
         }));
         let payee = safe(edit.payee);
@@ -220,9 +226,10 @@ impl ConfirmedWrite for EditSplit {
             edit.after.len()
         );
         // Every value the person sees or the recreation keeps, so a change in between is stale.
-        let line_value = |amount, category: Option<&str>, memo: Option<&str>, payee: Option<&str>| {
-            json!([amount, category, memo, payee])
-        };
+        let line_value =
+            |amount, category: Option<&str>, memo: Option<&str>, payee: Option<&str>| {
+                json!([amount, category, memo, payee])
+            };
         let subject = json!({"edit_split": {
             "transaction": [t.id, t.date, t.amount, t.account_id, t.payee_id, t.memo, t.cleared,
                             t.approved, t.flag_color],

@@ -3,21 +3,22 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::FlagColour;
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::digest::order_free;
 use crate::logic::flags::{FlagAsked, FlagRefusal, check_request, plan_flags};
 use crate::logic::names::PlanNames;
 use crate::money::{Amount, MoneyFormat};
+use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::models::Milliunits;
 use ynab::writes::TransactionUpdate;
 
@@ -194,7 +195,11 @@ impl ConfirmedWrite for FlagTransactions {
             unchanged_count: planned.unchanged_count,
         };
         if change.changes.is_empty() {
-            return Ok(self.nothing_to_do(&change, "Every flag is already as asked.", snapshot.id()));
+            return Ok(self.nothing_to_do(
+                &change,
+                "Every flag is already as asked.",
+                snapshot.id(),
+            ));
         }
         let fmt = MoneyFormat::of(plan.currency_format.as_ref());
         let question = crate::confirm::question(
@@ -204,7 +209,12 @@ impl ConfirmedWrite for FlagTransactions {
             ),
             change.changes.iter().map(|c| c.line(&fmt)).collect(),
         );
-        Ok(Prepared::change(snapshot.id(), subject(&change.changes), question, change))
+        Ok(Prepared::change(
+            snapshot.id(),
+            subject(&change.changes),
+            question,
+            change,
+        ))
     }
 
     fn intent_details(&self, change: &Reflagging) -> Value {
@@ -234,7 +244,8 @@ impl ConfirmedWrite for FlagTransactions {
         Ok(JournalDraft {
             details: details(&proposal.change.changes),
             ..JournalDraft::default()
-        }.into())
+        }
+        .into())
     }
 
     fn result(

@@ -1,8 +1,8 @@
 //! `forecast_balance` (`tools-read.md` §13): the balance of a set of accounts projected day by day
 //! to the end of a month, the first month it goes below zero, and every assumption behind it.
 
-use super::month_figures::{PLAN_READ_COST, in_build};
 use super::list_scheduled_transactions::OccurrenceEntry;
+use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Date, Ids, Money, Month};
 use crate::context::Context;

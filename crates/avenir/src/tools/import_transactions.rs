@@ -5,16 +5,17 @@
 //! transaction is deleted in YNAB itself.
 
 use super::{ConfirmedTool, PlanArgs, ToolError};
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
 use crate::plan_store::PlanSnapshot;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 
 /// The question (§9.4).
 pub const QUESTION: &str = "Import the latest transactions from the linked bank accounts?";
@@ -114,7 +115,6 @@ impl ConfirmedWrite for ImportTransactions {
     fn intent_details(&self, change: &Import) -> Value {
         json!({"server_knowledge": change.knowledge})
     }
-
 
     /// The import, with the ids YNAB imported.
     async fn write(

@@ -219,8 +219,19 @@ impl ConfirmedWrite for LinkTransfer {
             lines,
         );
         let fields = |t: &ynab::models::TransactionSummary| {
-            json!([t.id, t.date, t.amount, t.account_id, t.payee_id, t.category_id, t.memo,
-                   t.cleared, t.approved, t.flag_color, t.import_id])
+            json!([
+                t.id,
+                t.date,
+                t.amount,
+                t.account_id,
+                t.payee_id,
+                t.category_id,
+                t.memo,
+                t.cleared,
+                t.approved,
+                t.flag_color,
+                t.import_id
+            ])
         };
         let subject = json!({"link": {"kept": fields(link.kept), "deleted": fields(link.other),
                                       "transfer_payee_id": link.transfer_payee_id}});
@@ -298,7 +309,9 @@ impl ConfirmedWrite for LinkTransfer {
         if let Err(error) = client.delete_transaction(plan, deleted_id).await {
             return Err(later(
                 WriteFailure::from(error),
-                &format!("{kept_id} is a transfer, its other side {mirror} made and its cleared state copied"),
+                &format!(
+                    "{kept_id} is a transfer, its other side {mirror} made and its cleared state copied"
+                ),
                 &format!("the delete of {deleted_id}"),
                 "",
             ));

@@ -301,13 +301,34 @@ impl ConfirmedWrite for MergeCategories {
                 .iter()
                 .map(|l| json!([l.amount, l.category_id, l.memo, l.payee_id]))
                 .collect();
-            items.push(json!(["split", t.id, t.date, t.amount, t.account_id, t.payee_id,
-                t.memo, t.cleared, t.approved, t.flag_color, order_free(split_lines)]));
+            items.push(json!([
+                "split",
+                t.id,
+                t.date,
+                t.amount,
+                t.account_id,
+                t.payee_id,
+                t.memo,
+                t.cleared,
+                t.approved,
+                t.flag_color,
+                order_free(split_lines)
+            ]));
         }
         for x in &merge.scheduled {
             // A PUT sends the whole schedule: every field it sends is a before value (D4).
-            items.push(json!(["scheduled", x.id, x.account_id, x.date_next, x.amount,
-                x.payee_id, x.category_id, x.memo, x.flag_color, x.frequency]));
+            items.push(json!([
+                "scheduled",
+                x.id,
+                x.account_id,
+                x.date_next,
+                x.amount,
+                x.payee_id,
+                x.category_id,
+                x.memo,
+                x.flag_color,
+                x.frequency
+            ]));
         }
         items.push(json!([
             "not_moved",
@@ -550,9 +571,7 @@ impl Progress {
             self.months, self.transactions, self.splits, self.scheduled
         );
         if let Some(month) = &self.half_month {
-            written.push_str(&format!(
-                ", and the source's amount for {month} set to 0"
-            ));
+            written.push_str(&format!(", and the source's amount for {month} set to 0"));
         }
         let in_this = |done: usize, total: usize| total.saturating_sub(done);
         format!(

@@ -157,7 +157,11 @@ impl Merging {
             } else {
                 0
             },
-            moved_scheduled: if self.applied { self.scheduled.len() } else { 0 },
+            moved_scheduled: if self.applied {
+                self.scheduled.len()
+            } else {
+                0
+            },
         }
     }
 
@@ -254,11 +258,25 @@ impl ConfirmedWrite for MergePayees {
             for x in &s.scheduled {
                 scheduled.push((x.id.clone(), s.payee_id.to_string(), (*x).clone()));
                 // A PUT sends the whole schedule: every field it sends is a before value (D4).
-                subject_items.push(json!(["scheduled", x.id, s.payee_id, x.account_id,
-                    x.date_next, x.amount, x.category_id, x.memo, x.flag_color, x.frequency]));
+                subject_items.push(json!([
+                    "scheduled",
+                    x.id,
+                    s.payee_id,
+                    x.account_id,
+                    x.date_next,
+                    x.amount,
+                    x.category_id,
+                    x.memo,
+                    x.flag_color,
+                    x.frequency
+                ]));
             }
-            subject_items.push(json!(["not_moved", s.payee_id, s.lines_not_moved,
-                s.scheduled_not_moved]));
+            subject_items.push(json!([
+                "not_moved",
+                s.payee_id,
+                s.lines_not_moved,
+                s.scheduled_not_moved
+            ]));
         }
         let question = crate::confirm::question(
             format!(
@@ -281,7 +299,8 @@ impl ConfirmedWrite for MergePayees {
             applied: false,
         };
         if change.transactions.is_empty() && change.scheduled.is_empty() {
-            let message = "Nothing to move: no transaction or schedule the API can move names these payees.";
+            let message =
+                "Nothing to move: no transaction or schedule the API can move names these payees.";
             return Ok(self.nothing_to_do(&change, message, snapshot.id()));
         }
         Ok(Prepared::change(snapshot.id(), subject, question, change))

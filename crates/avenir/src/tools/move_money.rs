@@ -1,22 +1,25 @@
 //! `move_money` (`tools-write.md` §9.5): money moved between two categories for a month, in one
 //! confirmed and undoable step.
 
-use super::assigned_amounts::{Side, available_part, month_categories, second_half_failed, unknown_category};
+use super::assigned_amounts::{
+    Side, available_part, month_categories, second_half_failed, unknown_category,
+};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Month, MovedAmount};
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::money::{Amount, MoneyFormat};
 use crate::months::CalendarMonth;
+use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::models::Milliunits;
 
 /// The arguments of `move_money`, validated.
@@ -140,8 +143,7 @@ impl ConfirmedWrite for MoveMoney {
         context: &Context,
         snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<MoneyMove>, ToolError> {
-        let (snapshot, categories) =
-            month_categories(context, snapshot, self.month).await?;
+        let (snapshot, categories) = month_categories(context, snapshot, self.month).await?;
         let side = |id: &str, delta: Milliunits| -> Result<Side, String> {
             let c = categories
                 .iter()
@@ -236,7 +238,8 @@ impl ConfirmedWrite for MoveMoney {
         Ok(JournalDraft {
             details: self.intent_details(m),
             ..JournalDraft::default()
-        }.into())
+        }
+        .into())
     }
 
     fn result(

@@ -8,22 +8,22 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Flag, Money};
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, ReconcileStatus, WriteFailure, WriteResult,
-    WriteStatus,
+    WriteStatus, Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::logic::assignable::{CategoryIndex, INTERNAL_GROUP};
 use crate::logic::created::{digest, item};
 use crate::logic::reconcile::{Analysis, Verdict, analyse};
 use crate::money::{Amount, MoneyFormat};
+use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::models::{Milliunits, PlanDetail};
 use ynab::writes::{NewTransaction, TransactionUpdate};
 
@@ -252,7 +252,8 @@ impl ConfirmedWrite for ReconcileAccount {
             return Err(format!(
                 "Account {} is not in this plan: use an id from list_accounts.",
                 self.account_id
-            ).into());
+            )
+            .into());
         };
         let analysis = analyse(plan, &account.id, self.bank_balance, self.today);
         let fmt = MoneyFormat::of(plan.currency_format.as_ref());
@@ -394,7 +395,8 @@ impl ConfirmedWrite for ReconcileAccount {
             details: json!({"account_id": change.account_id, "reconciled_ids": reconciled,
                             "adjustment_id": adjustment_id}),
             ..JournalDraft::default()
-        }.into())
+        }
+        .into())
     }
 
     fn result(

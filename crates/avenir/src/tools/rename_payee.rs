@@ -3,18 +3,19 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::Text;
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::logic::rename::{MAX_PAYEE_NAME, RenameRefusal, plan_rename};
+use crate::plan_store::PlanSnapshot;
 use crate::text::{quoted, safe};
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 
 /// The arguments of `rename_payee`.
 #[derive(Debug, Clone)]
@@ -137,7 +138,11 @@ impl ConfirmedWrite for RenamePayee {
             transactions: rename.transactions,
         };
         if unchanged {
-            return Ok(self.nothing_to_do(&change, "Nothing to change: the payee is already called that.", snapshot.id()));
+            return Ok(self.nothing_to_do(
+                &change,
+                "Nothing to change: the payee is already called that.",
+                snapshot.id(),
+            ));
         }
         let question = format!(
             "Rename payee ‘{}’ to ‘{}’? {} transaction(s) name it.",
@@ -173,7 +178,8 @@ impl ConfirmedWrite for RenamePayee {
         Ok(JournalDraft {
             details: details(c),
             ..JournalDraft::default()
-        }.into())
+        }
+        .into())
     }
 
     fn result(

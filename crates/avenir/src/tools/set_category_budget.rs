@@ -5,18 +5,20 @@ use super::assigned_amounts::{available_part, month_categories, unknown_category
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Money, Month};
 use crate::confirm::WriteResult;
-use crate::confirm::{Written, ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus};
+use crate::confirm::{
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, Written,
+};
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::money::Amount;
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
+use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::models::Milliunits;
 
 /// The arguments of `set_category_budget`, validated.
@@ -110,8 +112,7 @@ impl ConfirmedWrite for SetBudget {
         context: &Context,
         snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<BudgetChange>, ToolError> {
-        let (snapshot, categories) =
-            month_categories(context, snapshot, self.month).await?;
+        let (snapshot, categories) = month_categories(context, snapshot, self.month).await?;
         let category = categories
             .iter()
             .find(|c| c.id == self.category_id && !c.deleted)
@@ -168,7 +169,8 @@ impl ConfirmedWrite for SetBudget {
         Ok(JournalDraft {
             details: self.intent_details(c),
             ..JournalDraft::default()
-        }.into())
+        }
+        .into())
     }
 
     fn result(

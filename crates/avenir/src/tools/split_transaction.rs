@@ -6,21 +6,21 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Money, Text};
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    capped_lines,
+    Written, capped_lines,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::logic::created::line_digest;
 use crate::logic::split::{LineAsked, check};
 use crate::money::{Amount, MoneyFormat};
+use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::models::Milliunits;
 use ynab::writes::{NewSubTransaction, TransactionUpdate};
 
@@ -229,12 +229,7 @@ impl ConfirmedWrite for SplitTransaction {
             .iter()
             .zip(&change.memos)
             .map(|(l, memo)| {
-                line_digest(
-                    Some(&salt),
-                    l.amount,
-                    Some(&l.category_id),
-                    memo.as_deref(),
-                )
+                line_digest(Some(&salt), l.amount, Some(&l.category_id), memo.as_deref())
             })
             .collect();
         json!({"transaction_id": change.transaction_id, "category_before": change.category_before,
@@ -274,7 +269,8 @@ impl ConfirmedWrite for SplitTransaction {
             undoable: Some(false),
             reason: Some(REASON.into()),
             ..JournalDraft::default()
-        }.into())
+        }
+        .into())
     }
 
     fn result(

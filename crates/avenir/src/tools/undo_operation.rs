@@ -6,24 +6,25 @@
 //! restorable `target`. The kinds journaled `"undoable": false` (`category_create`, `split`,
 //! `import`, a target the journal cannot restore) are named with their reason.
 
-use super::assigned_amounts::{Side, second_half_failed};
 use super::apply_categories::Recategorisation;
 use super::apply_categories::RecategorisationDetails;
+use super::assigned_amounts::{Side, second_half_failed};
 use super::undo_reverts::{Recovery, plan_undo};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::Text;
-use crate::confirm::{Written, 
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult, WriteStatus,
+use crate::confirm::{
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult,
+    WriteStatus, Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::money::MoneyFormat;
+use crate::plan_store::PlanSnapshot;
 use crate::store::journal::{Intent, Operation};
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::writes::TransactionUpdate;
 
 /// The kinds this build can revert.
@@ -351,7 +352,8 @@ impl ConfirmedWrite for Undo {
                 None => match unfinished_intents.iter().find(|i| &i.id == id) {
                     // An interrupted undo: finishing it is undoing what it was undoing (D14).
                     Some(intent) if intent.kind == Self::KIND => {
-                        interrupted_target(context, &view, &plan_id, intent, &unfinished_intents).await?
+                        interrupted_target(context, &view, &plan_id, intent, &unfinished_intents)
+                            .await?
                     }
                     Some(intent) => (operation_of_intent(intent), true),
                     None => return Err(e_u2(id).into()),
@@ -379,7 +381,9 @@ impl ConfirmedWrite for Undo {
                     let next = view
                         .in_effect(&plan_id)
                         .find(|op| cannot_undo_reason(op).is_none());
-                    let Some(next) = next else { return Err(nothing().into()) };
+                    let Some(next) = next else {
+                        return Err(nothing().into());
+                    };
                     let next_question = match plan_undo(
                         context,
                         &snapshot,
@@ -406,7 +410,8 @@ impl ConfirmedWrite for Undo {
             return Err(format!(
                 "Operation {} ({}) cannot be undone here: {reason}.",
                 op.operation_id, op.kind
-            ).into());
+            )
+            .into());
         }
         let recovery = Recovery {
             from_intent,
@@ -850,7 +855,8 @@ async fn still_to_undo(
     plan: &str,
     change: &UndoChange,
 ) -> Result<bool, WriteFailure> {
-    let failed = |e: crate::store::journal::JournalError| WriteFailure::NothingChanged(e.to_string());
+    let failed =
+        |e: crate::store::journal::JournalError| WriteFailure::NothingChanged(e.to_string());
     let (view, unfinished) = context
         .journal
         .blocking(|journal| Ok((journal.read()?, journal.unfinished()?)))
@@ -908,15 +914,25 @@ pub fn applied_message_of(kind: &str) -> &'static str {
         "reconcile" => "Reconciliation undone.",
         "target" => "Target restored.",
         "category" => "Previous name and group restored.",
-        "delete" => "Deleted transactions recreated, with new ids and without their bank-import link.",
+        "delete" => {
+            "Deleted transactions recreated, with new ids and without their bank-import link."
+        }
         "schedule_update" => "The schedule's previous values are back.",
         "schedule_create" => "The created schedule is deleted.",
         "schedule_delete" => "The deleted schedule is recreated, with a new id.",
-        "split_edit" => "The old lines are back, on the transaction created again (a new id, no bank-import link).",
-        "merge" => "Transactions and schedules moved back to their former payees. The payee they were merged into stays in YNAB (its API cannot delete a payee).",
-        "link" => "The transfer is two separate transactions again; the deleted one came back with a new id and without its bank-import link.",
+        "split_edit" => {
+            "The old lines are back, on the transaction created again (a new id, no bank-import link)."
+        }
+        "merge" => {
+            "Transactions and schedules moved back to their former payees. The payee they were merged into stays in YNAB (its API cannot delete a payee)."
+        }
+        "link" => {
+            "The transfer is two separate transactions again; the deleted one came back with a new id and without its bank-import link."
+        }
         "budget_plan" => "Assigned amounts restored.",
-        "category_merge" => "Assigned amounts, transactions, splits and schedules moved back to the category they were merged from; the splits were created again with their old lines (new ids, no bank-import link).",
+        "category_merge" => {
+            "Assigned amounts, transactions, splits and schedules moved back to the category they were merged from; the splits were created again with their old lines (new ids, no bank-import link)."
+        }
         _ => "Approval undone.",
     }
 }

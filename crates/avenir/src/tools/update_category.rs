@@ -3,19 +3,20 @@
 
 use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{CategoryEdit, breaks_one_line};
+use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use ynab::models::CategoryGroup;
 use ynab::writes::CategoryChange;
 
@@ -138,7 +139,8 @@ impl ConfirmedWrite for UpdateCategory {
                 if trimmed.is_empty() {
                     return Err(
                         "The new name is empty: give a name, or omit it to keep the current one."
-                            .to_string().into(),
+                            .to_string()
+                            .into(),
                     );
                 }
                 if breaks_one_line(trimmed) {
@@ -205,7 +207,8 @@ impl ConfirmedWrite for UpdateCategory {
         Ok(JournalDraft {
             details: self.intent_details(c),
             ..JournalDraft::default()
-        }.into())
+        }
+        .into())
     }
 
     fn result(

@@ -440,7 +440,12 @@ pub fn update_of<'a>(id: &str, fields: impl Iterator<Item = &'a FieldChange>) ->
 }
 
 /// Sets one field of a PATCH item to `value` (as the journal writes it).
-pub fn set_field(update: &mut TransactionUpdate, field: Field, value: &Value, new_payee: Option<&str>) {
+pub fn set_field(
+    update: &mut TransactionUpdate,
+    field: Field,
+    value: &Value,
+    new_payee: Option<&str>,
+) {
     let text = value.as_str().map(str::to_string);
     match field {
         Field::Date => update.date = text,
