@@ -641,7 +641,7 @@ fn crash_and_recover(
         server = recover(&mut world, &operation, kind, *recovery);
         if *recovery == Recovery::Irreversible {
             assert_eq!(world.facts(), landed, "{when}: left as it landed");
-        } else if kind == "delete" || kind == "split_edit" || kind == "category_merge" {
+        } else if ["delete", "split_edit", "category_merge", "link"].contains(&kind) {
             world
                 .facts()
                 .without_ids()
@@ -1370,6 +1370,79 @@ fn merge_categories() {
             (after(TRANSACTIONS_PATCH), Recovery::Reverted),
             // the split's recreation landed, the old one's DELETE never will
             (after(TRANSACTIONS_POST), Recovery::Reverted),
+            // everything landed but the answer
+            (after(TRANSACTION_DELETE), Recovery::Reverted),
+        ],
+    );
+}
+
+/// The id of the payee named `name` in `plan`.
+fn payee_named(plan: &PlanState, name: &str) -> String {
+    plan.payees
+        .iter()
+        .find(|p| !p.deleted && p.name == name)
+        .map(|p| p.id.clone())
+        .unwrap_or_else(|| panic!("a payee named {name}"))
+}
+
+#[test]
+fn merge_payees() {
+    // TELCO MOBILE's transactions (one PATCH) and its schedule (one PUT) onto RAIL CO.
+    crash_and_recover(
+        "merge-payees",
+        |_| {},
+        "merge_payees",
+        "merge",
+        |plan| {
+            json!({"source_payee_ids": [payee_named(plan, "TELCO MOBILE - PRELEV")],
+                   "target_payee_id": payee_named(plan, "RAIL CO")})
+        },
+        true,
+        &[
+            (before(TRANSACTIONS_PATCH), Recovery::NothingApplied),
+            // the transactions moved, the schedule's PUT never will
+            (after(TRANSACTIONS_PATCH), Recovery::Reverted),
+            (before(SCHEDULE_PUT), Recovery::Reverted),
+            // everything landed but the answer
+            (after(SCHEDULE_PUT), Recovery::Reverted),
+        ],
+    );
+}
+
+/// A 250.00 transfer from Checking to Savings entered as two separate transactions, two days
+/// apart (the outflow on Checking, the inflow on Savings), as two apps would.
+fn a_pair(plan: &mut PlanState) {
+    let payee = payee_named(plan, "RAIL CO");
+    let side = |n: &str, account: &str, date: &str, amount: i64| -> ynab::models::Transaction {
+        serde_json::from_value(json!({
+            "id": format!("crash-pair-{n}"), "date": date, "amount": amount,
+            "cleared": "cleared", "approved": true, "account_id": id(account),
+            "payee_id": payee, "deleted": false
+        }))
+        .expect("a transaction")
+    };
+    plan.transactions
+        .push(side("out", "acc-checking", "2026-09-15", -250_000));
+    plan.transactions
+        .push(side("in", "acc-savings", "2026-09-17", 250_000));
+}
+
+#[test]
+fn link_transfer() {
+    crash_and_recover(
+        "link-transfer",
+        a_pair,
+        "link_transfer",
+        "link",
+        |_| json!({"transaction_ids": ["crash-pair-out", "crash-pair-in"]}),
+        true,
+        &[
+            (before(TRANSACTIONS_PATCH), Recovery::NothingApplied),
+            // the kept side is a transfer (its mirror made), the mirror's cleared state not yet
+            (after(TRANSACTIONS_PATCH), Recovery::Reverted),
+            (skipping(after(TRANSACTIONS_PATCH), 1), Recovery::Reverted),
+            // both PATCHes landed, the redundant side's DELETE never will
+            (before(TRANSACTION_DELETE), Recovery::Reverted),
             // everything landed but the answer
             (after(TRANSACTION_DELETE), Recovery::Reverted),
         ],
