@@ -285,3 +285,62 @@ async fn each_refusal_names_the_transaction_and_what_is_wrong() {
     }
     assert_eq!(writes_served(&h), writes, "nothing sent");
 }
+
+/// Someone made the kept side an ordinary transaction again in YNAB after the link: undoing the
+/// link would recreate the deleted side beside it and count the money twice, so undo names the
+/// kept side as changed and sends nothing.
+#[tokio::test]
+async fn an_undo_after_the_kept_side_changed_elsewhere_sends_nothing() {
+    let h = start(Era::Legacy, None).await;
+    let (out_id, in_id) = (id("tx-out"), id("tx-in"));
+    let out_payee = live(&h)
+        .await
+        .into_iter()
+        .find(|t| t.id == out_id)
+        .and_then(|t| t.payee_id)
+        .expect("the outflow's payee");
+    let args = json!({"plan_id": plan(), "transaction_ids": [out_id, in_id]});
+    let done = confirmed(&h, false, "link_transfer", args).await;
+    assert_eq!(done["status"], "applied", "{done}");
+    let op = done["operation_id"].as_str().expect("op").to_string();
+
+    let separated = ynab::writes::TransactionUpdate {
+        id: out_id.clone(),
+        payee_id: Some(Some(out_payee.clone())),
+        ..ynab::writes::TransactionUpdate::default()
+    };
+    h.other_app()
+        .update_transactions(&plan(), &[separated])
+        .await
+        .expect("changed elsewhere");
+    let before_undo = live(&h).await;
+    let writes = writes_served(&h);
+
+    let answer = h
+        .call(
+            "undo_operation",
+            json!({"plan_id": plan(), "operation_id": op}),
+        )
+        .await;
+    let text = answer.content[0]
+        .as_text()
+        .map(|t| t.text.clone())
+        .unwrap_or_default();
+    assert!(
+        text.contains(&format!(
+            "Nothing to undo: transaction {out_id} changed since; left alone."
+        )),
+        "{text}"
+    );
+    assert_eq!(writes_served(&h), writes, "nothing sent");
+    let after = live(&h).await;
+    assert_eq!(after, before_undo, "the plan as the other app left it");
+    assert!(
+        after
+            .iter()
+            .all(|t| !(t.account_id == id("acc-savings") && t.date == "2026-09-12")),
+        "the deleted inflow is not recreated beside it"
+    );
+    let kept = after.iter().find(|t| t.id == out_id).expect("kept");
+    assert_eq!(kept.payee_id.as_deref(), Some(out_payee.as_str()));
+}
