@@ -473,6 +473,7 @@ async fn targets_are_set_with_the_amounts_and_undone_with_them() {
         let undo = json!({"plan_id": "last-used", "operation_id": op});
         let undone = confirmed(&h, asking, "undo_operation", undo).await;
         assert_eq!(undone["status"], "applied", "{label}: {undone}");
+        assert_eq!(undone["message"], "Assigned amounts and targets restored.");
         if asking {
             assert_eq!(
                 asker.questions()[1],

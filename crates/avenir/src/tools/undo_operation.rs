@@ -854,6 +854,11 @@ impl ConfirmedWrite for Undo {
     }
 
     fn applied_message(&self, change: &UndoChange, _operation_id: Option<&str>) -> String {
+        if let Revert::BudgetPlan { targets, .. } = &change.revert
+            && !targets.is_empty()
+        {
+            return "Assigned amounts and targets restored.".to_string();
+        }
         let kind = match change.revert {
             Revert::Categorize(_) => "categorize",
             Revert::Budget { .. } => "budget",
