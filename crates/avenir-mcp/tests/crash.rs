@@ -1268,6 +1268,27 @@ fn apply_budget_plan() {
 }
 
 #[test]
+fn apply_budget_plan_with_a_target() {
+    crash_and_recover(
+        "budget-plan-target",
+        |_| {},
+        "apply_budget_plan",
+        "budget_plan",
+        |_| {
+            json!({"month": "2026-10", "lines": [
+                {"category_id": id("cat-groceries"), "amount": 450, "target": 475}]})
+        },
+        true,
+        &[
+            (before(BUDGET_ROUTE), Recovery::NothingApplied),
+            // the amount landed, the target never will
+            (before(CATEGORY_PATCH), Recovery::Reverted),
+            (after(CATEGORY_PATCH), Recovery::Reverted),
+        ],
+    );
+}
+
+#[test]
 fn delete_scheduled_transaction() {
     crash_and_recover(
         "schedule_delete",

@@ -237,7 +237,7 @@ async fn every_validation_error_with_nothing_sent() {
         .collect();
     let with = |lines: Value| json!({"plan_id": plan(), "month": "2026-10", "lines": lines});
     let cases = [
-        (with(json!([])), "Give at least one line: a category_id and its amount.".to_string()),
+        (with(json!([])), "Give at least one line: a category_id and its amount, its target or both.".to_string()),
         (with(json!(many)), "Give at most 50 lines in one plan (51 were given): each is one YNAB request; send the rest in another call.".to_string()),
         (with(json!([{"category_id": rent, "amount": 1}, {"category_id": rent, "amount": 2}])),
             format!("Category {rent} is named twice: give each category once, with its amount.")),
@@ -248,7 +248,11 @@ async fn every_validation_error_with_nothing_sent() {
         (with(json!([{"category_id": inflow, "amount": 1}])),
             format!("Category {inflow} (Inflow: Ready to Assign) is one of YNAB's internal categories: nothing is assigned to it; use a category_id from get_category_balances.")),
         (with(json!([{"category_id": rent}])),
-            "Argument lines.0.amount: is required: give the amount to assign in currency units.".to_string()),
+            "lines.0 gives neither an amount nor a target: give the amount to assign, the target amount or both.".to_string()),
+        (with(json!([{"category_id": rent, "target": 1.005}])),
+            "lines.0.target has more decimals than this plan's currency uses (2): round it to 2 decimal(s).".to_string()),
+        (with(json!([{"category_id": rent, "target": 0}])),
+            "lines.0.target: The amount must be greater than 0; to remove the target, give none.".to_string()),
         (json!({"plan_id": plan(), "month": "2026-13", "lines": [{"category_id": rent, "amount": 1}]}),
             String::new()),
     ];
@@ -366,4 +370,251 @@ async fn an_amount_changed_since_is_left_alone_and_named() {
     assert_eq!(undone["status"], "applied", "{undone}");
     let (back, _) = october(&h).await;
     assert_eq!(amounts(&back, &["Groceries", "Rent"]), [0, 900_000]);
+}
+
+/// Each category's target as another app reads it: (goal_type, goal_target), by name.
+async fn goals(h: &Harness) -> HashMap<String, (Option<String>, Option<i64>)> {
+    h.other_app()
+        .categories(&plan())
+        .await
+        .expect("categories")
+        .into_iter()
+        .flat_map(|g| g.categories)
+        .map(|c| (c.name, (c.goal_type, c.goal_target)))
+        .collect()
+}
+
+/// Groceries: 450.00 assigned and its monthly target raised to 500.00; Holidays (no target): a
+/// target of 150.00 alone.
+async fn targets_args(h: &Harness) -> Value {
+    json!({"plan_id": "last-used", "month": "2026-10", "lines": [
+        {"category_id": category_id(h, "Groceries").await, "amount": 450.0, "target": 500.0},
+        {"category_id": category_id(h, "Holidays").await, "target": 150.0},
+    ]})
+}
+
+#[tokio::test]
+async fn targets_are_set_with_the_amounts_and_undone_with_them() {
+    for (era, asking) in [
+        (Era::Modern, true),
+        (Era::Legacy, true),
+        (Era::Legacy, false),
+    ] {
+        let asker = Asker::new(Reply::Yes);
+        let mut options = Options::new(era);
+        options.asker = asking.then(|| asker.clone());
+        let h = start_options(options).await;
+        let label = format!("{era:?}, asking {asking}");
+        let (before, ready) = october(&h).await;
+        assert_eq!(
+            amounts(&before, &["Groceries", "Holidays"]),
+            [0, 0],
+            "{label}"
+        );
+        assert_eq!(ready, READY, "{label}");
+        let goals_before = goals(&h).await;
+        assert_eq!(
+            goals_before["Groceries"],
+            (Some("NEED".to_string()), Some(450_000)),
+            "{label}"
+        );
+        assert_eq!(goals_before["Holidays"], (None, None), "{label}");
+
+        let done = confirmed(&h, asking, "apply_budget_plan", targets_args(&h).await).await;
+        assert_eq!(done["status"], "applied", "{label}: {done}");
+        let op = done["operation_id"].as_str().expect("op").to_string();
+        assert_eq!(
+            done["message"],
+            format!(
+                "Assigned 1 category and set 2 targets for 2026-10-01. undo_operation with operation_id {op} puts back every amount and target not changed since."
+            )
+        );
+        assert_eq!(done["targets"][1]["category"], "Holidays");
+        assert_eq!(done["targets"][1]["before"], "no target");
+        assert_eq!(done["targets"][1]["after"], "150.00 each month");
+        if asking {
+            assert_eq!(
+                asker.questions(),
+                vec![
+                    "Assign 1 category and set 2 targets for 2026-10-01? Ready to Assign 1892.99 → 1442.99\n\
+- Groceries: 0.00 → 450.00 (available +1052.02 → +1502.02); target 450.00 each month → 500.00 each month\n\
+- Holidays: target no target → 150.00 each month"
+                        .to_string()
+                ],
+                "{label}"
+            );
+        }
+        let (after, ready_after) = october(&h).await;
+        assert_eq!(
+            amounts(&after, &["Groceries", "Holidays"]),
+            [450_000, 0],
+            "{label}"
+        );
+        assert_eq!(ready_after, READY - 450_000, "{label}");
+        let goals_after = goals(&h).await;
+        assert_eq!(
+            goals_after["Groceries"],
+            (Some("NEED".to_string()), Some(500_000)),
+            "{label}"
+        );
+        assert_eq!(
+            goals_after["Holidays"],
+            (Some("NEED".to_string()), Some(150_000)),
+            "{label}"
+        );
+        let journal = journal_lines(&h);
+        assert_eq!(journal.len(), 1, "one operation: {journal:?}");
+        assert_eq!(journal[0]["kind"], "budget_plan");
+        let targets = &journal[0]["details"]["targets"];
+        assert_eq!(targets[0]["undo"], json!({"goal_target": 450_000}));
+        assert_eq!(targets[1]["undo"], json!({"goal_target": null}));
+        assert_eq!(targets[1]["before"], "no target");
+
+        let undo = json!({"plan_id": "last-used", "operation_id": op});
+        let undone = confirmed(&h, asking, "undo_operation", undo).await;
+        assert_eq!(undone["status"], "applied", "{label}: {undone}");
+        assert_eq!(undone["message"], "Assigned amounts and targets restored.");
+        if asking {
+            assert_eq!(
+                asker.questions()[1],
+                "Undo: set 1 assigned amount(s) and 2 target(s) for 2026-10-01 back?\n\
+- Groceries: 450.00 → 0.00\n\
+- Groceries: target 500.00 each month → 450.00 each month\n\
+- Holidays: target 150.00 each month → no target"
+            );
+        }
+        let (back, ready_back) = october(&h).await;
+        assert_eq!(
+            amounts(&back, &["Groceries", "Holidays"]),
+            [0, 0],
+            "{label}"
+        );
+        assert_eq!(ready_back, READY, "{label}");
+        let goals_back = goals(&h).await;
+        assert_eq!(
+            goals_back["Groceries"], goals_before["Groceries"],
+            "{label}"
+        );
+        assert_eq!(
+            goals_back["Holidays"].1, None,
+            "{label}: {:?}",
+            goals_back["Holidays"]
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_target_changed_elsewhere_while_asking_is_refused() {
+    let asker = Asker::new(Reply::Yes);
+    let mut options = Options::new(Era::Modern);
+    options.asker = Some(asker.clone());
+    let h = start_options(options).await;
+    let holidays = category_id(&h, "Holidays").await;
+    let other = Arc::new(h.other_app());
+    asker.meddle_with(Arc::new(move || {
+        let other = other.clone();
+        let holidays = holidays.clone();
+        Box::pin(async move {
+            let change = ynab::writes::CategoryChange {
+                goal_target: Some(Some(70_000)),
+                ..ynab::writes::CategoryChange::default()
+            };
+            let _ = other
+                .update_category(&id("demo-budget"), &holidays, &change)
+                .await;
+        })
+    }));
+    assert_eq!(
+        h.error("apply_budget_plan", targets_args(&h).await).await,
+        E_C4
+    );
+    let (after, ready) = october(&h).await;
+    assert_eq!(amounts(&after, &["Groceries", "Holidays"]), [0, 0]);
+    assert_eq!(ready, READY);
+    let goals = goals(&h).await;
+    assert_eq!(goals["Groceries"].1, Some(450_000), "nothing written");
+    assert_eq!(
+        goals["Holidays"].1,
+        Some(70_000),
+        "only the other app's change"
+    );
+    assert!(journal_lines(&h).is_empty());
+}
+
+#[tokio::test]
+async fn a_target_changed_since_is_left_alone_and_named() {
+    let h = start_options(Options::new(Era::Legacy)).await;
+    let args = targets_args(&h).await;
+    let preview = h.ok("apply_budget_plan", args.clone()).await;
+    let done = h
+        .ok("apply_budget_plan", with_code(args, &code_of(&preview)))
+        .await;
+    let op = done["operation_id"].as_str().expect("op").to_string();
+    let holidays = category_id(&h, "Holidays").await;
+    let change = ynab::writes::CategoryChange {
+        goal_target: Some(Some(80_000)),
+        ..ynab::writes::CategoryChange::default()
+    };
+    h.other_app()
+        .update_category(&plan(), &holidays, &change)
+        .await
+        .expect("other app");
+    let undo = json!({"plan_id": plan(), "operation_id": op});
+    let preview = h.ok("undo_operation", undo.clone()).await;
+    assert_eq!(preview["conflicts"], json!([holidays]), "{preview}");
+    let undone = h
+        .ok("undo_operation", with_code(undo, &code_of(&preview)))
+        .await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    let (back, _) = october(&h).await;
+    assert_eq!(amounts(&back, &["Groceries", "Holidays"]), [0, 0]);
+    let goals = goals(&h).await;
+    assert_eq!(goals["Groceries"].1, Some(450_000));
+    assert_eq!(goals["Holidays"].1, Some(80_000), "left alone");
+}
+
+#[tokio::test]
+async fn a_failure_on_the_first_target_is_reported_per_category_and_undone() {
+    let h = start_options(Options::new(Era::Legacy)).await;
+    let args = targets_args(&h).await;
+    let code = code_of(&h.ok("apply_budget_plan", args.clone()).await);
+    h.sandbox.inject(Fault::new(
+        1,
+        Some("PATCH /plans/{plan_id}/categories/{category_id}"),
+        FaultKind::Status {
+            status: 500,
+            retry_after: None,
+        },
+    ));
+    let error = h.error("apply_budget_plan", with_code(args, &code)).await;
+    assert!(
+        error.contains(
+            "(set before it: Groceries 0.00 → 450.00; the target of Groceries may or may not be set to 500.00 each month; not sent: the target of Holidays.)"
+        ),
+        "{error}"
+    );
+    assert!(journal_lines(&h).is_empty(), "unfinished");
+    let (after, _) = october(&h).await;
+    assert_eq!(amounts(&after, &["Groceries", "Holidays"]), [450_000, 0]);
+    let intent = common::lines_of(&intents_path(&h))[0]["intent"].clone();
+    let op = intent["id"].as_str().expect("intent").to_string();
+    let undo = json!({"plan_id": plan(), "operation_id": op});
+    let preview = h.ok("undo_operation", undo.clone()).await;
+    assert!(
+        preview["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Undo: set 1 assigned amount(s) and 0 target(s) for 2026-10-01 back?\n- Groceries: 450.00 → 0.00"),
+        "{preview}"
+    );
+    let undone = h
+        .ok("undo_operation", with_code(undo, &code_of(&preview)))
+        .await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    let (back, ready) = october(&h).await;
+    assert_eq!(amounts(&back, &["Groceries", "Holidays"]), [0, 0]);
+    assert_eq!(ready, READY);
+    let goals = goals(&h).await;
+    assert_eq!(goals["Groceries"].1, Some(450_000));
+    assert_eq!(goals["Holidays"], (None, None));
 }

@@ -534,14 +534,19 @@ fn cases() -> Vec<Case> {
         case("merge_payees", "nothing_to_do", CODE, |ids, _| {
             json!({"plan_id": plan(), "source_payee_ids": ids.sushi_payees, "target_payee_id": ids.rail_payee})
         }),
-        // apply_budget_plan: October, which no case above assigns.
-        case("apply_budget_plan", "confirmation_required", CODE, |ids, _| budget_plan(ids)),
-        case("apply_budget_plan", "declined", DECLINE, |ids, _| budget_plan(ids)),
+        // apply_budget_plan: October, which no case above assigns, with a first target for
+        // Holidays (none on the demo) so the answers hold `targets`.
+        case("apply_budget_plan", "confirmation_required", CODE, |ids, _| {
+            budget_plan_with_target(ids)
+        }),
+        case("apply_budget_plan", "declined", DECLINE, |ids, _| {
+            budget_plan_with_target(ids)
+        }),
         case("apply_budget_plan", "error", CODE, |ids, _| {
             with(budget_plan(ids), "lines", json!([]))
         }),
         case("apply_budget_plan", "applied", CODE, |ids, m| {
-            confirmed("apply_budget_plan", budget_plan(ids), m)
+            confirmed("apply_budget_plan", budget_plan_with_target(ids), m)
         }),
         case("apply_budget_plan", "nothing_to_do", CODE, |ids, _| budget_plan(ids)),
         // create_account
@@ -865,4 +870,13 @@ async fn every_input_schema_is_closed_json_schema_2020_12() {
     }
     println!("{} input and output schemas checked", tools.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `apply_budget_plan`'s shared arguments plus a target of 150.00 for Holidays.
+fn budget_plan_with_target(ids: &Ids) -> Value {
+    let mut args = budget_plan(ids);
+    if let Some(lines) = args["lines"].as_array_mut() {
+        lines.push(json!({"category_id": ids.category("Holidays"), "target": 150}));
+    }
+    args
 }

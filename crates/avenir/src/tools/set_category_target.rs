@@ -6,22 +6,23 @@
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Date, Frequency, Money};
-use crate::confirm::{Written, 
+use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
+    Written,
 };
 use crate::context::Context;
-use std::sync::Arc;
-use crate::plan_store::PlanSnapshot;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::target_change::{
     TargetAsked, TargetChange, category_change, check_arguments, pairing, plan,
 };
 use crate::money::MoneyFormat;
+use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 
 /// The arguments of `set_category_target`, validated.
 #[derive(Debug, Clone)]

@@ -138,9 +138,11 @@ pub enum Revert {
         recreate: Option<ynab::writes::NewTransaction>,
     },
     /// Set several categories' assigned amounts of a month back (`budget_plan`), in order.
+    /// Then each target still as set (`apply_budget_plan`'s optional targets).
     BudgetPlan {
         month: String,
         sides: Vec<Side>,
+        targets: Vec<crate::logic::undo::budget_plan::TargetBack>,
         fmt: MoneyFormat,
     },
     /// Move a merged category's assigned amounts (per month, the target lowered first), its
@@ -508,10 +510,26 @@ impl ConfirmedWrite for Undo {
             Revert::Link { patch, recreate } => json!({
                 "kept_id": patch.as_ref().map(|(id, ..)| id),
                 "recreate": recreate.is_some()}),
-            Revert::BudgetPlan { month, sides, .. } => json!({"month": month, "changes": sides
-                .iter()
-                .map(|s| json!({"category_id": s.category_id, "from": s.from, "to": s.to}))
-                .collect::<Vec<_>>()}),
+            Revert::BudgetPlan {
+                month,
+                sides,
+                targets,
+                ..
+            } => {
+                let mut intent = json!({"month": month, "changes": sides
+                    .iter()
+                    .map(|s| json!({"category_id": s.category_id, "from": s.from, "to": s.to}))
+                    .collect::<Vec<_>>()});
+                if !targets.is_empty() {
+                    intent["targets"] = json!(
+                        targets
+                            .iter()
+                            .map(|t| json!({"category_id": t.category_id, "fields": t.fields}))
+                            .collect::<Vec<_>>()
+                    );
+                }
+                intent
+            }
             // Ids and assigned amounts only (D31).
             Revert::CategoryMerge { back, .. } => json!({
                 "months": back.months.iter().map(|(month, sides)| json!({"month": month.label(),
@@ -792,12 +810,31 @@ impl ConfirmedWrite for Undo {
                     )));
                 }
             }
-            Revert::BudgetPlan { month, sides, fmt } => {
+            Revert::BudgetPlan {
+                month,
+                sides,
+                targets,
+                fmt,
+            } => {
                 for (done, s) in sides.iter().enumerate() {
                     if let Err(error) = client.set_assigned(plan, month, &s.category_id, s.to).await
                     {
                         return Err(super::apply_budget_plan::put_back_failed(
-                            done, sides, error, fmt,
+                            (done, 0),
+                            (sides, targets),
+                            error,
+                            fmt,
+                        ));
+                    }
+                }
+                for (done, t) in targets.iter().enumerate() {
+                    let save = crate::logic::target_change::category_change(&t.fields);
+                    if let Err(error) = client.update_category(plan, &t.category_id, &save).await {
+                        return Err(super::apply_budget_plan::put_back_failed(
+                            (sides.len(), done),
+                            (sides, targets),
+                            error,
+                            fmt,
                         ));
                     }
                 }
@@ -824,6 +861,11 @@ impl ConfirmedWrite for Undo {
     }
 
     fn applied_message(&self, change: &UndoChange, _operation_id: Option<&str>) -> String {
+        if let Revert::BudgetPlan { targets, .. } = &change.revert
+            && !targets.is_empty()
+        {
+            return "Assigned amounts and targets restored.".to_string();
+        }
         let kind = match change.revert {
             Revert::Categorize(_) => "categorize",
             Revert::Budget { .. } => "budget",

@@ -199,9 +199,20 @@ pub(crate) async fn plan_undo(
                 applied,
             )
         }
-        Details::BudgetPlan { month, changes } => {
+        Details::BudgetPlan {
+            month,
+            changes,
+            targets,
+        } => {
             let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
-            undo::budget_plan::budget_plan(month, &changes, &categories, &fmt, applied)
+            undo::budget_plan::budget_plan(
+                month,
+                (&changes, &targets),
+                &categories,
+                &plan.categories,
+                &fmt,
+                applied,
+            )
         }
         Details::CategoryMerge(done) => {
             let mut months = Vec::new();
@@ -663,9 +674,14 @@ fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> R
             target_name,
         },
         undo::Revert::Link { patch, recreate } => Revert::Link { patch, recreate },
-        undo::Revert::BudgetPlan { month, sides } => Revert::BudgetPlan {
+        undo::Revert::BudgetPlan {
+            month,
+            sides,
+            targets,
+        } => Revert::BudgetPlan {
             month: month.label(),
             sides: sides.into_iter().map(side).collect(),
+            targets,
             fmt: fmt.clone(),
         },
         undo::Revert::CategoryMerge { back, source_name } => {

@@ -100,7 +100,8 @@ pub fn category_merge(
                 to: 0,
             },
         ];
-        let planned = super::budget_plan::budget_plan(month, &changes, categories, fmt, applied);
+        let planned =
+            super::budget_plan::budget_plan(month, (&changes, &[]), categories, &[], fmt, applied);
         // A month's conflict names the month: the same category recurs in every month.
         let planned = UndoPlan {
             conflicts: planned

@@ -171,6 +171,8 @@ pub enum Details {
     BudgetPlan {
         month: CalendarMonth,
         changes: Vec<AssignedChange>,
+        /// Each target it changed (none in a plan of amounts alone, and in older lines).
+        targets: Vec<super::budget_plan::TargetDone>,
     },
     /// `category_merge`: the two categories, each month's amounts before, the transactions and
     /// schedules moved, and each recreated split.
@@ -645,11 +647,48 @@ pub fn parse(
                 .enumerate()
                 .map(|(i, c)| assigned(c, &format!("changes.{i}.")))
                 .collect::<Result<_, Refusal>>()?;
-            Ok(Details::BudgetPlan { month, changes })
+            let targets = match details.get("targets") {
+                // A plan of amounts alone (and every line written before targets) has none.
+                None => Vec::new(),
+                Some(targets) => targets
+                    .as_array()
+                    .ok_or_else(|| damaged("targets", "a list of target changes"))?
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| budget_plan_target(t, i))
+                    .collect::<Result<_, Refusal>>()?,
+            };
+            Ok(Details::BudgetPlan {
+                month,
+                changes,
+                targets,
+            })
         }
         "category_merge" => category_merge_details(details).map(Details::CategoryMerge),
         other => Err(Refusal::Kind(other.to_string())),
     }
+}
+
+/// One target a `budget_plan` changed: `targets.{i}`'s category, the target before and after in
+/// words, and the fields that restore it.
+fn budget_plan_target(t: &Value, i: usize) -> Result<super::budget_plan::TargetDone, Refusal> {
+    let key = |k: &str| format!("targets.{i}.{k}");
+    let text_of = |k: &str| {
+        t.get(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| damaged(&key(k), "a text"))
+    };
+    Ok(super::budget_plan::TargetDone {
+        category_id: text_of("category_id")?,
+        before: text_of("before")?,
+        after: text_of("after")?,
+        fields: t
+            .get("undo")
+            .filter(|u| u.is_object())
+            .cloned()
+            .ok_or_else(|| damaged(&key("undo"), "the fields that restore the target"))?,
+    })
 }
 
 /// The details of a `category_merge` operation or intent.

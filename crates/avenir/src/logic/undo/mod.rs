@@ -191,9 +191,11 @@ pub enum Revert {
         recreate: Option<NewTransaction>,
     },
     /// Set several categories' assigned amounts of one month back (`budget_plan`), in order.
+    /// Then each target still as set is saved with the fields that restore it.
     BudgetPlan {
         month: CalendarMonth,
         sides: Vec<AssignedBack>,
+        targets: Vec<budget_plan::TargetBack>,
     },
     /// Move a merged category's assigned amounts, transactions, splits and schedules back
     /// (`category_merge`).
