@@ -10,7 +10,6 @@ use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::target_change::{self, TargetAsked, TargetChange};
 use crate::money::MoneyFormat;
 use crate::text::safe;
-use std::collections::BTreeSet;
 use ynab::models::{Category, CategoryGroup, Milliunits};
 
 /// The most lines one plan may hold: each changed line is one YNAB request (YNAB has no bulk
@@ -148,14 +147,9 @@ pub fn plan(
     if asked.len() > MAX_LINES {
         return Err(Refusal::TooMany(asked.len()));
     }
-    let mut seen = BTreeSet::new();
-    let twice: BTreeSet<String> = asked
-        .iter()
-        .filter(|a| !seen.insert(a.category_id.as_str()))
-        .map(|a| a.category_id.clone())
-        .collect();
+    let twice = super::named_twice(asked.iter().map(|a| a.category_id.as_str()));
     if !twice.is_empty() {
-        return Err(Refusal::Twice(twice.into_iter().collect()));
+        return Err(Refusal::Twice(twice));
     }
     if let Some(index) = asked
         .iter()

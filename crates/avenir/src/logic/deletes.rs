@@ -58,15 +58,8 @@ pub fn plan_deletes<'a>(
     if ids.len() > MAX_DELETES {
         return Err(DeleteRefusal::TooMany(ids.len()));
     }
-    let mut seen = HashSet::new();
-    let mut twice: Vec<String> = ids
-        .iter()
-        .filter(|id| !seen.insert(id.as_str()))
-        .cloned()
-        .collect();
+    let twice = super::named_twice(ids.iter().map(String::as_str));
     if !twice.is_empty() {
-        twice.sort();
-        twice.dedup();
         return Err(DeleteRefusal::Twice(twice));
     }
     let live = |id: &str| transactions.iter().find(|t| t.id == id && !t.deleted);

@@ -3,7 +3,7 @@
 //!
 //! A flag is one of YNAB's six colours or none; `null`, `""` and any legacy value mean none.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use ynab::models::TransactionSummary;
 
 /// The colours YNAB flags with, in its order.
@@ -52,18 +52,10 @@ pub fn check_request(asked: &[FlagAsked]) -> Result<(), FlagRefusal> {
     if asked.is_empty() {
         return Err(FlagRefusal::Empty);
     }
-    let mut seen = HashSet::new();
-    let mut twice: Vec<String> = asked
-        .iter()
-        .filter(|a| !seen.insert(a.transaction_id.as_str()))
-        .map(|a| a.transaction_id.clone())
-        .collect::<HashSet<_>>()
-        .into_iter()
-        .collect();
+    let twice = super::named_twice(asked.iter().map(|a| a.transaction_id.as_str()));
     if twice.is_empty() {
         return Ok(());
     }
-    twice.sort();
     Err(FlagRefusal::NamedTwice(twice))
 }
 

@@ -8,7 +8,6 @@
 
 use super::category_edits::breaks_one_line;
 use crate::text::fold;
-use std::collections::HashSet;
 use ynab::models::{PlanDetail, ScheduledTransactionSummary, TransactionSummary};
 use ynab::writes::ScheduleSave;
 
@@ -146,15 +145,8 @@ pub fn plan_merge<'p>(
     if sources.len() > MAX_SOURCES {
         return Err(MergeRefusal::TooMany(sources.len()));
     }
-    let mut seen = HashSet::new();
-    let mut twice: Vec<String> = sources
-        .iter()
-        .filter(|id| !seen.insert(id.as_str()))
-        .cloned()
-        .collect();
+    let twice = super::named_twice(sources.iter().map(String::as_str));
     if !twice.is_empty() {
-        twice.sort();
-        twice.dedup();
         return Err(MergeRefusal::Twice(twice));
     }
     let payee = |id: &str| plan.payees.iter().find(|p| p.id == id && !p.deleted);

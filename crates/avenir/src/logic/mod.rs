@@ -47,3 +47,12 @@ pub mod updates;
 
 #[cfg(test)]
 mod fixtures;
+
+/// The ids `ids` names more than once, sorted, each once: the writes refuse a request that names
+/// one transaction, payee or category twice.
+pub fn named_twice<'a>(ids: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let twice: std::collections::BTreeSet<&str> =
+        ids.into_iter().filter(|id| !seen.insert(*id)).collect();
+    twice.into_iter().map(str::to_string).collect()
+}

@@ -10,7 +10,7 @@ use crate::logic::names::{PlanNames, SplitLines};
 use crate::money::MoneyFormat;
 use crate::text::safe;
 use serde_json::{Value, json};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use ynab::models::{Milliunits, PlanDetail, TransactionSummary};
 
 /// At most this many transactions in one call.
@@ -182,16 +182,8 @@ pub fn check_request(asked: &[UpdateAsked], today: &str) -> Result<(), String> {
             asked.len()
         ));
     }
-    let mut seen = HashSet::new();
-    let mut twice: Vec<&str> = asked
-        .iter()
-        .filter(|a| !seen.insert(a.transaction_id.as_str()))
-        .map(|a| a.transaction_id.as_str())
-        .collect::<HashSet<_>>()
-        .into_iter()
-        .collect();
+    let twice = super::named_twice(asked.iter().map(|a| a.transaction_id.as_str()));
     if !twice.is_empty() {
-        twice.sort_unstable();
         return Err(format!(
             "Transaction {} is named twice: give all the changes of a transaction in one update.",
             twice.join(", ")

@@ -252,7 +252,8 @@ impl Refusal {
     }
 }
 
-fn damaged(field: &str, expected: &'static str) -> Refusal {
+/// A damaged journal line's refusal: `field` is not `expected`.
+pub(super) fn damaged(field: &str, expected: &'static str) -> Refusal {
     Refusal::Damaged {
         field: field.to_string(),
         expected,
@@ -260,7 +261,7 @@ fn damaged(field: &str, expected: &'static str) -> Refusal {
 }
 
 /// `details[key]` as a string.
-fn text(details: &Value, key: &str, field: &str) -> Result<String, Refusal> {
+pub(super) fn text(details: &Value, key: &str, field: &str) -> Result<String, Refusal> {
     details
         .get(key)
         .and_then(Value::as_str)
@@ -277,7 +278,7 @@ fn milliunits(details: &Value, key: &str, field: &str) -> Result<Milliunits, Ref
 }
 
 /// `details[key]`, absent or `null` as `None`, else a string.
-fn optional_text(details: &Value, key: &str) -> Result<Option<String>, Refusal> {
+pub(super) fn optional_text(details: &Value, key: &str) -> Result<Option<String>, Refusal> {
     match details.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -286,7 +287,7 @@ fn optional_text(details: &Value, key: &str) -> Result<Option<String>, Refusal> 
 }
 
 /// `details["server_knowledge"]`, absent or `null` as `None`, else an integer.
-fn optional_knowledge(details: &Value) -> Result<Option<i64>, Refusal> {
+pub(super) fn optional_knowledge(details: &Value) -> Result<Option<i64>, Refusal> {
     match details.get("server_knowledge") {
         None | Some(Value::Null) => Ok(None),
         Some(value) => value

@@ -3,7 +3,7 @@
 //! schedule), `schedule_create` deletes the schedule it made, `schedule_delete` recreates the
 //! deleted one from YNAB's record of it (its tombstone), with a new id.
 
-use super::details::{Known, Refusal};
+use super::details::{Known, Refusal, damaged, optional_knowledge, optional_text};
 use super::{Applied, Now, UndoPlan, now};
 use crate::logic::names::PlanNames;
 use crate::logic::schedules::{
@@ -64,37 +64,9 @@ pub enum ScheduleRevert {
     },
 }
 
-fn damaged(field: &str, expected: &'static str) -> Refusal {
-    Refusal::Damaged {
-        field: field.to_string(),
-        expected,
-    }
-}
-
+/// `details[key]` as a string (the field named by its key).
 fn text(details: &Value, key: &str) -> Result<String, Refusal> {
-    details
-        .get(key)
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .ok_or_else(|| damaged(key, "a string"))
-}
-
-fn optional_text(details: &Value, key: &str) -> Result<Option<String>, Refusal> {
-    match details.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(damaged(key, "a string")),
-    }
-}
-
-fn optional_knowledge(details: &Value) -> Result<Option<i64>, Refusal> {
-    match details.get("server_knowledge") {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v
-            .as_i64()
-            .map(Some)
-            .ok_or_else(|| damaged("server_knowledge", "an integer")),
-    }
+    super::details::text(details, key, key)
 }
 
 fn known(entry: &Value, key: &str, path: &str) -> Result<Known, Refusal> {
