@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::confirmed;
+
 use common::{
     Asker, E_C4, Era, Harness, Options, Reply, id, intents_path, journal_lines, start_options,
     with_code, writes_served,
@@ -63,15 +65,6 @@ async fn args_of(h: &Harness, lines: &[(&str, f64)]) -> Value {
 fn code_of(value: &Value) -> Value {
     assert_eq!(value["status"], "confirmation_required", "{value}");
     value["confirmation"].clone()
-}
-
-/// Calls `tool` and confirms it: by the client's own dialog when it has an asker, else by code.
-async fn confirmed(h: &Harness, asking: bool, tool: &'static str, args: Value) -> Value {
-    if asking {
-        return h.ok(tool, args).await;
-    }
-    let preview = h.ok(tool, args.clone()).await;
-    h.ok(tool, with_code(args, &code_of(&preview))).await
 }
 
 fn amounts(assigned: &HashMap<String, i64>, names: &[&str]) -> Vec<i64> {

@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::confirmed;
+
 use common::E_C4;
 
 use common::{Asker, Era, Harness, Options, Reply, id, start_options};
@@ -90,15 +92,6 @@ fn kept(t: &Transaction) -> Value {
         t.flag_color,
         t.transfer_account_id
     ])
-}
-
-/// Calls `tool` and confirms it: by the client's own dialog when it has an asker, else by code.
-async fn confirmed(h: &Harness, asking: bool, tool: &'static str, args: Value) -> Value {
-    if asking {
-        return h.ok(tool, args).await;
-    }
-    let preview = h.ok(tool, args.clone()).await;
-    h.ok(tool, with_code(args, &code_of(&preview))).await
 }
 
 #[tokio::test]

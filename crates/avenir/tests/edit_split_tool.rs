@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::confirmed;
+
 use common::{
     Asker, E_C4, Era, Harness, Options, Reply, id, journal_lines, start_options, writes_served,
 };
@@ -69,16 +71,6 @@ fn lines_of(t: &Transaction) -> Vec<Value> {
 fn code_of(value: &Value) -> String {
     assert_eq!(value["status"], "confirmation_required", "{value}");
     value["confirmation"].as_str().expect("code").to_string()
-}
-
-/// Calls `tool` and confirms it: by the client's own dialog when it has an asker, else by code.
-async fn confirmed(h: &Harness, asking: bool, tool: &'static str, args: Value) -> Value {
-    if asking {
-        return h.ok(tool, args).await;
-    }
-    let preview = h.ok(tool, args.clone()).await;
-    let code = json!(code_of(&preview));
-    h.ok(tool, common::with_code(args, &code)).await
 }
 
 fn units(m: Milliunits) -> f64 {

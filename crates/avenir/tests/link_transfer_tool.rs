@@ -6,11 +6,12 @@
 
 mod common;
 
+use common::confirmed;
+
 use common::{
-    Asker, E_C4, Era, Harness, Options, Reply, id, journal_lines, start_options, with_code,
-    writes_served,
+    Asker, E_C4, Era, Harness, Options, Reply, id, journal_lines, start_options, writes_served,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 use std::sync::Arc;
 use ynab::models::Transaction;
 use ynab_sandbox::PlanState;
@@ -87,15 +88,6 @@ async fn live(h: &Harness) -> Vec<Transaction> {
         .into_iter()
         .filter(|t| !t.deleted)
         .collect()
-}
-
-async fn confirmed(h: &Harness, asking: bool, tool: &'static str, args: Value) -> Value {
-    if asking {
-        return h.ok(tool, args).await;
-    }
-    let preview = h.ok(tool, args.clone()).await;
-    assert_eq!(preview["status"], "confirmation_required", "{preview}");
-    h.ok(tool, with_code(args, &preview["confirmation"])).await
 }
 
 #[tokio::test]

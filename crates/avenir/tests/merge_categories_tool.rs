@@ -8,11 +8,12 @@
 
 mod common;
 
+use common::confirmed;
+
 use common::{
-    Asker, E_C4, Era, Harness, Options, Reply, id, journal_lines, start_options, with_code,
-    writes_served,
+    Asker, E_C4, Era, Harness, Options, Reply, id, journal_lines, start_options, writes_served,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use ynab::models::{Milliunits, ScheduledTransaction, Transaction};
@@ -97,16 +98,6 @@ async fn split_categories(h: &Harness, date: &str, amount: Milliunits) -> (Strin
         .collect();
     categories.sort();
     (t.id, categories)
-}
-
-/// Calls `tool` and confirms it: by the client's own dialog when it has an asker, else by code.
-async fn confirmed(h: &Harness, asking: bool, tool: &'static str, args: Value) -> Value {
-    if asking {
-        return h.ok(tool, args).await;
-    }
-    let preview = h.ok(tool, args.clone()).await;
-    assert_eq!(preview["status"], "confirmation_required", "{preview}");
-    h.ok(tool, with_code(args, &preview["confirmation"])).await
 }
 
 /// A split with a Tennis line of −1.00 (made with split_transaction): its date and amount.

@@ -7,11 +7,13 @@
 
 mod common;
 
+use common::confirmed;
+
 use common::{
     Asker, E_C4, Era, Harness, Options, Reply, id, journal_lines, start_options, with_code,
     writes_served,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use ynab::models::{Payee, ScheduledTransaction, Transaction};
@@ -65,16 +67,6 @@ async fn payee_of(h: &Harness, transaction_id: &str) -> Option<String> {
         .into_iter()
         .find(|t| t.id == transaction_id)
         .and_then(|t| t.payee_id)
-}
-
-/// Calls `tool` and confirms it: by the client's own dialog when it has an asker, else by code.
-async fn confirmed(h: &Harness, asking: bool, tool: &'static str, args: Value) -> Value {
-    if asking {
-        return h.ok(tool, args).await;
-    }
-    let preview = h.ok(tool, args.clone()).await;
-    assert_eq!(preview["status"], "confirmation_required", "{preview}");
-    h.ok(tool, with_code(args, &preview["confirmation"])).await
 }
 
 #[tokio::test]

@@ -472,6 +472,17 @@ pub fn with_code(mut args: Value, code: &Value) -> Value {
     args
 }
 
+/// A confirmed write's answer, the person saying yes: in the client's dialog when `asking` (the
+/// harness's asker answers), else with the code of the preview, which must ask for one.
+pub async fn confirmed(h: &Harness, asking: bool, tool: &'static str, args: Value) -> Value {
+    if asking {
+        return h.ok(tool, args).await;
+    }
+    let preview = h.ok(tool, args.clone()).await;
+    assert_eq!(preview["status"], "confirmation_required", "{preview}");
+    h.ok(tool, with_code(args, &preview["confirmation"])).await
+}
+
 /// The journal's lines.
 pub fn journal_lines(h: &Harness) -> Vec<Value> {
     lines_of(&h.journal)
