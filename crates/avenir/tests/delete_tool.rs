@@ -23,15 +23,7 @@ fn plan() -> String {
 
 /// Every transaction, deleted ones included (a delta from 0 shows tombstones).
 async fn everything(h: &Harness) -> Vec<Transaction> {
-    let filter = ynab::TransactionFilter {
-        last_knowledge: Some(0),
-        ..ynab::TransactionFilter::default()
-    };
-    h.other_app()
-        .transactions(&plan(), &filter)
-        .await
-        .expect("transactions")
-        .0
+    common::all_transactions(h, &plan()).await
 }
 
 /// The live MARKET FRESH −71.86 of 2026-09-19, in the plan's order.

@@ -23,23 +23,11 @@ fn plan() -> String {
 
 /// Every transaction, deleted ones included (a delta from 0 shows tombstones).
 async fn everything(h: &Harness) -> Vec<Transaction> {
-    let filter = ynab::TransactionFilter {
-        last_knowledge: Some(0),
-        ..ynab::TransactionFilter::default()
-    };
-    h.other_app()
-        .transactions(&plan(), &filter)
-        .await
-        .expect("transactions")
-        .0
+    common::all_transactions(h, &plan()).await
 }
 
 async fn live(h: &Harness) -> Vec<Transaction> {
-    everything(h)
-        .await
-        .into_iter()
-        .filter(|t| !t.deleted)
-        .collect()
+    common::live_transactions(h, &plan()).await
 }
 
 /// What the edit keeps: everything but the id, the category (a split has none) and the lines.

@@ -80,14 +80,7 @@ async fn start(era: Era, asker: Option<Asker>) -> Harness {
 }
 
 async fn live(h: &Harness) -> Vec<Transaction> {
-    h.other_app()
-        .transactions(&plan(), &ynab::TransactionFilter::default())
-        .await
-        .expect("transactions")
-        .0
-        .into_iter()
-        .filter(|t| !t.deleted)
-        .collect()
+    common::live_transactions(h, &plan()).await
 }
 
 #[tokio::test]

@@ -33,14 +33,7 @@ fn transport() -> String {
 }
 
 async fn live(h: &Harness) -> Vec<Transaction> {
-    h.other_app()
-        .transactions(&plan(), &ynab::TransactionFilter::default())
-        .await
-        .expect("transactions")
-        .0
-        .into_iter()
-        .filter(|t| !t.deleted)
-        .collect()
+    common::live_transactions(h, &plan()).await
 }
 
 /// Live transactions (not split) in `category`, by id.

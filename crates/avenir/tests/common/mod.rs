@@ -472,6 +472,32 @@ pub fn with_code(mut args: Value, code: &Value) -> Value {
     args
 }
 
+/// Every transaction of `plan`, deleted ones included (a delta from 0 shows tombstones), as
+/// another YNAB app reads them.
+pub async fn all_transactions(h: &Harness, plan: &str) -> Vec<ynab::models::Transaction> {
+    let filter = ynab::TransactionFilter {
+        last_knowledge: Some(0),
+        ..ynab::TransactionFilter::default()
+    };
+    h.other_app()
+        .transactions(plan, &filter)
+        .await
+        .expect("transactions")
+        .0
+}
+
+/// The live (not deleted) transactions of `plan`, as another YNAB app reads them.
+pub async fn live_transactions(h: &Harness, plan: &str) -> Vec<ynab::models::Transaction> {
+    h.other_app()
+        .transactions(plan, &ynab::TransactionFilter::default())
+        .await
+        .expect("transactions")
+        .0
+        .into_iter()
+        .filter(|t| !t.deleted)
+        .collect()
+}
+
 /// A confirmed write's answer, the person saying yes: in the client's dialog when `asking` (the
 /// harness's asker answers), else with the code of the preview, which must ask for one.
 pub async fn confirmed(h: &Harness, asking: bool, tool: &'static str, args: Value) -> Value {
