@@ -1,0 +1,221 @@
+//! What the server's own work costs on a large plan: every read tool warm (the plan loaded, no
+//! YNAB request), the first load, an empty and a small delta, and peak memory. The sandbox runs
+//! in a process of its own (`avenir-mcp sandbox --plan heavy …`), so this process's memory is the
+//! server side's alone.
+//!
+//! Run: `cargo bench -p avenir-mcp --bench read_tools` (the heavy plan, 9,000 transactions), or
+//! `cargo bench -p avenir-mcp --bench read_tools -- --months 120 --per-month 750` (90,000).
+//! It prints its figures; nothing is asserted (machines are shared and noisy: targets live here,
+//! never in timed tests).
+
+use avenir::confirm::{AskContext, Finished};
+use serde_json::{Map, Value, json};
+use std::io::BufRead;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Resident memory of this process (VmRSS) and its peak (VmHWM), in KiB, from /proc.
+fn memory_kib() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn median(mut runs: Vec<Duration>) -> Duration {
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+/// The arguments each read tool is measured with: the plan, and what a person would ask.
+fn arguments(tool: &str) -> Value {
+    match tool {
+        "list_plans" => json!({}),
+        "get_monthly_summary" | "get_category_balances" | "get_budget_vs_actual" => {
+            json!({"plan_id": "last-used", "month": "2026-08"})
+        }
+        "get_spending_trends" => json!({"plan_id": "last-used", "months_count": 24}),
+        "find_transactions" => json!({"plan_id": "last-used", "payee": "market"}),
+        "get_debt_payoff_plan" => json!({"plan_id": "last-used", "strategy": "both"}),
+        "forecast_balance" => json!({"plan_id": "last-used", "until": "2026-12"}),
+        _ => json!({"plan_id": "last-used"}),
+    }
+}
+
+fn option(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let mut sandbox_args = vec!["sandbox".to_string(), "--plan".into(), "heavy".into()];
+    for name in ["--months", "--per-month", "--seed"] {
+        if let Some(value) = option(&args, name) {
+            sandbox_args.push(name.into());
+            sandbox_args.push(value);
+        }
+    }
+    let runs: usize = option(&args, "--runs")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(15);
+    let mut sandbox = Command::new(env!("CARGO_BIN_EXE_avenir-mcp"))
+        .args(&sandbox_args)
+        .env("AVENIR_MCP_TODAY", "2026-09-25")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the sandbox starts");
+    let mut base = String::new();
+    std::io::BufReader::new(sandbox.stdout.take().expect("stdout"))
+        .read_line(&mut base)
+        .expect("its base URL");
+    let base = base.trim().to_string();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let client = Arc::new(
+            ynab::Client::new(
+                ynab::BaseUrl::new(base.clone()),
+                ynab::TokenSource::Fixed(ynab::Token::new("bench")),
+            )
+            .expect("the HTTP client builds")
+            .with_pacer(ynab::Pacer::memory(100_000)),
+        );
+        let settings = avenir::Settings {
+            writes_enabled: false,
+            today: chrono::NaiveDate::from_ymd_opt(2026, 9, 25),
+            fresh_seconds: 3600,
+            confidence_threshold: avenir::config::ConfidenceThreshold::DEFAULT,
+            require_elicitation: false,
+            journal: Some(std::env::temp_dir().join("avenir-bench-journal.jsonl")),
+        };
+        let context = avenir::Context::new(settings, client.clone());
+        let (rss_before, _) = memory_kib();
+
+        let start = Instant::now();
+        let snapshot = context.plans.read("last-used").await.expect("first load");
+        let first = start.elapsed();
+        let plan_id = snapshot.id().to_string();
+        let transactions = snapshot.plan.transactions.len();
+        drop(snapshot);
+        let (rss_loaded, _) = memory_kib();
+        println!("plan: {transactions} transactions; sandbox {}", sandbox_args.join(" "));
+        println!("first load (request, parse, build): {}", ms(first));
+
+        // The export alone, as the sandbox serves it: what the first load waits for.
+        let mut export = Vec::new();
+        for _ in 0..5 {
+            let start = Instant::now();
+            let _: Value = client
+                .get(&["plans", &plan_id], &[])
+                .await
+                .map(|v: Value| v.get("server_knowledge").cloned().unwrap_or_default())
+                .expect("export");
+            export.push(start.elapsed());
+        }
+        println!(
+            "  of which the export's request and body read (median of 5, with its JSON parse): {}",
+            ms(median(export))
+        );
+
+        let registry = avenir::tools::registry();
+        let mut rows = Vec::new();
+        for spec in registry.iter().filter(|s| s.read_only) {
+            let arguments: Map<String, Value> = match arguments(spec.name) {
+                Value::Object(map) => map,
+                _ => Map::new(),
+            };
+            let mut times = Vec::with_capacity(runs);
+            let mut outcome = String::new();
+            for run in 0..=runs {
+                let start = Instant::now();
+                let finished =
+                    (spec.run)(&context, arguments.clone(), AskContext::default()).await;
+                let took = start.elapsed();
+                if run == 0 {
+                    outcome = match &finished {
+                        Finished::Result { value, .. } => {
+                            format!("{} bytes", value.to_string().len())
+                        }
+                        Finished::Error(message) => format!("error: {message}"),
+                        Finished::InputRequired(_) => "input required".to_string(),
+                    };
+                } else {
+                    times.push(took);
+                }
+            }
+            let worst = times.iter().max().copied().unwrap_or_default();
+            rows.push((spec.name, median(times), worst, outcome));
+        }
+        println!("\nread tools, warm (no YNAB request), {runs} runs each:");
+        println!("{:<28} {:>12} {:>12}  answer", "tool", "median", "max");
+        for (name, med, worst, outcome) in &rows {
+            println!("{name:<28} {:>12} {:>12}  {outcome}", ms(*med), ms(*worst));
+        }
+        if let Some((name, med, _, _)) = rows.iter().max_by_key(|r| r.1) {
+            println!("slowest: {name} ({})", ms(*med));
+        }
+
+        // Syncing: an empty delta, then a delta of three new transactions.
+        let mut empty = Vec::new();
+        for _ in 0..runs {
+            let start = Instant::now();
+            context.plans.read_fresh(&plan_id).await.expect("delta");
+            empty.push(start.elapsed());
+        }
+        println!("\nempty delta (request + merge): median {}", ms(median(empty)));
+        let snapshot = context.plans.read(&plan_id).await.expect("plan");
+        let account = snapshot
+            .plan
+            .accounts
+            .iter()
+            .find(|a| !a.closed && a.on_budget)
+            .map(|a| a.id.clone())
+            .expect("an open account");
+        drop(snapshot);
+        let new = |amount: i64, payee: &str| ynab::writes::NewTransaction {
+            account_id: account.clone(),
+            date: "2026-09-24".to_string(),
+            amount,
+            payee_name: Some(payee.to_string()),
+            ..Default::default()
+        };
+        client
+            .create_transactions(
+                &plan_id,
+                &[
+                    new(-12_340, "Bench Cafe"),
+                    new(-5_600, "Bench Bakery"),
+                    new(-78_900, "Bench Garage"),
+                ],
+            )
+            .await
+            .expect("three transactions created");
+        let start = Instant::now();
+        context.plans.read_fresh(&plan_id).await.expect("delta");
+        println!("small delta (3 transactions; request + merge): {}", ms(start.elapsed()));
+        let (rss_after, peak) = memory_kib();
+        println!(
+            "\nmemory of the server side: RSS {rss_before} KiB before the load, {rss_loaded} KiB loaded, {rss_after} KiB after every tool; peak {peak} KiB"
+        );
+    });
+    let _ = sandbox.kill();
+    let _ = sandbox.wait();
+}
