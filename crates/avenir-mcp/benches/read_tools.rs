@@ -46,11 +46,44 @@ fn arguments(tool: &str) -> Value {
             json!({"plan_id": "last-used", "month": "2026-08"})
         }
         "get_spending_trends" => json!({"plan_id": "last-used", "months_count": 24}),
-        "find_transactions" => json!({"plan_id": "last-used", "payee": "market"}),
+        "find_transactions" => {
+            json!({"plan_id": "last-used", "since_date": "2021-01-01", "payee": "market"})
+        }
         "get_debt_payoff_plan" => json!({"plan_id": "last-used", "strategy": "both"}),
         "forecast_balance" => json!({"plan_id": "last-used", "until": "2026-12"}),
         _ => json!({"plan_id": "last-used"}),
     }
+}
+
+#[derive(serde::Deserialize)]
+struct Envelope {
+    data: ExportData,
+}
+
+#[derive(serde::Deserialize)]
+struct ExportData {
+    plan: ynab::models::PlanDetail,
+    server_knowledge: i64,
+}
+
+/// The export's body as the sandbox sends it, over plain HTTP/1.0 (no chunks to undo).
+fn export_body(base: &str, plan_id: &str) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let rest = base.trim_start_matches("http://");
+    let (authority, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+    let mut stream = std::net::TcpStream::connect(authority).expect("the sandbox answers");
+    let request = format!(
+        "GET /{prefix}/plans/{plan_id} HTTP/1.0\r\nHost: {authority}\r\nAuthorization: Bearer bench\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).expect("request sent");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("answer read");
+    let start = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4)
+        .expect("a header");
+    answer.split_off(start)
 }
 
 fn option(args: &[String], name: &str) -> Option<String> {
@@ -118,22 +151,6 @@ fn main() {
         let (rss_loaded, _) = memory_kib();
         println!("plan: {transactions} transactions; sandbox {}", sandbox_args.join(" "));
         println!("first load (request, parse, build): {}", ms(first));
-
-        // The export alone, as the sandbox serves it: what the first load waits for.
-        let mut export = Vec::new();
-        for _ in 0..5 {
-            let start = Instant::now();
-            let _: Value = client
-                .get(&["plans", &plan_id], &[])
-                .await
-                .map(|v: Value| v.get("server_knowledge").cloned().unwrap_or_default())
-                .expect("export");
-            export.push(start.elapsed());
-        }
-        println!(
-            "  of which the export's request and body read (median of 5, with its JSON parse): {}",
-            ms(median(export))
-        );
 
         let registry = avenir::tools::registry();
         let mut rows = Vec::new();
@@ -215,6 +232,42 @@ fn main() {
         println!(
             "\nmemory of the server side: RSS {rss_before} KiB before the load, {rss_loaded} KiB loaded, {rss_after} KiB after every tool; peak {peak} KiB"
         );
+
+        // The first load's server side alone: the export's bytes parsed and the plan built
+        // (its index included), without the request.
+        let body = export_body(&base, &plan_id);
+        let mut builds = Vec::new();
+        for _ in 0..5 {
+            let start = Instant::now();
+            let envelope: Envelope =
+                serde_json::from_slice(&body).expect("the export parses");
+            let snapshot = avenir::plan_store::PlanSnapshot::new(
+                envelope.data.plan,
+                envelope.data.server_knowledge,
+            );
+            builds.push(start.elapsed());
+            drop(snapshot);
+        }
+        println!(
+            "first load, server side (parse {} KiB of JSON, build the plan and its index): median {}",
+            body.len() / 1024,
+            ms(median(builds))
+        );
+
+        // Merging alone: an empty delta, as YNAB answers one.
+        let mut snapshot = (*context.plans.read(&plan_id).await.expect("plan")).clone();
+        let knowledge = snapshot.server_knowledge;
+        let mut merges = Vec::new();
+        for _ in 0..runs {
+            let empty: ynab::models::PlanDetail = serde_json::from_value(
+                json!({"id": plan_id, "name": snapshot.plan.name.clone()}),
+            )
+            .expect("an empty delta");
+            let start = Instant::now();
+            snapshot.merge(empty, knowledge);
+            merges.push(start.elapsed());
+        }
+        println!("empty delta, merge alone: median {}", ms(median(merges)));
     });
     let _ = sandbox.kill();
     let _ = sandbox.wait();

@@ -89,7 +89,7 @@ impl CalendarMonth {
             0 => true,
             3 => {
                 rest.starts_with('-')
-                    && NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok()
+                    && text.parse::<NaiveDate>().is_ok()
                     && rest.bytes().skip(1).all(|b| b.is_ascii_digit())
             }
             _ => false,

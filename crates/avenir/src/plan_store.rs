@@ -6,6 +6,7 @@
 //! last sync are served with no request; the confirmation re-check never is (D18). Plan data stays
 //! in memory: nothing here writes to disk (D6).
 
+use crate::logic::index::PlanIndex;
 use crate::sync::merge_plan;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -13,14 +14,34 @@ use std::time::{Duration, Instant};
 use ynab::models::{Category, PlanDetail};
 use ynab::{Client, TransactionFilter};
 
-/// A plan as last synced, with the knowledge counter of that sync.
+/// A plan as last synced, with the knowledge counter of that sync and what tools derive from
+/// the whole plan (built at load, updated with each delta: `logic::index`).
 #[derive(Debug, Clone)]
 pub struct PlanSnapshot {
     pub plan: PlanDetail,
     pub server_knowledge: i64,
+    pub index: PlanIndex,
 }
 
 impl PlanSnapshot {
+    /// A plan as loaded, its index built.
+    pub fn new(plan: PlanDetail, server_knowledge: i64) -> Self {
+        let index = PlanIndex::build(&plan);
+        PlanSnapshot {
+            plan,
+            server_knowledge,
+            index,
+        }
+    }
+
+    /// Merge a delta answer: the index first (it looks only at what the delta carries), then
+    /// the plan.
+    pub fn merge(&mut self, delta: PlanDetail, server_knowledge: i64) {
+        self.index.apply(&delta);
+        merge_plan(&mut self.plan, delta);
+        self.server_knowledge = server_knowledge;
+    }
+
     /// The resolved plan id.
     pub fn id(&self) -> &str {
         &self.plan.id
@@ -213,9 +234,7 @@ impl PlanStore {
                     let knowledge = entry.snapshot.server_knowledge;
                     tracing::info!("Delta sync of plan {id} since knowledge={knowledge}");
                     let (delta, server_knowledge) = self.client.plan(&id, Some(knowledge)).await?;
-                    let snapshot = Arc::make_mut(&mut entry.snapshot);
-                    merge_plan(&mut snapshot.plan, delta);
-                    snapshot.server_knowledge = server_knowledge;
+                    Arc::make_mut(&mut entry.snapshot).merge(delta, server_knowledge);
                     entry.synced = Instant::now();
                     entry.stale = false;
                 }
@@ -238,10 +257,7 @@ impl PlanStore {
     async fn load(&self, plan_id: &str) -> Result<PlanSnapshot, ynab::Error> {
         tracing::info!("Loading plan {plan_id}");
         match self.client.plan(plan_id, None).await {
-            Ok((plan, server_knowledge)) => Ok(PlanSnapshot {
-                plan,
-                server_knowledge,
-            }),
+            Ok((plan, server_knowledge)) => Ok(PlanSnapshot::new(plan, server_knowledge)),
             Err(error) if gave_up(&error) => {
                 tracing::warn!(
                     "the full export of plan {plan_id} failed ({error}); loading it by kind"
@@ -319,10 +335,7 @@ impl PlanStore {
                 .extend(s.subtransactions.iter().cloned());
             plan.scheduled_transactions.push(s.into());
         }
-        Ok(PlanSnapshot {
-            plan,
-            server_knowledge: knowledge,
-        })
+        Ok(PlanSnapshot::new(plan, knowledge))
     }
 }
 

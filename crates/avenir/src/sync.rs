@@ -102,28 +102,30 @@ pub fn merge_plan(base: &mut PlanDetail, delta: PlanDetail) {
     merge_list(&mut base.category_groups, delta.category_groups);
     merge_list(&mut base.categories, delta.categories);
     merge_months(&mut base.months, delta.months);
-    merge_list(&mut base.transactions, delta.transactions);
-    merge_list(&mut base.subtransactions, delta.subtransactions);
-    merge_list(
+    let transactions = merge_list(&mut base.transactions, delta.transactions);
+    let lines = merge_list(&mut base.subtransactions, delta.subtransactions);
+    let schedules = merge_list(
         &mut base.scheduled_transactions,
         delta.scheduled_transactions,
     );
-    merge_list(
+    let schedule_lines = merge_list(
         &mut base.scheduled_subtransactions,
         delta.scheduled_subtransactions,
     );
-    // Lines of a parent that is gone go with it.
-    let parents: std::collections::HashSet<&str> =
-        base.transactions.iter().map(|t| t.id.as_str()).collect();
-    base.subtransactions
-        .retain(|s| parents.contains(s.transaction_id.as_str()));
-    let scheduled: std::collections::HashSet<&str> = base
-        .scheduled_transactions
-        .iter()
-        .map(|t| t.id.as_str())
-        .collect();
-    base.scheduled_subtransactions
-        .retain(|s| scheduled.contains(s.scheduled_transaction_id.as_str()));
+    // Lines of a parent that is gone go with it (only a changed list can have lost one: an
+    // empty delta costs nothing here).
+    if transactions || lines {
+        let parents: std::collections::HashSet<&str> =
+            base.transactions.iter().map(|t| &*t.id).collect();
+        base.subtransactions
+            .retain(|s| parents.contains(&*s.transaction_id));
+    }
+    if schedules || schedule_lines {
+        let scheduled: std::collections::HashSet<&str> =
+            base.scheduled_transactions.iter().map(|t| &*t.id).collect();
+        base.scheduled_subtransactions
+            .retain(|s| scheduled.contains(&*s.scheduled_transaction_id));
+    }
 }
 
 /// Months merge by month; a month's categories merge by id inside it.

@@ -5,6 +5,7 @@
 //! total; yearly amounts are monthly × 12 rounded to the cent, ties to even, on exact integers.
 
 use super::assignable::CategoryIndex;
+use super::index::PlanIndex;
 use super::recurring::{
     Direction, Flow, LOOKBACK_MONTHS, Planned, Recurring, flows, not_a_transfer, recurring,
 };
@@ -81,8 +82,18 @@ pub fn recurring_charges(
     today: NaiveDate,
     include_income: bool,
 ) -> RecurringCharges {
+    recurring_charges_indexed(plan, &PlanIndex::build(plan), today, include_income)
+}
+
+/// [`recurring_charges`] with the plan's index as the plan store keeps it.
+pub fn recurring_charges_indexed(
+    plan: &PlanDetail,
+    index: &PlanIndex,
+    today: NaiveDate,
+    include_income: bool,
+) -> RecurringCharges {
     let window = full_months_before(today, LOOKBACK_MONTHS);
-    let usable = flows(plan, not_a_transfer);
+    let usable = flows(plan, index, not_a_transfer);
     let planned = Planned::new(plan, &plan.scheduled_transactions);
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let usual = usual_categories(&usable, &window);

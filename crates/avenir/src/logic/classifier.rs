@@ -5,8 +5,8 @@
 //! proposes a category a transaction can be given (`Inflow: Ready to Assign` included, D22, D34).
 
 use super::assignable::CategoryIndex;
+use super::index::PlanIndex;
 use super::merchant::merchant;
-use super::names::PlanNames;
 use crate::text::safe;
 use std::collections::HashMap;
 use ynab::models::{Milliunits, PlanDetail};
@@ -48,7 +48,12 @@ impl Classifier {
     /// Learn from every transaction not deleted and not a transfer whose payee names a merchant
     /// and whose category is learnable.
     pub fn learn(plan: &PlanDetail, categories: &CategoryIndex) -> Self {
-        let names = PlanNames::new(plan);
+        Classifier::learn_indexed(plan, &PlanIndex::build(plan), categories)
+    }
+
+    /// [`Classifier::learn`] with the plan's index as the plan store keeps it: each payee's
+    /// merchant is looked up, not normalised again.
+    pub fn learn_indexed(plan: &PlanDetail, index: &PlanIndex, categories: &CategoryIndex) -> Self {
         let mut classifier = Classifier::default();
         for t in plan
             .transactions
@@ -61,9 +66,9 @@ impl Classifier {
             if !categories.is_learnable(category) {
                 continue;
             }
-            let shop = merchant(names.payee(t.payee_id.as_deref()));
+            let shop = index.merchant(t.payee_id.as_deref());
             if !shop.is_empty() {
-                classifier.count(Direction::of(t.amount), shop, category);
+                classifier.count(Direction::of(t.amount), shop.to_string(), category);
             }
         }
         classifier
@@ -87,9 +92,18 @@ impl Classifier {
         categories: &CategoryIndex,
         threshold: f64,
     ) -> Option<Suggestion> {
-        let counts = self
-            .tables
-            .get(&(Direction::of(amount), merchant(payee_label)))?;
+        self.suggest_for_merchant(&merchant(payee_label), amount, categories, threshold)
+    }
+
+    /// [`Classifier::suggest`] for a label already normalised to its merchant.
+    pub fn suggest_for_merchant(
+        &self,
+        shop: &str,
+        amount: Milliunits,
+        categories: &CategoryIndex,
+        threshold: f64,
+    ) -> Option<Suggestion> {
+        let counts = self.tables.get(&(Direction::of(amount), shop.to_string()))?;
         let usable: Vec<&(String, u32)> = counts
             .iter()
             .filter(|(c, _)| categories.is_assignable(c))

@@ -17,6 +17,7 @@ pub mod deletes;
 pub mod exact;
 pub mod flags;
 pub mod forecast;
+pub mod index;
 pub mod links;
 pub mod merchant;
 pub mod merges;

@@ -3,6 +3,7 @@
 
 use super::merchant::merchant;
 use crate::text::{fold, safe, uncut};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use ynab::models::{Payee, TransactionSummary};
 
@@ -36,45 +37,91 @@ pub fn payees_by_use(
     search: Option<&str>,
     limit: usize,
 ) -> PayeeList {
+    payees_by_use_with(payees, transactions, search, limit, |p| PayeeKeys::of(&p.name))
+}
+
+/// What ranks and finds a payee: the merchant its label normalises to, and its shown name
+/// case-folded (the sort key and what a search looks in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PayeeKeys<'a> {
+    pub merchant: Cow<'a, str>,
+    pub folded_name: Cow<'a, str>,
+}
+
+impl PayeeKeys<'static> {
+    /// The keys of a label, computed.
+    pub fn of(label: &str) -> Self {
+        PayeeKeys {
+            merchant: Cow::Owned(merchant(label)),
+            folded_name: Cow::Owned(fold(&safe(label))),
+        }
+    }
+}
+
+/// [`payees_by_use`] with each payee's keys given (the plan store's index keeps them, so no
+/// label is normalised or folded again), only the rows shown being written out.
+pub fn payees_by_use_with<'k>(
+    payees: &[Payee],
+    transactions: &[TransactionSummary],
+    search: Option<&str>,
+    limit: usize,
+    keys_of: impl Fn(&Payee) -> PayeeKeys<'k>,
+) -> PayeeList {
     let mut usage: HashMap<&str, (u64, &str)> = HashMap::new();
     for t in transactions.iter().filter(|t| !t.deleted) {
         if let Some(payee_id) = t.payee_id.as_deref() {
             let entry = usage.entry(payee_id).or_insert((0, ""));
             entry.0 += 1;
-            if t.date.as_str() > entry.1 {
+            if *t.date > *entry.1 {
                 entry.1 = &t.date;
             }
         }
     }
     let needle = search.map(fold);
-    let mut rows: Vec<(String, PayeeUse)> = payees
+    // (uses, folded name, position, payee, merchant): the position keeps equal keys in the
+    // plan's order, as a stable sort would.
+    let mut rows: Vec<(u64, Cow<'k, str>, usize, &Payee, Cow<'k, str>)> = payees
         .iter()
         .filter(|p| !p.deleted && p.transfer_account_id.is_none())
-        .map(|p| {
-            let (count, last) = usage.get(p.id.as_str()).copied().unwrap_or((0, ""));
-            let name = safe(&p.name);
-            let row = PayeeUse {
-                payee_id: p.id.clone(),
-                merchant: uncut(&merchant(&p.name)),
-                name,
-                transactions: count,
-                last_date: (!last.is_empty()).then(|| last.to_string()),
-            };
-            (fold(&row.name), row)
+        .enumerate()
+        .map(|(position, p)| {
+            let keys = keys_of(p);
+            let uses = usage.get(&*p.id).map_or(0, |u| u.0);
+            (uses, keys.folded_name, position, p, keys.merchant)
         })
-        .filter(|(folded_name, row)| match &needle {
+        .filter(|(_, folded_name, _, _, shop)| match &needle {
             None => true,
-            Some(needle) => folded_name.contains(needle) || fold(&row.merchant).contains(needle),
+            Some(needle) => {
+                folded_name.contains(needle.as_str()) || fold(&uncut(shop)).contains(needle)
+            }
         })
         .collect();
-    rows.sort_by(|(a_name, a), (b_name, b)| {
-        b.transactions
-            .cmp(&a.transactions)
-            .then_with(|| a_name.cmp(b_name))
-    });
+    let order = |a: &(u64, Cow<'k, str>, usize, &Payee, Cow<'k, str>),
+                 b: &(u64, Cow<'k, str>, usize, &Payee, Cow<'k, str>)| {
+        b.0.cmp(&a.0)
+            .then_with(|| a.1.cmp(&b.1))
+            .then_with(|| a.2.cmp(&b.2))
+    };
     let total = rows.len();
+    if limit < rows.len() {
+        rows.select_nth_unstable_by(limit, order);
+        rows.truncate(limit);
+    }
+    rows.sort_by(order);
     PayeeList {
-        payees: rows.into_iter().take(limit).map(|(_, row)| row).collect(),
+        payees: rows
+            .into_iter()
+            .map(|(uses, _, _, p, shop)| {
+                let last = usage.get(&*p.id).map_or("", |u| u.1);
+                PayeeUse {
+                    payee_id: p.id.to_string(),
+                    name: safe(&p.name),
+                    merchant: uncut(&shop),
+                    transactions: uses,
+                    last_date: (!last.is_empty()).then(|| last.to_string()),
+                }
+            })
+            .collect(),
         total,
     }
 }

@@ -7,6 +7,7 @@
 use super::assignable::{CategoryIndex, Offered};
 use super::classifier::{Classifier, Suggestion};
 use super::cursor;
+use super::index::PlanIndex;
 use super::names::{PlanNames, SplitLines};
 use crate::text::safe;
 use chrono::NaiveDate;
@@ -85,7 +86,7 @@ pub fn pending<'a>(
 pub fn transfer_pairs(pending: &[&TransactionSummary]) -> Vec<Option<usize>> {
     let dates: Vec<Option<NaiveDate>> = pending
         .iter()
-        .map(|t| NaiveDate::parse_from_str(&t.date, "%Y-%m-%d").ok())
+        .map(|t| t.date.parse::<NaiveDate>().ok())
         .collect();
     let mut inflows: HashMap<Milliunits, Vec<usize>> = HashMap::new();
     for (j, t) in pending.iter().enumerate().filter(|(_, t)| t.amount > 0) {
@@ -117,9 +118,19 @@ pub fn transfer_pairs(pending: &[&TransactionSummary]) -> Vec<Option<usize>> {
 
 /// The page `request` asks for, suggestions made with `threshold`.
 pub fn pending_page(plan: &PlanDetail, threshold: f64, request: PageRequest) -> PendingPage {
+    pending_page_indexed(plan, &PlanIndex::build(plan), threshold, request)
+}
+
+/// [`pending_page`] with the plan's index as the plan store keeps it.
+pub fn pending_page_indexed(
+    plan: &PlanDetail,
+    index: &PlanIndex,
+    threshold: f64,
+    request: PageRequest,
+) -> PendingPage {
     let names = PlanNames::new(plan);
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
-    let classifier = Classifier::learn(plan, &categories);
+    let classifier = Classifier::learn_indexed(plan, index, &categories);
     let list = pending(plan, &categories);
     let pairs = transfer_pairs(&list);
     let items: Vec<PendingItem> = list
@@ -134,7 +145,12 @@ pub fn pending_page(plan: &PlanDetail, threshold: f64, request: PageRequest) -> 
                 payee: safe(label),
                 memo: t.memo.as_deref().filter(|m| !m.is_empty()).map(safe),
                 account: safe(names.account(&t.account_id)),
-                suggestion: classifier.suggest(label, t.amount, &categories, threshold),
+                suggestion: classifier.suggest_for_merchant(
+                    index.merchant(t.payee_id.as_deref()),
+                    t.amount,
+                    &categories,
+                    threshold,
+                ),
                 possible_transfer_with: pair.map(|j| list[j].id.clone()),
             }
         })

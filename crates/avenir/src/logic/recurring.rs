@@ -5,6 +5,7 @@
 //! The reference compares amounts in floats; here the same comparisons run on exact integers
 //! (twice the median, so an even count's half-milliunit stays exact), which decide identically.
 
+use super::index::PlanIndex;
 use super::merchant::merchant;
 use super::names::PlanNames;
 use crate::months::{CalendarMonth, full_months_before};
@@ -53,17 +54,17 @@ pub struct Flow<'a> {
 /// whose date is not a date is left out. A split counts once, by its parent's amount and payee.
 pub fn flows<'a>(
     plan: &'a PlanDetail,
+    index: &PlanIndex,
     keep: impl Fn(&TransactionSummary) -> bool,
 ) -> Vec<Flow<'a>> {
-    let names = PlanNames::new(plan);
     plan.transactions
         .iter()
         .filter(|t| !t.deleted && keep(t))
         .filter_map(|t| {
             Some(Flow {
-                date: NaiveDate::parse_from_str(&t.date, "%Y-%m-%d").ok()?,
+                date: t.date.parse::<NaiveDate>().ok()?,
                 amount: t.amount,
-                merchant: merchant(names.payee(t.payee_id.as_deref())),
+                merchant: index.merchant(t.payee_id.as_deref()).to_string(),
                 category_id: t.category_id.as_deref(),
             })
         })

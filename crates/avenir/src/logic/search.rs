@@ -5,6 +5,7 @@
 //! do not matter; a term with nothing left to match once normalised is refused (D22 #5).
 
 use super::assignable::CategoryIndex;
+use super::index::PlanIndex;
 use super::merchant::merchant;
 use super::names::{PlanNames, SplitLines};
 use crate::text::{quoted, safe};
@@ -84,60 +85,66 @@ pub fn unknown_category(plan: &PlanDetail, ids: &[String]) -> Option<String> {
 /// Run `query` over the plan's transactions (top level; a split is found through its lines but
 /// returned once), newest first; ties keep the plan's order.
 pub fn search(plan: &PlanDetail, query: &Query) -> Matches {
+    search_indexed(plan, &PlanIndex::build(plan), query)
+}
+
+/// [`search`] with the plan's index as the plan store keeps it.
+pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Matches {
     let names = PlanNames::new(plan);
     let lines = SplitLines::new(&plan.subtransactions);
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let (since, until) = (query.since.to_string(), query.until.to_string());
-    let mut matched: Vec<Match> =
-        plan.transactions
-            .iter()
-            .filter(|t| !t.deleted)
-            .filter(|t| t.date.as_str() >= since.as_str() && t.date.as_str() <= until.as_str())
-            .filter(|t| query.amount.is_none_or(|wanted| t.amount == wanted))
-            .filter(|t| {
-                query
-                    .account_ids
-                    .as_ref()
-                    .is_none_or(|ids| ids.contains(&t.account_id))
+    let mut matched: Vec<Match> = plan
+        .transactions
+        .iter()
+        .filter(|t| !t.deleted)
+        .filter(|t| t.date.as_str() >= since.as_str() && t.date.as_str() <= until.as_str())
+        .filter(|t| query.amount.is_none_or(|wanted| t.amount == wanted))
+        .filter(|t| {
+            query
+                .account_ids
+                .as_ref()
+                .is_none_or(|ids| ids.contains(&t.account_id))
+        })
+        .filter(|t| {
+            query.category_ids.as_ref().is_none_or(|ids| {
+                let own = t.category_id.as_ref().is_some_and(|c| ids.contains(c));
+                own || lines
+                    .live(&t.id)
+                    .any(|l| l.category_id.as_ref().is_some_and(|c| ids.contains(c)))
             })
-            .filter(|t| {
-                query.category_ids.as_ref().is_none_or(|ids| {
-                    let own = t.category_id.as_ref().is_some_and(|c| ids.contains(c));
-                    own || lines
-                        .live(&t.id)
-                        .any(|l| l.category_id.as_ref().is_some_and(|c| ids.contains(c)))
-                })
-            })
-            .filter(|t| {
-                query.merchant.as_deref().is_none_or(|wanted| {
-                    merchant(names.payee(t.payee_id.as_deref())).contains(wanted)
-                })
-            })
-            .map(|t| {
-                let split = lines.is_split(&t.id);
-                Match {
-                    transaction_id: t.id.clone(),
-                    date: t.date.clone(),
-                    amount: t.amount,
-                    payee: safe(names.payee(t.payee_id.as_deref())),
-                    memo: t.memo.as_deref().filter(|m| !m.is_empty()).map(safe),
-                    account: safe(names.account(&t.account_id)),
-                    category: t
-                        .category_id
-                        .as_deref()
-                        .filter(|_| !split)
-                        .and_then(|id| categories.visible_name(id))
-                        .map(safe),
-                    split,
-                    cleared: if t.cleared.is_empty() {
-                        "uncleared".into()
-                    } else {
-                        t.cleared.clone()
-                    },
-                    approved: t.approved,
-                }
-            })
-            .collect();
+        })
+        .filter(|t| {
+            query
+                .merchant
+                .as_deref()
+                .is_none_or(|wanted| index.merchant(t.payee_id.as_deref()).contains(wanted))
+        })
+        .map(|t| {
+            let split = lines.is_split(&t.id);
+            Match {
+                transaction_id: t.id.clone(),
+                date: t.date.clone(),
+                amount: t.amount,
+                payee: safe(names.payee(t.payee_id.as_deref())),
+                memo: t.memo.as_deref().filter(|m| !m.is_empty()).map(safe),
+                account: safe(names.account(&t.account_id)),
+                category: t
+                    .category_id
+                    .as_deref()
+                    .filter(|_| !split)
+                    .and_then(|id| categories.visible_name(id))
+                    .map(safe),
+                split,
+                cleared: if t.cleared.is_empty() {
+                    "uncleared".into()
+                } else {
+                    t.cleared.clone()
+                },
+                approved: t.approved,
+            }
+        })
+        .collect();
     matched.sort_by(|a, b| b.date.cmp(&a.date));
     let truncated = matched.len() > query.limit;
     matched.truncate(query.limit);

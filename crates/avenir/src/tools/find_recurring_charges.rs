@@ -5,7 +5,7 @@ use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::Flag;
 use crate::context::Context;
-use crate::logic::charges::{Charge, recurring_charges};
+use crate::logic::charges::{Charge, recurring_charges_indexed};
 use crate::money::Amount;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -103,8 +103,9 @@ impl AnswerTool for FindRecurringCharges {
             .plans
             .read(&plan_or_last_used(&args.plan_id))
             .await?;
-        let found = recurring_charges(
+        let found = recurring_charges_indexed(
             &snapshot.plan,
+            &snapshot.index,
             context.settings.today(),
             args.include_income.0,
         );

@@ -7,7 +7,7 @@ use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Date, Ids, Money, Month};
 use crate::context::Context;
 use crate::logic::forecast::{
-    Forecast, ForecastRequest, MAX_FORECAST_MONTHS, OneOff, check_horizon, forecast,
+    Forecast, ForecastRequest, MAX_FORECAST_MONTHS, OneOff, check_horizon, forecast_indexed,
 };
 use crate::logic::projection::MonthProjection;
 use crate::logic::recurring::Recurring;
@@ -250,7 +250,8 @@ impl AnswerTool for ForecastBalance {
             variable_monthly: args.variable_monthly.map(|m| m.0),
             one_offs: &one_offs,
         };
-        let result = forecast(&snapshot.plan, today, request).map_err(ToolError::Refused)?;
+        let result = forecast_indexed(&snapshot.plan, &snapshot.index, today, request)
+            .map_err(ToolError::Refused)?;
         Ok(Answered::new(
             answer(result, &one_offs),
             snapshot.id().to_string(),

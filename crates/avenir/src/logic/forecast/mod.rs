@@ -5,6 +5,7 @@
 //! Transfers to accounts outside the projected set count as money out, from history and schedules
 //! alike (D22 #14); a payee a schedule covers is projected by the schedule alone.
 
+use super::index::PlanIndex;
 use super::projection::{MonthProjection, ProjectionInput, first_shortfall, project};
 use super::recurring::{Direction, Flow, Planned, Recurring, flows, recurring};
 use super::schedule::{Occurrence, occurrences};
@@ -115,6 +116,16 @@ pub fn forecast(
     today: NaiveDate,
     request: ForecastRequest<'_>,
 ) -> Result<Forecast, String> {
+    forecast_indexed(plan, &PlanIndex::build(plan), today, request)
+}
+
+/// [`forecast`] with the plan's index as the plan store keeps it (no label normalised again).
+pub fn forecast_indexed(
+    plan: &PlanDetail,
+    index: &PlanIndex,
+    today: NaiveDate,
+    request: ForecastRequest<'_>,
+) -> Result<Forecast, String> {
     if let Some(message) = request
         .account_ids
         .and_then(|ids| unknown_accounts(plan, ids))
@@ -135,7 +146,7 @@ pub fn forecast(
     let inside = |account: Option<&str>| account.is_some_and(|id| ids.contains(id));
 
     // 2. history: a transfer out to an account outside the set counts as money out (D22 #14)
-    let history = flows(plan, |t| {
+    let history = flows(plan, index, |t| {
         ids.contains(t.account_id.as_str())
             && match t.transfer_account_id.as_deref() {
                 None => true,
