@@ -7,7 +7,8 @@
 use super::assignable::CategoryIndex;
 use super::index::PlanIndex;
 use super::recurring::{
-    Direction, Flow, LOOKBACK_MONTHS, Planned, Recurring, flows, not_a_transfer, recurring,
+    Direction, Flow, LOOKBACK_MONTHS, Planned, Recurring, first_day_of, flows, not_a_transfer,
+    recurring,
 };
 use super::schedule::to_cents;
 use crate::months::{CalendarMonth, full_months_before};
@@ -93,7 +94,9 @@ pub fn recurring_charges_indexed(
     include_income: bool,
 ) -> RecurringCharges {
     let window = full_months_before(today, LOOKBACK_MONTHS);
-    let usable = flows(plan, index, not_a_transfer);
+    // Only the window's months are read: older transactions are never turned into flows.
+    let since = first_day_of(&window);
+    let usable = flows(plan, index, |t| *t.date >= *since && not_a_transfer(t));
     let planned = Planned::new(plan, &plan.scheduled_transactions);
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let usual = usual_categories(&usable, &window);

@@ -103,7 +103,9 @@ impl Classifier {
         categories: &CategoryIndex,
         threshold: f64,
     ) -> Option<Suggestion> {
-        let counts = self.tables.get(&(Direction::of(amount), shop.to_string()))?;
+        let counts = self
+            .tables
+            .get(&(Direction::of(amount), shop.to_string()))?;
         let usable: Vec<&(String, u32)> = counts
             .iter()
             .filter(|(c, _)| categories.is_assignable(c))

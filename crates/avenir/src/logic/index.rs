@@ -9,11 +9,11 @@
 //! the index so updated equals the one built from scratch, after any sequence of deltas.
 
 use super::merchant::merchant;
-use std::collections::HashMap;
-use std::sync::Arc;
 use super::payees::PayeeKeys;
 use crate::text::{fold, safe};
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
 use ynab::models::{Payee, PlanDetail};
 
 /// The derived state of one plan.
@@ -61,7 +61,8 @@ impl PlanIndex {
             if p.deleted {
                 self.payees.remove(&*p.id);
             } else {
-                self.payees.insert(p.id.to_string(), PayeeEntry::of(&p.name));
+                self.payees
+                    .insert(p.id.to_string(), PayeeEntry::of(&p.name));
             }
         }
     }

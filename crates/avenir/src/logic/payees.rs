@@ -37,7 +37,9 @@ pub fn payees_by_use(
     search: Option<&str>,
     limit: usize,
 ) -> PayeeList {
-    payees_by_use_with(payees, transactions, search, limit, |p| PayeeKeys::of(&p.name))
+    payees_by_use_with(payees, transactions, search, limit, |p| {
+        PayeeKeys::of(&p.name)
+    })
 }
 
 /// What ranks and finds a payee: the merchant its label normalises to, and its shown name

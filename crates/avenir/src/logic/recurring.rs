@@ -73,6 +73,16 @@ pub fn flows<'a>(
 
 /// A usable transaction (§1.9) for `find_recurring_charges`: not a transfer, whichever account it
 /// goes to.
+/// The first day (`YYYY-MM-01`) of the earliest of `months`, "" for none: transactions dated
+/// before it are in none of them, so a caller that reads only those months skips them before
+/// building their flows.
+pub fn first_day_of(months: &[CalendarMonth]) -> String {
+    months
+        .iter()
+        .min()
+        .map_or_else(String::new, |m| format!("{m}-01"))
+}
+
 pub fn not_a_transfer(t: &TransactionSummary) -> bool {
     t.transfer_account_id.is_none()
 }
@@ -180,7 +190,8 @@ pub fn words(text: &str) -> Vec<&str> {
 /// The (merchant, direction) pairs of YNAB schedules, which "cover" the payees they name (§1.12).
 #[derive(Debug, Clone, Default)]
 pub struct Planned {
-    entries: Vec<(String, Direction)>,
+    /// (name, direction, the name's words), the words split once.
+    entries: Vec<(String, Direction, Vec<String>)>,
 }
 
 impl Planned {
@@ -200,24 +211,31 @@ impl Planned {
                         Direction::of(s.amount),
                     )
                 })
+                .map(Planned::entry)
                 .collect(),
         }
     }
 
     /// Pairs given directly (tests).
     pub fn of(entries: Vec<(String, Direction)>) -> Self {
-        Planned { entries }
+        Planned {
+            entries: entries.into_iter().map(Planned::entry).collect(),
+        }
+    }
+
+    fn entry((name, direction): (String, Direction)) -> (String, Direction, Vec<String>) {
+        let name_words = words(&name).into_iter().map(str::to_string).collect();
+        (name, direction, name_words)
     }
 
     /// `covered(payee, direction, schedules)`: a schedule of that direction whose name has words,
     /// and equals the payee or has every word in the payee's words.
     pub fn covers(&self, payee: &str, direction: Direction) -> bool {
         let payee_words = words(payee);
-        self.entries.iter().any(|(name, d)| {
-            let name_words = words(name);
+        self.entries.iter().any(|(name, d, name_words)| {
             *d == direction
                 && !name_words.is_empty()
-                && (name == payee || name_words.iter().all(|w| payee_words.contains(w)))
+                && (name == payee || name_words.iter().all(|w| payee_words.contains(&w.as_str())))
         })
     }
 }

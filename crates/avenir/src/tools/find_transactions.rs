@@ -6,7 +6,9 @@ use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Date, Ids, IntOr, Money};
 use crate::context::Context;
 use crate::logic::period;
-use crate::logic::search::{Match, Query, payee_term, search_indexed, unknown_account, unknown_category};
+use crate::logic::search::{
+    Match, Query, payee_term, search_indexed, unknown_account, unknown_category,
+};
 use crate::money::Amount;
 use schemars::JsonSchema;
 use serde::Serialize;

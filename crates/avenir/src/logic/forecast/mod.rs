@@ -7,7 +7,9 @@
 
 use super::index::PlanIndex;
 use super::projection::{MonthProjection, ProjectionInput, first_shortfall, project};
-use super::recurring::{Direction, Flow, Planned, Recurring, flows, recurring};
+use super::recurring::{
+    Direction, Flow, LOOKBACK_MONTHS, Planned, Recurring, first_day_of, flows, recurring,
+};
 use super::schedule::{Occurrence, occurrences};
 use crate::months::{CalendarMonth, full_months_before};
 use crate::text::safe;
@@ -146,8 +148,15 @@ pub fn forecast_indexed(
     let inside = |account: Option<&str>| account.is_some_and(|id| ids.contains(id));
 
     // 2. history: a transfer out to an account outside the set counts as money out (D22 #14)
+    // Only the months read below (the recurring and variable windows, then the current month)
+    // are turned into flows.
+    let since = first_day_of(&full_months_before(
+        today,
+        LOOKBACK_MONTHS.max(VARIABLE_MONTHS),
+    ));
     let history = flows(plan, index, |t| {
-        ids.contains(t.account_id.as_str())
+        *t.date >= *since
+            && ids.contains(t.account_id.as_str())
             && match t.transfer_account_id.as_deref() {
                 None => true,
                 Some(other) => !ids.contains(other) && t.amount < 0,
