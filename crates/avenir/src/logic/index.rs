@@ -12,17 +12,30 @@ use super::merchant::merchant;
 use super::payees::PayeeKeys;
 use crate::text::{fold, safe};
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use ynab::models::{Payee, PlanDetail};
 
 /// The derived state of one plan.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct PlanIndex {
     /// Payee id → what its label normalises to, for every payee the plan holds (as
     /// `PlanNames` sees them: a payee a delta deleted is gone from both).
     payees: HashMap<String, PayeeEntry>,
+    /// Each merchant once: a plan's thousands of bank labels name a few dozen shops, and their
+    /// payees share one copy of its text. (It only grows; a renamed shop leaves a few bytes.)
+    shops: HashSet<Arc<str>>,
 }
+
+impl PartialEq for PlanIndex {
+    /// Two indexes are equal when they say the same of every payee (the shared texts are how
+    /// it is stored, not what it says).
+    fn eq(&self, other: &Self) -> bool {
+        self.payees == other.payees
+    }
+}
+
+impl Eq for PlanIndex {}
 
 /// What one payee's label gives once normalised.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,10 +46,19 @@ struct PayeeEntry {
     folded_name: Arc<str>,
 }
 
-impl PayeeEntry {
-    fn of(label: &str) -> Self {
+impl PlanIndex {
+    fn entry(&mut self, label: &str) -> PayeeEntry {
+        let shop = merchant(label);
+        let merchant = match self.shops.get(shop.as_str()) {
+            Some(shared) => shared.clone(),
+            None => {
+                let shared: Arc<str> = Arc::from(shop);
+                self.shops.insert(shared.clone());
+                shared
+            }
+        };
         PayeeEntry {
-            merchant: Arc::from(merchant(label)),
+            merchant,
             folded_name: Arc::from(fold(&safe(label))),
         }
     }
@@ -45,13 +67,15 @@ impl PayeeEntry {
 impl PlanIndex {
     /// The index of `plan`, from scratch.
     pub fn build(plan: &PlanDetail) -> Self {
-        PlanIndex {
-            payees: plan
-                .payees
-                .iter()
-                .map(|p| (p.id.to_string(), PayeeEntry::of(&p.name)))
-                .collect(),
+        let mut index = PlanIndex {
+            payees: HashMap::with_capacity(plan.payees.len()),
+            shops: HashSet::new(),
+        };
+        for p in &plan.payees {
+            let entry = index.entry(&p.name);
+            index.payees.insert(p.id.to_string(), entry);
         }
+        index
     }
 
     /// Bring the index up to date with `delta`, the answer of a delta request, before or after
@@ -61,8 +85,8 @@ impl PlanIndex {
             if p.deleted {
                 self.payees.remove(&*p.id);
             } else {
-                self.payees
-                    .insert(p.id.to_string(), PayeeEntry::of(&p.name));
+                let entry = self.entry(&p.name);
+                self.payees.insert(p.id.to_string(), entry);
             }
         }
     }
