@@ -77,10 +77,12 @@ pub fn flows<'a>(
 /// before it are in none of them, so a caller that reads only those months skips them before
 /// building their flows.
 pub fn first_day_of(months: &[CalendarMonth]) -> String {
+    // (A month's own label is already `YYYY-MM-01`: ask for its first day, not its text.)
     months
         .iter()
         .min()
-        .map_or_else(String::new, |m| format!("{m}-01"))
+        .and_then(|m| m.first_day())
+        .map_or_else(String::new, |day| day.to_string())
 }
 
 pub fn not_a_transfer(t: &TransactionSummary) -> bool {
@@ -247,6 +249,13 @@ mod tests {
 
     fn d(text: &str) -> NaiveDate {
         crate::args::parse_date(text).expect("a date")
+    }
+
+    #[test]
+    fn the_first_day_of_months_is_their_earliest_first_day() {
+        let months = full_months_before(d("2026-09-25"), 4);
+        assert_eq!(first_day_of(&months), "2026-05-01");
+        assert_eq!(first_day_of(&[]), "");
     }
 
     fn flow(date: &str, amount: Milliunits, label: &str) -> Flow<'static> {
