@@ -205,6 +205,30 @@ pub fn full_months_before(today: NaiveDate, n: usize) -> Vec<CalendarMonth> {
     months
 }
 
+/// The dates (`YYYY-MM-DD` text) that can fall in one of `months`, as a half-open range of
+/// text `[from, to)`: a date outside it is in none of them, so a caller skips it without parsing.
+/// `None` for no months.
+pub fn date_range(months: &[CalendarMonth]) -> Option<(String, String)> {
+    let first = months.iter().min()?.first_day()?;
+    let end = months.iter().max()?.next().first_day()?;
+    Some((first.to_string(), end.to_string()))
+}
+
+/// The month of the earliest of `dates` that is a YNAB date (`from_ynab`), parsing only a date
+/// earlier than the earliest found so far (text order is date order for `YYYY-MM-DD`).
+pub fn earliest_month<'a>(dates: impl IntoIterator<Item = &'a str>) -> Option<CalendarMonth> {
+    let mut earliest: Option<(&str, CalendarMonth)> = None;
+    for date in dates {
+        if earliest.is_some_and(|(text, _)| date >= text) {
+            continue;
+        }
+        if let Some(month) = CalendarMonth::from_ynab(date) {
+            earliest = Some((date, month));
+        }
+    }
+    earliest.map(|(_, month)| month)
+}
+
 /// The last `n` months YNAB holds up to today's month (§1.4 `held_months`): deleted months,
 /// months budgeted ahead and labels that are not months are dropped; oldest first. Gaps stay.
 pub fn held_months(
@@ -229,6 +253,29 @@ pub fn held_months(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_date_range_of_months_and_the_earliest_month() {
+        let today = NaiveDate::from_ymd_opt(2026, 1, 10).unwrap_or_default();
+        let months = full_months_before(today, 3);
+        assert_eq!(
+            date_range(&months),
+            Some(("2025-10-01".to_string(), "2026-01-01".to_string()))
+        );
+        assert_eq!(date_range(&[]), None);
+        let dates = ["2026-03-02", "2025-13-01", "2025-12-31", "2025-11-30", "garbage", "2025-11"];
+        assert_eq!(earliest_month(dates), CalendarMonth::from_ynab("2025-11-01"));
+        assert_eq!(earliest_month(["x", "2025-02-30"]), None);
+    }
+
+    proptest! {
+        /// The earliest month is the least month of the dates that are dates.
+        #[test]
+        fn earliest_month_is_the_least_valid_month(dates in prop::collection::vec("20[0-9]{2}-[01][0-9]-[0-3][0-9]|[0-9x-]{0,10}", 0..12)) {
+            let expected = dates.iter().filter_map(|d| CalendarMonth::from_ynab(d)).min();
+            prop_assert_eq!(earliest_month(dates.iter().map(String::as_str)), expected);
+        }
+    }
 
     fn day(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap_or_default()

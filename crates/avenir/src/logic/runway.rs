@@ -12,7 +12,7 @@ use super::exact::{div_half_even, div_tenths, tenths_text, to_i64};
 use super::names::SplitLines;
 use super::payoff::DEBT_TYPES;
 use crate::money::MoneyFormat;
-use crate::months::{CalendarMonth, full_months_before};
+use crate::months::{CalendarMonth, date_range, earliest_month, full_months_before};
 use crate::text::{fold, quoted, safe};
 use chrono::NaiveDate;
 use std::collections::HashSet;
@@ -195,10 +195,7 @@ pub fn runway<'a>(
         .iter()
         .filter(|t| !t.deleted && budget.contains(t.account_id.as_str()))
         .collect();
-    let first = history
-        .iter()
-        .filter_map(|t| CalendarMonth::from_ynab(&t.date))
-        .min();
+    let first = earliest_month(history.iter().map(|t| &*t.date));
     let months: Vec<CalendarMonth> = match first {
         Some(first) => full_months_before(today, request.months_count)
             .into_iter()
@@ -209,8 +206,13 @@ pub fn runway<'a>(
 
     let lines = SplitLines::new(&plan.subtransactions);
     let (mut spent, mut vital) = (0i128, 0i128);
+    // Only the months averaged are read: a date outside their range is skipped unparsed.
+    let range = date_range(&months);
     for t in &history {
-        if !CalendarMonth::from_ynab(&t.date).is_some_and(|m| months.contains(&m)) {
+        let inside = range
+            .as_ref()
+            .is_some_and(|(from, to)| *t.date >= **from && *t.date < **to);
+        if !inside || !CalendarMonth::from_ynab(&t.date).is_some_and(|m| months.contains(&m)) {
             continue;
         }
         let split: Vec<(Milliunits, Option<&str>, Option<&str>)> = lines

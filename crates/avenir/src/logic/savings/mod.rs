@@ -9,7 +9,7 @@ use super::assignable::INTERNAL_GROUP;
 use super::budget_month::{GroupNames, utilization_tenths};
 use super::names::{PlanNames, SplitLines};
 use crate::money::{MoneyFormat, decimal};
-use crate::months::{CalendarMonth, full_months_before};
+use crate::months::{CalendarMonth, date_range, earliest_month, full_months_before};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, HashSet};
 use ynab::models::{Milliunits, PlanDetail};
@@ -139,16 +139,26 @@ pub fn savings_rate(plan: &PlanDetail, today: NaiveDate, months_count: usize) ->
     let rules = Rules::new(plan);
     let names = PlanNames::new(plan);
     let lines = SplitLines::new(&plan.subtransactions);
-    let history: Vec<_> = plan
+    let budget: Vec<_> = plan
         .transactions
         .iter()
         .filter(|t| !t.deleted && rules.budget.contains(t.account_id.as_str()))
-        .filter_map(|t| CalendarMonth::from_ynab(&t.date).map(|m| (m, t)))
         .collect();
-    let first = history.iter().map(|(m, _)| *m).min();
+    let first = earliest_month(budget.iter().map(|t| &*t.date));
     let months: Vec<CalendarMonth> = full_months_before(today, months_count)
         .into_iter()
         .filter(|m| first.is_some_and(|first| *m >= first))
+        .collect();
+    // Only the months counted are read: a date outside their range is skipped unparsed.
+    let range = date_range(&months);
+    let history: Vec<_> = budget
+        .into_iter()
+        .filter(|t| {
+            range
+                .as_ref()
+                .is_some_and(|(from, to)| *t.date >= **from && *t.date < **to)
+        })
+        .filter_map(|t| CalendarMonth::from_ynab(&t.date).map(|m| (m, t)))
         .collect();
     let mut sums: BTreeMap<CalendarMonth, Sums> =
         months.iter().map(|m| (*m, Sums::default())).collect();
