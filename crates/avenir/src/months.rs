@@ -263,8 +263,18 @@ mod tests {
             Some(("2025-10-01".to_string(), "2026-01-01".to_string()))
         );
         assert_eq!(date_range(&[]), None);
-        let dates = ["2026-03-02", "2025-13-01", "2025-12-31", "2025-11-30", "garbage", "2025-11"];
-        assert_eq!(earliest_month(dates), CalendarMonth::from_ynab("2025-11-01"));
+        let dates = [
+            "2026-03-02",
+            "2025-13-01",
+            "2025-12-31",
+            "2025-11-30",
+            "garbage",
+            "2025-11",
+        ];
+        assert_eq!(
+            earliest_month(dates),
+            CalendarMonth::from_ynab("2025-11-01")
+        );
         assert_eq!(earliest_month(["x", "2025-02-30"]), None);
     }
 

@@ -6,9 +6,13 @@
 //! last sync are served with no request; the confirmation re-check never is (D18). Plan data stays
 //! in memory: nothing here writes to disk (D6).
 
+use crate::logic::assignable::CategoryIndex;
+use crate::logic::classifier::Classifier;
 use crate::logic::index::PlanIndex;
+use crate::logic::payees::PayeeRanking;
 use crate::sync::merge_plan;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use ynab::models::{Category, PlanDetail};
@@ -21,6 +25,17 @@ pub struct PlanSnapshot {
     pub plan: PlanDetail,
     pub server_knowledge: i64,
     pub index: PlanIndex,
+    /// Figures of this version of the plan, each computed at its first use.
+    memo: Memo,
+}
+
+/// What tools derive from one version of a plan, computed at first use and kept until a delta
+/// brings a change (an empty delta keeps them): the payee ranking of `list_payees` and the
+/// classifier of `suggest_categories`.
+#[derive(Debug, Clone, Default)]
+struct Memo {
+    payee_ranking: OnceLock<PayeeRanking>,
+    classifier: OnceLock<Classifier>,
 }
 
 impl PlanSnapshot {
@@ -31,12 +46,33 @@ impl PlanSnapshot {
             plan,
             server_knowledge,
             index,
+            memo: Memo::default(),
         }
+    }
+
+    /// The payees in `list_payees` order, with their uses.
+    pub fn payee_ranking(&self) -> &PayeeRanking {
+        self.memo.payee_ranking.get_or_init(|| {
+            PayeeRanking::build(&self.plan.payees, &self.plan.transactions, |p| {
+                self.index.payee_keys(p)
+            })
+        })
+    }
+
+    /// The classifier learnt from the whole history.
+    pub fn classifier(&self) -> &Classifier {
+        self.memo.classifier.get_or_init(|| {
+            let categories = CategoryIndex::new(&self.plan.category_groups, &self.plan.categories);
+            Classifier::learn_indexed(&self.plan, &self.index, &categories)
+        })
     }
 
     /// Merge a delta answer: the index first (it looks only at what the delta carries), then
     /// the plan.
     pub fn merge(&mut self, delta: PlanDetail, server_knowledge: i64) {
+        if !crate::sync::is_empty(&delta) {
+            self.memo = Memo::default();
+        }
         self.index.apply(&delta);
         merge_plan(&mut self.plan, delta);
         self.server_knowledge = server_knowledge;
@@ -346,5 +382,63 @@ fn gave_up(error: &ynab::Error) -> bool {
         ynab::Error::Status { status, .. } => *status >= 500,
         ynab::Error::Unreachable { .. } => true,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::fixtures::Fixture;
+
+    fn delta_of(plan: &PlanDetail) -> PlanDetail {
+        let mut delta = plan.clone();
+        delta.accounts.clear();
+        delta.payees.clear();
+        delta.payee_locations.clear();
+        delta.category_groups.clear();
+        delta.categories.clear();
+        delta.months.clear();
+        delta.transactions.clear();
+        delta.subtransactions.clear();
+        delta.scheduled_transactions.clear();
+        delta.scheduled_subtransactions.clear();
+        delta
+    }
+
+    #[test]
+    fn memos_last_through_an_empty_delta_and_are_dropped_by_a_change() {
+        let mut f = Fixture::new();
+        f.tx("t1", "2026-09-01", -1_000, "acc", "BAKERY ROSE", None);
+        f.tx("t2", "2026-09-02", -1_000, "acc", "CORNER SHOP", None);
+        f.tx("t3", "2026-09-03", -1_000, "acc", "CORNER SHOP", None);
+        let mut snapshot = PlanSnapshot::new(f.plan.clone(), 10);
+        let top = |s: &PlanSnapshot| {
+            let list = s
+                .payee_ranking()
+                .list(&s.plan.payees, &s.plan.transactions, None, 1, |p| {
+                    s.index.payee_keys(p)
+                });
+            (list.payees[0].name.clone(), list.payees[0].transactions)
+        };
+        assert_eq!(top(&snapshot), ("CORNER SHOP".to_string(), 2));
+
+        snapshot.merge(delta_of(&f.plan), 11);
+        assert!(
+            snapshot.memo.payee_ranking.get().is_some(),
+            "an empty delta keeps it"
+        );
+        assert_eq!(snapshot.server_knowledge, 11);
+
+        let mut more = Fixture::new();
+        more.tx("t4", "2026-09-04", -1_000, "acc", "BAKERY ROSE", None);
+        more.tx("t5", "2026-09-05", -1_000, "acc", "BAKERY ROSE", None);
+        let mut delta = delta_of(&f.plan);
+        delta.transactions = more.plan.transactions;
+        snapshot.merge(delta, 12);
+        assert!(
+            snapshot.memo.payee_ranking.get().is_none(),
+            "a change drops it"
+        );
+        assert_eq!(top(&snapshot), ("BAKERY ROSE".to_string(), 3));
     }
 }

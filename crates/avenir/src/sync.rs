@@ -88,6 +88,21 @@ pub fn merge_list<T: Keyed>(base: &mut Vec<T>, delta: Vec<T>) -> bool {
     true
 }
 
+/// A delta that carries no entity: merging it changes no list (only the plan's name and
+/// settings, which no derived figure reads).
+pub fn is_empty(delta: &PlanDetail) -> bool {
+    delta.accounts.is_empty()
+        && delta.payees.is_empty()
+        && delta.payee_locations.is_empty()
+        && delta.category_groups.is_empty()
+        && delta.categories.is_empty()
+        && delta.months.is_empty()
+        && delta.transactions.is_empty()
+        && delta.subtransactions.is_empty()
+        && delta.scheduled_transactions.is_empty()
+        && delta.scheduled_subtransactions.is_empty()
+}
+
 /// Merge a delta answer of `GET /plans/{id}` into the cached plan.
 pub fn merge_plan(base: &mut PlanDetail, delta: PlanDetail) {
     base.name = delta.name;

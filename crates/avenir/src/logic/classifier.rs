@@ -39,7 +39,7 @@ pub struct Suggestion {
 
 /// How often each merchant was given each category, per direction, categories in the order
 /// history first gave them (that order breaks ties).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Classifier {
     tables: HashMap<(Direction, String), Vec<(String, u32)>>,
 }

@@ -10,9 +10,9 @@
 
 use super::merchant::merchant;
 use super::payees::PayeeKeys;
-use crate::text::{fold, safe};
+use crate::text::{fold, safe, uncut};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use ynab::models::{Payee, PlanDetail};
 
@@ -24,7 +24,7 @@ pub struct PlanIndex {
     payees: HashMap<String, PayeeEntry>,
     /// Each merchant once: a plan's thousands of bank labels name a few dozen shops, and their
     /// payees share one copy of its text. (It only grows; a renamed shop leaves a few bytes.)
-    shops: HashSet<Arc<str>>,
+    shops: HashMap<Arc<str>, Arc<str>>,
 }
 
 impl PartialEq for PlanIndex {
@@ -42,6 +42,8 @@ impl Eq for PlanIndex {}
 struct PayeeEntry {
     /// The merchant (`logic::merchant`).
     merchant: Arc<str>,
+    /// The merchant as a search reads it (shown, case-folded), shared like the merchant.
+    folded_merchant: Arc<str>,
     /// The shown label case-folded: the payee list's sort key and search text.
     folded_name: Arc<str>,
 }
@@ -49,16 +51,18 @@ struct PayeeEntry {
 impl PlanIndex {
     fn entry(&mut self, label: &str) -> PayeeEntry {
         let shop = merchant(label);
-        let merchant = match self.shops.get(shop.as_str()) {
-            Some(shared) => shared.clone(),
+        let (merchant, folded_merchant) = match self.shops.get_key_value(shop.as_str()) {
+            Some((shared, folded)) => (shared.clone(), folded.clone()),
             None => {
+                let folded: Arc<str> = Arc::from(fold(&uncut(&shop)));
                 let shared: Arc<str> = Arc::from(shop);
-                self.shops.insert(shared.clone());
-                shared
+                self.shops.insert(shared.clone(), folded.clone());
+                (shared, folded)
             }
         };
         PayeeEntry {
             merchant,
+            folded_merchant,
             folded_name: Arc::from(fold(&safe(label))),
         }
     }
@@ -69,7 +73,7 @@ impl PlanIndex {
     pub fn build(plan: &PlanDetail) -> Self {
         let mut index = PlanIndex {
             payees: HashMap::with_capacity(plan.payees.len()),
-            shops: HashSet::new(),
+            shops: HashMap::new(),
         };
         for p in &plan.payees {
             let entry = index.entry(&p.name);
@@ -104,6 +108,7 @@ impl PlanIndex {
         match self.payees.get(&*payee.id) {
             Some(entry) => PayeeKeys {
                 merchant: Cow::Borrowed(&entry.merchant),
+                folded_merchant: Cow::Borrowed(&entry.folded_merchant),
                 folded_name: Cow::Borrowed(&entry.folded_name),
             },
             None => PayeeKeys::of(&payee.name),

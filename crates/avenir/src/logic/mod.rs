@@ -47,7 +47,7 @@ pub mod undo;
 pub mod updates;
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 
 /// The ids `ids` names more than once, sorted, each once: the writes refuse a request that names
 /// one transaction, payee or category twice.

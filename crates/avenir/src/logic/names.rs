@@ -30,6 +30,25 @@ impl<'a> PlanNames<'a> {
     }
 
     /// The payee's name (YNAB's `payee_name`), `""` when there is none.
+    /// The same, holding only the payees `wanted` names (every account): a plan has thousands
+    /// of payees, a page of transactions a few dozen.
+    pub fn for_payees<'w>(plan: &'a PlanDetail, wanted: impl IntoIterator<Item = &'w str>) -> Self {
+        let wanted: HashSet<&str> = wanted.into_iter().collect();
+        PlanNames {
+            payees: plan
+                .payees
+                .iter()
+                .filter(|p| wanted.contains(&*p.id))
+                .map(|p| (p.id.as_str(), p.name.as_str()))
+                .collect(),
+            accounts: plan
+                .accounts
+                .iter()
+                .map(|a| (a.id.as_str(), a.name.as_str()))
+                .collect(),
+        }
+    }
+
     pub fn payee(&self, payee_id: Option<&str>) -> &'a str {
         payee_id
             .and_then(|id| self.payees.get(id).copied())

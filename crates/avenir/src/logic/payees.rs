@@ -37,94 +37,134 @@ pub fn payees_by_use(
     search: Option<&str>,
     limit: usize,
 ) -> PayeeList {
-    payees_by_use_with(payees, transactions, search, limit, |p| {
-        PayeeKeys::of(&p.name)
-    })
+    let keys = |p: &Payee| PayeeKeys::of(&p.name);
+    PayeeRanking::build(payees, transactions, keys).list(payees, transactions, search, limit, keys)
 }
 
-/// What ranks and finds a payee: the merchant its label normalises to, and its shown name
-/// case-folded (the sort key and what a search looks in).
+/// What ranks and finds a payee: the merchant its label normalises to, that merchant as a search
+/// reads it (shown, then case-folded), and its shown name case-folded (the sort key).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PayeeKeys<'a> {
     pub merchant: Cow<'a, str>,
+    pub folded_merchant: Cow<'a, str>,
     pub folded_name: Cow<'a, str>,
 }
 
 impl PayeeKeys<'static> {
     /// The keys of a label, computed.
     pub fn of(label: &str) -> Self {
+        let shop = merchant(label);
         PayeeKeys {
-            merchant: Cow::Owned(merchant(label)),
+            folded_merchant: Cow::Owned(fold(&uncut(&shop))),
+            merchant: Cow::Owned(shop),
             folded_name: Cow::Owned(fold(&safe(label))),
         }
     }
 }
 
-/// [`payees_by_use`] with each payee's keys given (the plan store's index keeps them, so no
-/// label is normalised or folded again), only the rows shown being written out.
-pub fn payees_by_use_with<'k>(
-    payees: &[Payee],
-    transactions: &[TransactionSummary],
-    search: Option<&str>,
-    limit: usize,
-    keys_of: impl Fn(&Payee) -> PayeeKeys<'k>,
-) -> PayeeList {
-    let mut usage: HashMap<&str, (u64, &str)> = HashMap::new();
-    for t in transactions.iter().filter(|t| !t.deleted) {
-        if let Some(payee_id) = t.payee_id.as_deref() {
-            let entry = usage.entry(payee_id).or_insert((0, ""));
+/// The payees of one version of a plan in list order (uses descending, then folded name, then
+/// plan order), with each one's uses: built once per version of the plan, then every listing is
+/// a walk from its top.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PayeeRanking {
+    /// Positions in the plan's payee list, listed ones only (not deleted, not a transfer's).
+    order: Vec<u32>,
+    /// Per position in the payee list: (transactions naming it, position of its latest one).
+    uses: Vec<(u64, Option<u32>)>,
+}
+
+impl PayeeRanking {
+    /// The ranking of `payees` by their use in `transactions`; `keys_of` gives each one's keys.
+    pub fn build<'k>(
+        payees: &[Payee],
+        transactions: &[TransactionSummary],
+        keys_of: impl Fn(&Payee) -> PayeeKeys<'k>,
+    ) -> Self {
+        let position: HashMap<&str, usize> = payees
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (&*p.id, i))
+            .collect();
+        let mut uses: Vec<(u64, Option<u32>)> = vec![(0, None); payees.len()];
+        for (i, t) in transactions.iter().enumerate().filter(|(_, t)| !t.deleted) {
+            let Some(&at) = t.payee_id.as_deref().and_then(|id| position.get(id)) else {
+                continue;
+            };
+            let entry = &mut uses[at];
             entry.0 += 1;
-            if *t.date > *entry.1 {
-                entry.1 = &t.date;
+            let later = entry
+                .1
+                .and_then(|j| transactions.get(j as usize))
+                .is_none_or(|latest| *t.date > *latest.date);
+            if later {
+                entry.1 = u32::try_from(i).ok();
             }
         }
+        let mut keyed: Vec<(u64, Cow<'k, str>, u32)> = payees
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.deleted && p.transfer_account_id.is_none())
+            .filter_map(|(i, p)| Some((uses[i].0, keys_of(p).folded_name, u32::try_from(i).ok()?)))
+            .collect();
+        keyed.sort_unstable_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then_with(|| a.1.cmp(&b.1))
+                .then_with(|| a.2.cmp(&b.2))
+        });
+        PayeeRanking {
+            order: keyed.into_iter().map(|(_, _, i)| i).collect(),
+            uses,
+        }
     }
-    let needle = search.map(fold);
-    // (uses, folded name, position, payee, merchant): the position keeps equal keys in the
-    // plan's order, as a stable sort would.
-    let mut rows: Vec<(u64, Cow<'k, str>, usize, &Payee, Cow<'k, str>)> = payees
-        .iter()
-        .filter(|p| !p.deleted && p.transfer_account_id.is_none())
-        .enumerate()
-        .map(|(position, p)| {
-            let keys = keys_of(p);
-            let uses = usage.get(&*p.id).map_or(0, |u| u.0);
-            (uses, keys.folded_name, position, p, keys.merchant)
-        })
-        .filter(|(_, folded_name, _, _, shop)| match &needle {
-            None => true,
-            Some(needle) => {
-                folded_name.contains(needle.as_str()) || fold(&uncut(shop)).contains(needle)
+
+    /// The listing: the payees matching `search` in rank order, the first `limit` written out.
+    /// `payees` and `transactions` are the ones the ranking was built from.
+    pub fn list<'k>(
+        &self,
+        payees: &[Payee],
+        transactions: &[TransactionSummary],
+        search: Option<&str>,
+        limit: usize,
+        keys_of: impl Fn(&Payee) -> PayeeKeys<'k>,
+    ) -> PayeeList {
+        let needle = search.map(fold);
+        let mut shown = Vec::new();
+        let mut total = 0;
+        for &i in &self.order {
+            let Some(p) = payees.get(i as usize) else {
+                continue;
+            };
+            if let Some(needle) = &needle {
+                let keys = keys_of(p);
+                if !keys.folded_name.contains(needle.as_str())
+                    && !keys.folded_merchant.contains(needle.as_str())
+                {
+                    continue;
+                }
+            } else if shown.len() >= limit {
+                // No search: every listed payee matches, the total is known.
+                total = self.order.len();
+                break;
             }
-        })
-        .collect();
-    let order = |a: &(u64, Cow<'k, str>, usize, &Payee, Cow<'k, str>),
-                 b: &(u64, Cow<'k, str>, usize, &Payee, Cow<'k, str>)| {
-        b.0.cmp(&a.0)
-            .then_with(|| a.1.cmp(&b.1))
-            .then_with(|| a.2.cmp(&b.2))
-    };
-    let total = rows.len();
-    if limit < rows.len() {
-        rows.select_nth_unstable_by(limit, order);
-        rows.truncate(limit);
-    }
-    rows.sort_by(order);
-    PayeeList {
-        payees: rows
-            .into_iter()
-            .map(|(uses, _, _, p, shop)| {
-                let last = usage.get(&*p.id).map_or("", |u| u.1);
-                PayeeUse {
+            total += 1;
+            if shown.len() < limit {
+                let (uses, latest) = self.uses.get(i as usize).copied().unwrap_or((0, None));
+                let last_date = latest
+                    .and_then(|j| transactions.get(j as usize))
+                    .map(|t| t.date.to_string());
+                shown.push(PayeeUse {
                     payee_id: p.id.to_string(),
                     name: safe(&p.name),
-                    merchant: uncut(&shop),
+                    merchant: uncut(&keys_of(p).merchant),
                     transactions: uses,
-                    last_date: (!last.is_empty()).then(|| last.to_string()),
-                }
-            })
-            .collect(),
-        total,
+                    last_date,
+                });
+            }
+        }
+        PayeeList {
+            payees: shown,
+            total,
+        }
     }
 }
 

@@ -118,20 +118,23 @@ pub fn transfer_pairs(pending: &[&TransactionSummary]) -> Vec<Option<usize>> {
 
 /// The page `request` asks for, suggestions made with `threshold`.
 pub fn pending_page(plan: &PlanDetail, threshold: f64, request: PageRequest) -> PendingPage {
-    pending_page_indexed(plan, &PlanIndex::build(plan), threshold, request)
+    let index = PlanIndex::build(plan);
+    let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
+    let classifier = Classifier::learn_indexed(plan, &index, &categories);
+    pending_page_indexed(plan, &index, &classifier, threshold, request)
 }
 
-/// [`pending_page`] with the plan's index as the plan store keeps it.
+/// [`pending_page`] with the plan's index and classifier as the plan store keeps them.
 pub fn pending_page_indexed(
     plan: &PlanDetail,
     index: &PlanIndex,
+    classifier: &Classifier,
     threshold: f64,
     request: PageRequest,
 ) -> PendingPage {
-    let names = PlanNames::new(plan);
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
-    let classifier = Classifier::learn_indexed(plan, index, &categories);
     let list = pending(plan, &categories);
+    let names = PlanNames::for_payees(plan, list.iter().filter_map(|t| t.payee_id.as_deref()));
     let pairs = transfer_pairs(&list);
     let items: Vec<PendingItem> = list
         .iter()

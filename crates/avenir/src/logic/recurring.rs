@@ -202,11 +202,13 @@ impl Planned {
         plan: &'a PlanDetail,
         schedules: impl IntoIterator<Item = &'a ScheduledTransactionSummary>,
     ) -> Self {
-        let names = PlanNames::new(plan);
+        let schedules: Vec<&ScheduledTransactionSummary> =
+            schedules.into_iter().filter(|s| !s.deleted).collect();
+        let names =
+            PlanNames::for_payees(plan, schedules.iter().filter_map(|s| s.payee_id.as_deref()));
         Planned {
             entries: schedules
                 .into_iter()
-                .filter(|s| !s.deleted)
                 .map(|s| {
                     (
                         merchant(names.payee(s.payee_id.as_deref())),

@@ -143,7 +143,18 @@ pub fn occurrences(
     since: NaiveDate,
     until: NaiveDate,
 ) -> Vec<Occurrence> {
-    let names = PlanNames::new(plan);
+    // Only the schedules' payees are looked up (a plan has thousands of payees).
+    let names = PlanNames::for_payees(
+        plan,
+        plan.scheduled_transactions
+            .iter()
+            .filter_map(|s| s.payee_id.as_deref())
+            .chain(
+                plan.scheduled_subtransactions
+                    .iter()
+                    .filter_map(|s| s.payee_id.as_deref()),
+            ),
+    );
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let split = split_schedules(plan);
     let mut out = Vec::new();

@@ -4,7 +4,6 @@
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{IntOr, Text};
 use crate::context::Context;
-use crate::logic::payees::payees_by_use_with;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -87,7 +86,7 @@ Cost: ≤ 1 YNAB request once the plan is loaded (loading it the first time is 1
             .await?;
         // The parser keeps the limit within 1..=200, which every usize holds.
         let limit = usize::try_from(args.limit.0).unwrap_or(50);
-        let list = payees_by_use_with(
+        let list = snapshot.payee_ranking().list(
             &snapshot.plan.payees,
             &snapshot.plan.transactions,
             args.search.as_ref().map(|s| s.0.as_str()),

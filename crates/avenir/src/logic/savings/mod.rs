@@ -137,7 +137,6 @@ struct Sums {
 /// from the month of the budget accounts' first transaction.
 pub fn savings_rate(plan: &PlanDetail, today: NaiveDate, months_count: usize) -> SavingsRate {
     let rules = Rules::new(plan);
-    let names = PlanNames::new(plan);
     let lines = SplitLines::new(&plan.subtransactions);
     let budget: Vec<_> = plan
         .transactions
@@ -160,6 +159,10 @@ pub fn savings_rate(plan: &PlanDetail, today: NaiveDate, months_count: usize) ->
         })
         .filter_map(|t| CalendarMonth::from_ynab(&t.date).map(|m| (m, t)))
         .collect();
+    let names = PlanNames::for_payees(
+        plan,
+        history.iter().filter_map(|(_, t)| t.payee_id.as_deref()),
+    );
     let mut sums: BTreeMap<CalendarMonth, Sums> =
         months.iter().map(|m| (*m, Sums::default())).collect();
     let mut moved: Milliunits = 0;
