@@ -8,6 +8,8 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::Request;
 use serde_json::Value;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 use tower::ServiceExt;
 use ynab_sandbox::heavy;
@@ -45,8 +47,9 @@ fn options() -> Options {
     options
 }
 
-/// Sends one request; answers its status and body size.
-async fn send(app: &Router, method: &str, path: &str, body: Option<&Value>) -> (u16, usize) {
+/// Sends one request; answers its status, body size and a hash of the body (to compare the
+/// answers of two builds byte for byte).
+async fn send(app: &Router, method: &str, path: &str, body: Option<&Value>) -> (u16, usize, u64) {
     let request = Request::builder()
         .method(method)
         .uri(format!("/v1{path}"))
@@ -63,7 +66,9 @@ async fn send(app: &Router, method: &str, path: &str, body: Option<&Value>) -> (
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
         .await
         .expect("a body");
-    (status, bytes.len())
+    let mut hasher = DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    (status, bytes.len(), hasher.finish())
 }
 
 async fn get_json(app: &Router, path: &str) -> Value {
@@ -81,21 +86,24 @@ async fn get_json(app: &Router, path: &str) -> Value {
 
 /// Median (and min) of `runs` timed GETs of `path`, printed on one line.
 async fn measure(app: &Router, label: &str, path: &str, runs: usize) {
-    let (status, size) = send(app, "GET", path, None).await; // warm-up
+    let first = Instant::now();
+    let (status, size, hash) = send(app, "GET", path, None).await; // warm-up
+    let first = first.elapsed();
     assert_eq!(status, 200, "{label}: {path}");
     let mut times: Vec<Duration> = Vec::with_capacity(runs);
     for _ in 0..runs {
         let start = Instant::now();
-        let (status, _) = send(app, "GET", path, None).await;
+        let (status, _, _) = send(app, "GET", path, None).await;
         times.push(start.elapsed());
         assert_eq!(status, 200);
     }
     times.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "{label:<28} median {:>9.3} ms   min {:>9.3} ms   {:>10} bytes   ({runs} runs)",
+        "{label:<24} median {:>9.3} ms   min {:>9.3} ms   first {:>9.3} ms   {:>9} bytes  #{hash:016x}  ({runs} runs)",
         ms(times[times.len() / 2]),
         ms(times[0]),
+        ms(first),
         size
     );
 }
@@ -175,7 +183,7 @@ async fn run(options: Options) {
             "payee_name": format!("Bench payee {k}"),
             "category_id": category,
         }});
-        let (status, _) = send(&app, "POST", &at("/transactions"), Some(&body)).await;
+        let (status, _, _) = send(&app, "POST", &at("/transactions"), Some(&body)).await;
         assert_eq!(status, 201, "a created transaction");
     }
     measure(

@@ -78,7 +78,9 @@ mod age;
 use crate::state::PlanState;
 use chrono::{Datelike, Months, NaiveDate};
 use std::collections::{BTreeMap, BTreeSet};
-use ynab::models::{Account, Category, Milliunits, Month, ScheduledTransaction, Transaction};
+use ynab::models::{
+    Account, Category, Milliunits, Month, ScheduledTransaction, SubTransaction, Transaction,
+};
 
 /// Where a budget line's activity goes: a category id, or `None` for the hidden uncategorized
 /// bucket of a plan without an internal `Uncategorized` category.
@@ -592,15 +594,16 @@ fn percent(funded: Milliunits, target: Milliunits) -> i32 {
     i32::try_from((funded.saturating_mul(100) / target).clamp(0, 100)).unwrap_or(100)
 }
 
-/// Name look-ups for transactions and schedules.
-struct Names<'a> {
+/// Name look-ups for transactions and schedules: built once, then used for any number of them.
+pub struct Names<'a> {
     accounts: BTreeMap<&'a str, &'a str>,
     payees: BTreeMap<&'a str, &'a str>,
     categories: BTreeMap<&'a str, &'a str>,
 }
 
 impl<'a> Names<'a> {
-    fn of(plan: &'a PlanState) -> Self {
+    /// The look-ups of `plan`'s accounts, payees and categories.
+    pub fn of(plan: &'a PlanState) -> Self {
         Names {
             accounts: plan
                 .accounts
@@ -639,19 +642,37 @@ pub fn named_transaction(plan: &PlanState, t: &Transaction) -> Transaction {
 }
 
 fn name_with(names: &Names<'_>, t: &Transaction) -> Transaction {
-    let mut out = t.clone();
-    out.account_name = names.account(&t.account_id);
-    out.payee_name = names.payee(t.payee_id.as_ref());
-    out.category_name = if t.subtransactions.is_empty() {
-        names.category(t.category_id.as_ref())
-    } else {
-        Some("Split".to_owned())
-    };
-    for s in &mut out.subtransactions {
-        s.payee_name = names.payee(s.payee_id.as_ref());
-        s.category_name = names.category(s.category_id.as_ref());
+    names.transaction(t)
+}
+
+impl Names<'_> {
+    /// `t` named (see [`named_transaction`]).
+    pub fn transaction(&self, t: &Transaction) -> Transaction {
+        let mut out = t.clone();
+        out.account_name = self.account(&t.account_id);
+        out.payee_name = self.payee(t.payee_id.as_ref());
+        out.category_name = if t.subtransactions.is_empty() {
+            self.category(t.category_id.as_ref())
+        } else {
+            Some("Split".to_owned())
+        };
+        for s in &mut out.subtransactions {
+            self.name_line(s);
+        }
+        out
     }
-    out
+
+    /// A split line with its `payee_name` and `category_name`.
+    pub fn line(&self, s: &SubTransaction) -> SubTransaction {
+        let mut out = s.clone();
+        self.name_line(&mut out);
+        out
+    }
+
+    fn name_line(&self, s: &mut SubTransaction) {
+        s.payee_name = self.payee(s.payee_id.as_ref());
+        s.category_name = self.category(s.category_id.as_ref());
+    }
 }
 
 /// The non-deleted transactions, named (see [`named_transaction`]), in stored order.
@@ -684,24 +705,26 @@ pub fn scheduled(plan: &PlanState) -> Vec<ScheduledTransaction> {
 /// Every scheduled transaction, deleted ones included, with its names, in stored order.
 pub fn all_scheduled(plan: &PlanState) -> Vec<ScheduledTransaction> {
     let names = Names::of(plan);
-    plan.scheduled
-        .iter()
-        .map(|s| {
-            let mut out = s.clone();
-            out.account_name = names.account(&s.account_id);
-            out.payee_name = names.payee(s.payee_id.as_ref());
-            out.category_name = if s.subtransactions.is_empty() {
-                names.category(s.category_id.as_ref())
-            } else {
-                Some("Split".to_owned())
-            };
-            for line in &mut out.subtransactions {
-                line.payee_name = names.payee(line.payee_id.as_ref());
-                line.category_name = names.category(line.category_id.as_ref());
-            }
-            out
-        })
-        .collect()
+    plan.scheduled.iter().map(|s| names.scheduled(s)).collect()
+}
+
+impl Names<'_> {
+    /// A scheduled transaction with its account, payee and category names and its lines'.
+    pub fn scheduled(&self, s: &ScheduledTransaction) -> ScheduledTransaction {
+        let mut out = s.clone();
+        out.account_name = self.account(&s.account_id);
+        out.payee_name = self.payee(s.payee_id.as_ref());
+        out.category_name = if s.subtransactions.is_empty() {
+            self.category(s.category_id.as_ref())
+        } else {
+            Some("Split".to_owned())
+        };
+        for line in &mut out.subtransactions {
+            line.payee_name = self.payee(line.payee_id.as_ref());
+            line.category_name = self.category(line.category_id.as_ref());
+        }
+        out
+    }
 }
 
 #[cfg(test)]
