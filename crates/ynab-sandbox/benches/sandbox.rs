@@ -10,6 +10,7 @@ use axum::http::Request;
 use serde_json::Value;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use tower::ServiceExt;
 use ynab_sandbox::heavy;
@@ -19,6 +20,8 @@ struct Options {
     months: u32,
     per_month: u32,
     runs: usize,
+    /// Measure only the reads whose label starts with this (`--only transaction`).
+    only: Option<String>,
 }
 
 fn options() -> Options {
@@ -26,6 +29,7 @@ fn options() -> Options {
         months: heavy::DEFAULT_MONTHS,
         per_month: heavy::DEFAULT_PER_MONTH,
         runs: 0,
+        only: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -40,6 +44,7 @@ fn options() -> Options {
                 options.per_month = u32::try_from(number("--per-month")).unwrap_or(150)
             }
             "--runs" => options.runs = usize::try_from(number("--runs")).unwrap_or(0),
+            "--only" => options.only = args.next(),
             // `cargo bench` passes `--bench`; anything else is ignored too.
             _ => {}
         }
@@ -86,6 +91,13 @@ async fn get_json(app: &Router, path: &str) -> Value {
 
 /// Median (and min) of `runs` timed GETs of `path`, printed on one line.
 async fn measure(app: &Router, label: &str, path: &str, runs: usize) {
+    if ONLY
+        .get()
+        .and_then(Option::as_deref)
+        .is_some_and(|only| !label.starts_with(only))
+    {
+        return;
+    }
     let first = Instant::now();
     let (status, size, hash) = send(app, "GET", path, None).await; // warm-up
     let first = first.elapsed();
@@ -108,8 +120,12 @@ async fn measure(app: &Router, label: &str, path: &str, runs: usize) {
     );
 }
 
+/// `--only`: the prefix of the labels to measure.
+static ONLY: OnceLock<Option<String>> = OnceLock::new();
+
 fn main() {
     let options = options();
+    let _ = ONLY.set(options.only.clone());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a runtime");

@@ -594,51 +594,90 @@ fn percent(funded: Milliunits, target: Milliunits) -> i32 {
     i32::try_from((funded.saturating_mul(100) / target).clamp(0, 100)).unwrap_or(100)
 }
 
-/// Name look-ups for transactions and schedules: built once, then used for any number of them.
+/// Name look-ups for transactions and schedules: [`Names::of`] builds maps once, for naming many;
+/// [`Names::few`] searches the plan's lists on each look-up, for naming a few (a plan may hold
+/// thousands of payees: building their map costs more than a few searches).
 pub struct Names<'a> {
+    plan: &'a PlanState,
+    maps: Option<NameMaps<'a>>,
+}
+
+struct NameMaps<'a> {
     accounts: BTreeMap<&'a str, &'a str>,
     payees: BTreeMap<&'a str, &'a str>,
     categories: BTreeMap<&'a str, &'a str>,
 }
 
+/// The name of the entity `id` names in `list`: the last one carrying the id, as a map built
+/// from the list keeps.
+fn name_in<T>(
+    list: &[T],
+    id: &str,
+    id_of: impl Fn(&T) -> &str,
+    name_of: impl Fn(&T) -> &str,
+) -> Option<String> {
+    list.iter()
+        .rev()
+        .find(|e| id_of(e) == id)
+        .map(|e| name_of(e).to_owned())
+}
+
 impl<'a> Names<'a> {
-    /// The look-ups of `plan`'s accounts, payees and categories.
+    /// The look-ups of `plan`'s accounts, payees and categories, as maps.
     pub fn of(plan: &'a PlanState) -> Self {
         Names {
-            accounts: plan
-                .accounts
-                .iter()
-                .map(|a| (a.id.as_str(), a.name.as_str()))
-                .collect(),
-            payees: plan
-                .payees
-                .iter()
-                .map(|p| (p.id.as_str(), p.name.as_str()))
-                .collect(),
-            categories: plan
-                .categories
-                .iter()
-                .map(|c| (c.id.as_str(), c.name.as_str()))
-                .collect(),
+            plan,
+            maps: Some(NameMaps {
+                accounts: plan
+                    .accounts
+                    .iter()
+                    .map(|a| (a.id.as_str(), a.name.as_str()))
+                    .collect(),
+                payees: plan
+                    .payees
+                    .iter()
+                    .map(|p| (p.id.as_str(), p.name.as_str()))
+                    .collect(),
+                categories: plan
+                    .categories
+                    .iter()
+                    .map(|c| (c.id.as_str(), c.name.as_str()))
+                    .collect(),
+            }),
         }
     }
+
+    /// The look-ups of `plan`'s accounts, payees and categories, as searches.
+    pub fn few(plan: &'a PlanState) -> Self {
+        Names { plan, maps: None }
+    }
+
     fn account(&self, id: &str) -> Option<String> {
-        self.accounts.get(id).map(|s| (*s).to_owned())
+        match &self.maps {
+            Some(maps) => maps.accounts.get(id).map(|s| (*s).to_owned()),
+            None => name_in(&self.plan.accounts, id, |a| &a.id, |a| &a.name),
+        }
     }
     fn payee(&self, id: Option<&String>) -> Option<String> {
-        id.and_then(|id| self.payees.get(id.as_str()))
-            .map(|s| (*s).to_owned())
+        let id = id?;
+        match &self.maps {
+            Some(maps) => maps.payees.get(id.as_str()).map(|s| (*s).to_owned()),
+            None => name_in(&self.plan.payees, id, |p| &p.id, |p| &p.name),
+        }
     }
     fn category(&self, id: Option<&String>) -> Option<String> {
-        id.and_then(|id| self.categories.get(id.as_str()))
-            .map(|s| (*s).to_owned())
+        let id = id?;
+        match &self.maps {
+            Some(maps) => maps.categories.get(id.as_str()).map(|s| (*s).to_owned()),
+            None => name_in(&self.plan.categories, id, |c| &c.id, |c| &c.name),
+        }
     }
 }
 
 /// One transaction with `account_name`, `payee_name`, `category_name` (`Split` for a split
 /// parent) and its lines' names filled, as YNAB's `TransactionDetail` carries them.
 pub fn named_transaction(plan: &PlanState, t: &Transaction) -> Transaction {
-    name_with(&Names::of(plan), t)
+    name_with(&Names::few(plan), t)
 }
 
 fn name_with(names: &Names<'_>, t: &Transaction) -> Transaction {

@@ -40,6 +40,7 @@ pub struct Derived {
     pub months: Vec<Month>,
     prints: OnceLock<Snapshot>,
     export: OnceLock<String>,
+    positions: OnceLock<HashMap<String, usize>>,
 }
 
 impl Derived {
@@ -62,6 +63,7 @@ impl Derived {
             months,
             prints: OnceLock::new(),
             export: OnceLock::new(),
+            positions: OnceLock::new(),
         }
     }
 
@@ -78,6 +80,21 @@ impl Derived {
     pub fn snapshot(&self, plan: &PlanState) -> &Snapshot {
         self.prints
             .get_or_init(|| knowledge::snapshot_with(plan, self))
+    }
+
+    /// Where the transaction `id` is stored in `plan.transactions` (the last row with that id).
+    /// `plan` must be the plan these figures were computed from.
+    pub fn position(&self, plan: &PlanState, id: &str) -> Option<usize> {
+        self.positions
+            .get_or_init(|| {
+                plan.transactions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (t.id.clone(), i))
+                    .collect()
+            })
+            .get(id)
+            .copied()
     }
 
     /// The full export's `plan` member as JSON, exactly as `GET /plans/{id}` serves it. `plan`

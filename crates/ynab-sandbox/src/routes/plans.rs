@@ -23,7 +23,8 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use std::cell::OnceCell;
 use ynab::models::{
-    Month, PlanDetail, PlanSummary, ScheduledTransactionSummary, SubTransaction, TransactionSummary,
+    Month, PlanDetail, PlanSummary, ScheduledTransactionSummary, SubTransaction, Transaction,
+    TransactionSummary,
 };
 
 pub(crate) async fn user() -> Response {
@@ -140,34 +141,47 @@ pub fn export_since(plan: &PlanState, since: Since) -> PlanDetail {
 /// [`export_since`] from figures already computed for `plan` (`derived` must be `plan`'s). A
 /// delta costs what it holds: transactions are looked at only when stamped after `since`.
 pub fn export_from(plan: &PlanState, derived: &Derived, since: Since) -> PlanDetail {
-    // Names are looked up only when a transaction or a schedule is served.
-    let names = OnceCell::new();
-    let names = || names.get_or_init(|| compute::Names::of(plan));
     // With a knowledge sent, only stamped transactions can be in the delta.
     let changed = since
         .0
         .and_then(|k| plan.stamps.changed_after(Kind::Transaction, k));
-    let mut subtransactions: Vec<SubTransaction> = Vec::new();
-    let transactions: Vec<TransactionSummary> = if changed.as_ref().is_some_and(|c| c.is_empty()) {
-        Vec::new()
-    } else {
-        plan.transactions
-            .iter()
-            .filter(|t| {
-                changed.as_ref().is_none_or(|c| c.contains(t.id.as_str()))
-                    && since.keeps(plan, Kind::Transaction, &t.id, t.deleted)
-            })
-            .map(|t| {
-                subtransactions.extend(
-                    t.subtransactions
-                        .iter()
-                        .filter(|s| since.is_delta() || !s.deleted)
-                        .map(|s| names().line(s)),
-                );
-                TransactionSummary::from(t.clone())
-            })
-            .collect()
+    // Names are looked up only when a transaction or a schedule is served; searched for a
+    // delta of a few transactions (building the maps of thousands of payees costs more).
+    let names = OnceCell::new();
+    let names = || {
+        names.get_or_init(|| match &changed {
+            Some(changed) if changed.len() <= 32 => compute::Names::few(plan),
+            _ => compute::Names::of(plan),
+        })
     };
+    let mut subtransactions: Vec<SubTransaction> = Vec::new();
+    // The rows to look at, in stored order: every one, or those of the changed ids.
+    let rows: Vec<&Transaction> = match &changed {
+        None => plan.transactions.iter().collect(),
+        Some(ids) => {
+            let mut at: Vec<usize> = ids
+                .iter()
+                .filter_map(|id| derived.position(plan, id))
+                .collect();
+            at.sort_unstable();
+            at.into_iter()
+                .filter_map(|i| plan.transactions.get(i))
+                .collect()
+        }
+    };
+    let transactions: Vec<TransactionSummary> = rows
+        .into_iter()
+        .filter(|t| since.keeps(plan, Kind::Transaction, &t.id, t.deleted))
+        .map(|t| {
+            subtransactions.extend(
+                t.subtransactions
+                    .iter()
+                    .filter(|s| since.is_delta() || !s.deleted)
+                    .map(|s| names().line(s)),
+            );
+            TransactionSummary::from(t.clone())
+        })
+        .collect();
     let mut scheduled_subtransactions = Vec::new();
     let scheduled: Vec<ScheduledTransactionSummary> = plan
         .scheduled

@@ -97,7 +97,7 @@ fn listed(
     filter: &Filter,
     scope: impl Fn(&Transaction) -> bool,
 ) -> Vec<Transaction> {
-    let names = compute::Names::of(plan);
+    let names = names_for(plan, filter);
     plan.transactions
         .iter()
         // A delta's transactions are few: name only those it keeps.
@@ -231,7 +231,7 @@ fn hybrid_rows(
     part: impl Fn(&Transaction, &SubTransaction) -> bool,
 ) -> Vec<Value> {
     let mut rows = Vec::new();
-    let names = compute::Names::of(plan);
+    let names = names_for(plan, filter);
     for t in plan.transactions.iter() {
         if !filter
             .since
@@ -301,10 +301,32 @@ pub(crate) async fn by_payee(
     })
 }
 
+/// The look-ups that name what `filter` keeps: searches for a delta of a few transactions,
+/// maps otherwise.
+fn names_for<'a>(plan: &'a PlanState, filter: &Filter) -> compute::Names<'a> {
+    let few = filter
+        .since
+        .0
+        .and_then(|k| plan.stamps.changed_after(Kind::Transaction, k))
+        .is_some_and(|changed| changed.len() <= FEW);
+    if few {
+        compute::Names::few(plan)
+    } else {
+        compute::Names::of(plan)
+    }
+}
+
+/// Up to how many transactions are named by searching rather than through maps.
+const FEW: usize = 32;
+
 /// The named transactions `ids`, in that order.
 fn named(plan: &PlanState, ids: &[String]) -> Vec<Transaction> {
     let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
-    let names = compute::Names::of(plan);
+    let names = if ids.len() <= FEW {
+        compute::Names::few(plan)
+    } else {
+        compute::Names::of(plan)
+    };
     let mut found: HashMap<&str, Transaction> = plan
         .transactions
         .iter()
