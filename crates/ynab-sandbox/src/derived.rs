@@ -41,6 +41,7 @@ pub struct Derived {
     prints: OnceLock<Snapshot>,
     export: OnceLock<String>,
     positions: OnceLock<HashMap<String, usize>>,
+    payee_positions: OnceLock<HashMap<String, usize>>,
 }
 
 impl Derived {
@@ -64,6 +65,7 @@ impl Derived {
             prints: OnceLock::new(),
             export: OnceLock::new(),
             positions: OnceLock::new(),
+            payee_positions: OnceLock::new(),
         }
     }
 
@@ -86,13 +88,16 @@ impl Derived {
     /// `plan` must be the plan these figures were computed from.
     pub fn position(&self, plan: &PlanState, id: &str) -> Option<usize> {
         self.positions
-            .get_or_init(|| {
-                plan.transactions
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| (t.id.clone(), i))
-                    .collect()
-            })
+            .get_or_init(|| index(plan.transactions.iter().map(|t| &t.id)))
+            .get(id)
+            .copied()
+    }
+
+    /// Where the payee `id` is stored in `plan.payees` (the last one with that id). `plan` must
+    /// be the plan these figures were computed from.
+    pub fn payee_position(&self, plan: &PlanState, id: &str) -> Option<usize> {
+        self.payee_positions
+            .get_or_init(|| index(plan.payees.iter().map(|p| &p.id)))
             .get(id)
             .copied()
     }
@@ -105,6 +110,11 @@ impl Derived {
             serde_json::to_string(&crate::routes::to_json(&detail)).unwrap_or_default()
         })
     }
+}
+
+/// Each id's position in a list (the last one, for an id listed twice).
+fn index<'a>(ids: impl Iterator<Item = &'a String>) -> HashMap<String, usize> {
+    ids.enumerate().map(|(i, id)| (id.clone(), i)).collect()
 }
 
 /// The cached figures of the plans a sandbox serves, by plan id (see the module doc).

@@ -22,9 +22,9 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use std::cell::OnceCell;
+use std::collections::HashSet;
 use ynab::models::{
-    Month, PlanDetail, PlanSummary, ScheduledTransactionSummary, SubTransaction, Transaction,
-    TransactionSummary,
+    Month, PlanDetail, PlanSummary, ScheduledTransactionSummary, SubTransaction, TransactionSummary,
 };
 
 pub(crate) async fn user() -> Response {
@@ -156,19 +156,9 @@ pub fn export_from(plan: &PlanState, derived: &Derived, since: Since) -> PlanDet
     };
     let mut subtransactions: Vec<SubTransaction> = Vec::new();
     // The rows to look at, in stored order: every one, or those of the changed ids.
-    let rows: Vec<&Transaction> = match &changed {
-        None => plan.transactions.iter().collect(),
-        Some(ids) => {
-            let mut at: Vec<usize> = ids
-                .iter()
-                .filter_map(|id| derived.position(plan, id))
-                .collect();
-            at.sort_unstable();
-            at.into_iter()
-                .filter_map(|i| plan.transactions.get(i))
-                .collect()
-        }
-    };
+    let rows = stored_order(&plan.transactions, changed.as_ref(), |id| {
+        derived.position(plan, id)
+    });
     let transactions: Vec<TransactionSummary> = rows
         .into_iter()
         .filter(|t| since.keeps(plan, Kind::Transaction, &t.id, t.deleted))
@@ -236,12 +226,19 @@ pub fn export_from(plan: &PlanState, derived: &Derived, since: Since) -> PlanDet
             .filter(|a| since.keeps(plan, Kind::Account, &a.id, a.deleted))
             .cloned()
             .collect(),
-        payees: plan
-            .payees
-            .iter()
-            .filter(|p| since.keeps(plan, Kind::Payee, &p.id, p.deleted))
-            .cloned()
-            .collect(),
+        // A plan may hold a payee per payment: a delta looks only at the stamped ones.
+        payees: stored_order(
+            &plan.payees,
+            since
+                .0
+                .and_then(|k| plan.stamps.changed_after(Kind::Payee, k))
+                .as_ref(),
+            |id| derived.payee_position(plan, id),
+        )
+        .into_iter()
+        .filter(|p| since.keeps(plan, Kind::Payee, &p.id, p.deleted))
+        .cloned()
+        .collect(),
         payee_locations: Vec::new(),
         category_groups: plan
             .groups
@@ -261,6 +258,22 @@ pub fn export_from(plan: &PlanState, derived: &Derived, since: Since) -> PlanDet
         scheduled_transactions: scheduled,
         scheduled_subtransactions,
     }
+}
+
+/// The entities of `list` in stored order: all of them, or with `ids` those ids name
+/// (`position` says where each is).
+fn stored_order<'a, T>(
+    list: &'a [T],
+    ids: Option<&HashSet<&str>>,
+    position: impl Fn(&str) -> Option<usize>,
+) -> Vec<&'a T> {
+    let Some(ids) = ids else {
+        return list.iter().collect();
+    };
+    let mut at: Vec<usize> = ids.iter().filter_map(|id| position(id)).collect();
+    at.sort_unstable();
+    at.dedup();
+    at.into_iter().filter_map(|i| list.get(i)).collect()
 }
 
 /// A transaction in the export's flat `TransactionSummaryBase` shape.
