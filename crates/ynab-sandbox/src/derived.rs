@@ -14,8 +14,9 @@
 //! - a refused write leaves the plan, and so its figures, untouched.
 //!
 //! Figures that depend on "today" (the current month, Age of Money) are covered by the key's
-//! `today`. What is costly and not always needed — every entity's fingerprint (writes need it)
-//! and the full export's JSON (`GET /plans/{id}` needs it) — is computed on first use.
+//! `today`. What is costly and not always needed — every entity's fingerprint (writes need it),
+//! the full export's JSON (`GET /plans/{id}` needs it) and where each transaction and payee is
+//! stored (a delta visits only the stamped ones) — is computed on first use.
 
 use crate::compute;
 use crate::knowledge::{self, Snapshot};
