@@ -28,10 +28,11 @@
 //!   after `k`, deleted ones included (`deleted: true`); without it, the current non-deleted set.
 
 use crate::compute;
+use crate::derived::Derived;
 use crate::state::PlanState;
 use serde::Serialize;
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
 /// The knowledge of entities no request has changed yet.
@@ -79,6 +80,23 @@ impl Stamps {
             .unwrap_or(LOADED)
     }
 
+    /// The entities of `kind` changed after `knowledge`, when that can be told from the stamps
+    /// alone: `None` when `knowledge` is before [`LOADED`] (every entity counts as changed).
+    pub fn changed_after(&self, kind: Kind, knowledge: i64) -> Option<HashSet<&str>> {
+        if knowledge < LOADED {
+            return None;
+        }
+        Some(
+            self.by_kind
+                .get(&kind)
+                .into_iter()
+                .flatten()
+                .filter(|(_, k)| **k > knowledge)
+                .map(|(id, _)| id.as_str())
+                .collect(),
+        )
+    }
+
     /// Records that the entity changed at `knowledge`.
     pub fn stamp(&mut self, kind: Kind, id: &str, knowledge: i64) {
         self.by_kind
@@ -124,12 +142,17 @@ fn fingerprint<T: Serialize>(value: &T) -> u64 {
 
 /// What the API serves now, entity by entity (deleted entities included).
 pub fn snapshot(plan: &PlanState) -> Snapshot {
+    snapshot_with(plan, &Derived::compute(plan))
+}
+
+/// [`snapshot`] from figures already computed for `plan` (`derived` must be `plan`'s).
+pub(crate) fn snapshot_with(plan: &PlanState, derived: &Derived) -> Snapshot {
     let mut prints = BTreeMap::new();
     let mut put = |kind: Kind, id: &str, print: u64| {
         prints.insert((kind, id.to_owned()), print);
     };
-    for a in compute::accounts(plan) {
-        put(Kind::Account, &a.id, fingerprint(&a));
+    for a in &derived.accounts {
+        put(Kind::Account, &a.id, fingerprint(a));
     }
     for g in &plan.groups {
         put(Kind::Group, &g.id, fingerprint(g));
@@ -156,23 +179,22 @@ pub fn snapshot(plan: &PlanState) -> Snapshot {
         };
         put(Kind::Scheduled, &s.id, print);
     }
-    let current = compute::current_month(plan);
+    let current = &derived.current_month;
     let mut current_seen = false;
-    let served = compute::served_months(plan);
-    for (m, month) in served.iter().zip(compute::months(plan, &served)) {
+    for (m, month) in derived.served.iter().zip(&derived.months) {
         for c in month.categories.iter().flatten() {
             let print = fingerprint(c);
             put(Kind::MonthCategory, &month_category(m, &c.id), print);
-            if *m == current {
+            if m == current {
                 put(Kind::Category, &c.id, print);
             }
         }
-        current_seen |= *m == current;
-        put(Kind::Month, m, fingerprint(&month));
+        current_seen |= m == current;
+        put(Kind::Month, m, fingerprint(month));
     }
     if !current_seen {
-        for c in compute::month_categories(plan, &current) {
-            put(Kind::Category, &c.id, fingerprint(&c));
+        for c in &derived.current_categories {
+            put(Kind::Category, &c.id, fingerprint(c));
         }
     }
     Snapshot { prints }
@@ -183,6 +205,16 @@ pub fn snapshot(plan: &PlanState) -> Snapshot {
 /// Returns whether it did.
 pub fn record(plan: &mut PlanState, before: &Snapshot, written: &[Key]) -> bool {
     let after = snapshot(plan);
+    record_between(plan, before, &after, written)
+}
+
+/// [`record`] with the plan's snapshot after the change already taken (`after`).
+pub(crate) fn record_between(
+    plan: &mut PlanState,
+    before: &Snapshot,
+    after: &Snapshot,
+    written: &[Key],
+) -> bool {
     let mut changed: Vec<&Key> = written.iter().collect();
     for (key, print) in &after.prints {
         if before.prints.get(key) != Some(print) {
@@ -211,12 +243,25 @@ pub fn commit<T, E>(
     plan: &mut PlanState,
     apply: impl FnOnce(&mut PlanState) -> Result<(T, Vec<Key>), E>,
 ) -> Result<T, E> {
-    let before = snapshot(plan);
+    let before = Derived::compute(plan);
+    commit_from(plan, &before, apply).map(|(out, _)| out)
+}
+
+/// [`commit`] from the plan's present figures (`before`, which must be `plan`'s); on success also
+/// answers the figures of the plan it became, for the cache (`crate::derived`).
+pub(crate) fn commit_from<T, E>(
+    plan: &mut PlanState,
+    before: &Derived,
+    apply: impl FnOnce(&mut PlanState) -> Result<(T, Vec<Key>), E>,
+) -> Result<(T, Derived), E> {
+    let before = before.snapshot(plan);
     let mut draft = plan.clone();
     let (out, written) = apply(&mut draft)?;
-    record(&mut draft, &before, &written);
+    let after = Derived::compute(&draft);
+    let after_prints = after.snapshot(&draft);
+    record_between(&mut draft, before, after_prints, &written);
     *plan = draft;
-    Ok(out)
+    Ok((out, after))
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@
 //! The sandbox follows YNAB's documented behaviour. Where YNAB's behaviour is undocumented, the
 //! rule the sandbox follows is written in the module that applies it, marked *chosen*:
 //! - derived figures (balances, carry-over, Ready to Assign, targets, Age of Money): [`compute`];
+//!   computed once per `server_knowledge` and shared by the reads at it: [`derived`];
 //! - `server_knowledge`, what counts as a change, and deltas: [`knowledge`];
 //! - transaction writes (payees from names, import ids, transfers and their mirrors, splits):
 //!   [`ledger`]; category targets: [`targets`];
@@ -29,6 +30,7 @@ pub mod body;
 pub mod builder;
 pub mod compute;
 pub mod demo;
+pub mod derived;
 pub mod error;
 pub mod faults;
 pub mod heavy;

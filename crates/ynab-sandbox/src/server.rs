@@ -5,6 +5,7 @@
 //! To extend the router (control routes, fault middleware), change `router` only: `/v1` is
 //! built and layered there once.
 
+use crate::derived::{Derived, Figures};
 use crate::error::error_response;
 use crate::faults::{self, Fault, FaultKind, Faults, status_response};
 use crate::knowledge;
@@ -56,6 +57,8 @@ pub(crate) struct Shared {
     pub(crate) original: PlanState,
     pub(crate) original_others: Vec<PlanState>,
     pub(crate) faults: Arc<Faults>,
+    /// The plans' derived figures at their present knowledge (`crate::derived`).
+    pub(crate) figures: Figures,
 }
 
 impl Shared {
@@ -67,6 +70,7 @@ impl Shared {
             plan,
             stats: Stats::default(),
             faults: Arc::new(Faults::default()),
+            figures: Figures::default(),
         }
     }
 }
@@ -153,11 +157,19 @@ impl Sandbox {
     /// Read or change the plan directly, as another YNAB app would (tests). A change to anything
     /// the API serves counts as one change of the plan: its `server_knowledge` grows by one and
     /// the changed entities are stamped, so deltas report it (`crate::knowledge`).
+    ///
+    /// Every cached figure is dropped: `f` may change anything, served or not.
     pub fn with_plan<R>(&self, f: impl FnOnce(&mut PlanState) -> R) -> R {
-        let plan = &mut lock(&self.state).plan;
-        let before = knowledge::snapshot(plan);
+        let mut shared = lock(&self.state);
+        let Shared { plan, figures, .. } = &mut *shared;
+        let cached = figures.of(plan);
+        let before = cached.snapshot(plan);
+        figures.clear();
         let out = f(plan);
-        knowledge::record(plan, &before, &[]);
+        let after = Derived::compute(plan);
+        let after_prints = after.snapshot(plan);
+        knowledge::record_between(plan, before, after_prints, &[]);
+        figures.store(plan, Arc::new(after));
         out
     }
 }
@@ -203,6 +215,7 @@ async fn reset(State(state): State<AppState>) -> Response {
     shared.others = shared.original_others.clone();
     shared.stats = Stats::default();
     shared.faults.clear();
+    shared.figures.clear();
     StatusCode::NO_CONTENT.into_response()
 }
 

@@ -15,7 +15,8 @@ use ynab::models::{
 /// Entities are kept in YNAB's own model types so that what is served has YNAB's shape, but their
 /// derived fields are not trusted: an [`Account`]'s balances, a [`Category`]'s
 /// `budgeted`/`activity`/`balance`/`goal_*` figures and a [`Transaction`]'s `*_name` fields are
-/// recomputed by `compute` whenever the sandbox answers.
+/// computed by `compute` from the facts (once per `server_knowledge`, then shared by the reads at
+/// it: `crate::derived`).
 #[derive(Debug, Clone)]
 pub struct PlanState {
     pub id: String,

@@ -11,7 +11,7 @@
 //! take no category). Credit cards are not modelled further (no Credit Card Payments category is
 //! made, and their starting balance is not categorised).
 
-use super::{Params, created, ok, read, to_json, write};
+use super::{Params, created, ok, read_figures, to_json, write};
 use crate::body::{self, Fields, NO_LIMIT};
 use crate::compute;
 use crate::error::{ApiError, ApiResult};
@@ -40,9 +40,10 @@ pub(crate) async fn list(
     params: Params,
 ) -> ApiResult<Response> {
     let since = params.since()?;
-    read(&state, &plan_id, |plan| {
-        let accounts: Vec<Account> = compute::accounts(plan)
-            .into_iter()
+    read_figures(&state, &plan_id, |plan, derived| {
+        let accounts: Vec<&Account> = derived
+            .accounts
+            .iter()
             .filter(|a| since.keeps(plan, Kind::Account, &a.id, a.deleted))
             .collect();
         Ok(ok(
@@ -55,9 +56,10 @@ pub(crate) async fn get_one(
     State(state): State<AppState>,
     Path((plan_id, account_id)): Path<(String, String)>,
 ) -> ApiResult<Response> {
-    read(&state, &plan_id, |plan| {
-        let account = compute::accounts(plan)
-            .into_iter()
+    read_figures(&state, &plan_id, |_, derived| {
+        let account = derived
+            .accounts
+            .iter()
             .find(|a| a.id == account_id && !a.deleted)
             .ok_or(ApiError::NotFound)?;
         Ok(ok(json!({"account": account})))

@@ -16,9 +16,10 @@
 //! - `PATCH /months/{month}/categories/{id}` sets the month's assigned amount (absolute) and
 //!   ignores every other field; `current` and any date of a served month name that month.
 
-use super::{Params, created, ok, read, served_month, write};
+use super::{Params, created, ok, read_figures, served_month, write};
 use crate::body::{self, Fields, GROUP_NAME_MAX, NO_LIMIT, Patch};
 use crate::compute;
+use crate::derived::Derived;
 use crate::error::{ApiError, ApiResult};
 use crate::knowledge::{Kind, month_category};
 use crate::server::AppState;
@@ -36,9 +37,8 @@ pub(crate) async fn list(
     params: Params,
 ) -> ApiResult<Response> {
     let since = params.since()?;
-    read(&state, &plan_id, |plan| {
-        let current = compute::current_month(plan);
-        let categories = compute::month_categories(plan, &current);
+    read_figures(&state, &plan_id, |plan, derived| {
+        let categories = &derived.current_categories;
         let groups: Vec<CategoryGroupWithCategories> = plan
             .groups
             .iter()
@@ -77,14 +77,26 @@ fn current_category(plan: &PlanState, id: &str) -> ApiResult<Category> {
     category_in(plan, &compute::current_month(plan), id)
 }
 
+/// A live category's figures for the served `month`, from the cached figures.
+fn cached_category<'a>(derived: &'a Derived, month: &str, id: &str) -> ApiResult<&'a Category> {
+    let categories = match derived.month(month) {
+        Some(m) => m.categories.as_deref().unwrap_or_default(),
+        None if month == derived.current_month => &derived.current_categories,
+        None => &[],
+    };
+    categories
+        .iter()
+        .find(|c| c.id == id && !c.deleted)
+        .ok_or(ApiError::NotFound)
+}
+
 pub(crate) async fn get_one(
     State(state): State<AppState>,
     Path((plan_id, category_id)): Path<(String, String)>,
 ) -> ApiResult<Response> {
-    read(&state, &plan_id, |plan| {
-        Ok(ok(
-            json!({"category": current_category(plan, &category_id)?}),
-        ))
+    read_figures(&state, &plan_id, |_, derived| {
+        let category = cached_category(derived, &derived.current_month, &category_id)?;
+        Ok(ok(json!({ "category": category })))
     })
 }
 
@@ -92,11 +104,10 @@ pub(crate) async fn get_month(
     State(state): State<AppState>,
     Path((plan_id, month, category_id)): Path<(String, String, String)>,
 ) -> ApiResult<Response> {
-    read(&state, &plan_id, |plan| {
+    read_figures(&state, &plan_id, |plan, derived| {
         let month = served_month(plan, &month)?;
-        Ok(ok(
-            json!({"category": category_in(plan, &month, &category_id)?}),
-        ))
+        let category = cached_category(derived, &month, &category_id)?;
+        Ok(ok(json!({ "category": category })))
     })
 }
 

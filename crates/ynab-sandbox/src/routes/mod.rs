@@ -15,9 +15,10 @@ pub mod transactions;
 
 use crate::body;
 use crate::compute;
+use crate::derived::{Derived, Figures};
 use crate::error::{ApiError, ApiResult};
 use crate::knowledge::{self, Key, Since};
-use crate::server::{AppState, lock};
+use crate::server::{AppState, Shared, lock};
 use crate::state::PlanState;
 use axum::Router;
 use axum::extract::{FromRequestParts, OriginalUri, Path, Query, State};
@@ -28,6 +29,7 @@ use axum::routing::{get, patch, post};
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Which member names a response uses: `/plans` paths answer `plans`/`plan`/`default_plan`,
 /// the legacy `/budgets` paths `budgets`/`budget`/`default_budget` (`ynab-api.md` §2).
@@ -170,15 +172,25 @@ fn names_plan(plan: &PlanState, plan_id: &str) -> bool {
     plan_id == plan.id || plan_id == "last-used" || plan_id == "default"
 }
 
-/// The plan `plan_id` names among the token's plans (`last-used` is the first).
+/// The plan `plan_id` names among the token's plans (`last-used` is the first), and the cached
+/// figures of the token's plans.
 fn plan_named<'a>(
     shared: &'a mut crate::server::Shared,
     plan_id: &str,
-) -> Option<&'a mut PlanState> {
-    if names_plan(&shared.plan, plan_id) {
-        return Some(&mut shared.plan);
+) -> Option<(&'a mut PlanState, &'a mut Figures)> {
+    let Shared {
+        plan,
+        others,
+        figures,
+        ..
+    } = shared;
+    if names_plan(plan, plan_id) {
+        return Some((plan, figures));
     }
-    shared.others.iter_mut().find(|p| p.id == plan_id)
+    others
+        .iter_mut()
+        .find(|p| p.id == plan_id)
+        .map(|p| (p, figures))
 }
 
 /// Runs `f` on the plan `plan_id` names (404 if none).
@@ -188,13 +200,27 @@ pub(crate) fn read<T>(
     f: impl FnOnce(&PlanState) -> ApiResult<T>,
 ) -> ApiResult<T> {
     let mut shared = lock(state);
-    let plan = plan_named(&mut shared, plan_id).ok_or(ApiError::NotFound)?;
+    let (plan, _) = plan_named(&mut shared, plan_id).ok_or(ApiError::NotFound)?;
     f(plan)
+}
+
+/// Runs `f` on the plan `plan_id` names (404 if none) and its derived figures, cached at the
+/// plan's knowledge (`crate::derived`).
+pub(crate) fn read_figures<T>(
+    state: &AppState,
+    plan_id: &str,
+    f: impl FnOnce(&PlanState, &Derived) -> ApiResult<T>,
+) -> ApiResult<T> {
+    let mut shared = lock(state);
+    let (plan, figures) = plan_named(&mut shared, plan_id).ok_or(ApiError::NotFound)?;
+    let derived = figures.of(plan);
+    f(plan, &derived)
 }
 
 /// Runs the write `apply` on a draft of the plan `plan_id` names; on success the draft becomes
 /// the plan, the change is recorded (`knowledge::commit`), and `respond` shapes the answer from
-/// the new plan. `apply` returns its result and the entities it wrote.
+/// the new plan. `apply` returns its result and the entities it wrote. The figures computed for
+/// the new plan (they gave the change's fingerprints) replace the cached ones.
 pub(crate) fn write<T, R>(
     state: &AppState,
     plan_id: &str,
@@ -202,8 +228,10 @@ pub(crate) fn write<T, R>(
     respond: impl FnOnce(&PlanState, T) -> R,
 ) -> ApiResult<R> {
     let mut shared = lock(state);
-    let plan = plan_named(&mut shared, plan_id).ok_or(ApiError::NotFound)?;
-    let out = knowledge::commit(plan, apply)?;
+    let (plan, figures) = plan_named(&mut shared, plan_id).ok_or(ApiError::NotFound)?;
+    let before = figures.of(plan);
+    let (out, after) = knowledge::commit_from(plan, &before, apply)?;
+    figures.store(plan, Arc::new(after));
     Ok(respond(plan, out))
 }
 

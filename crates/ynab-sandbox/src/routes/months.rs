@@ -3,7 +3,7 @@
 //! The sandbox serves every month from the plan's first month to 12 months after "today" (D21);
 //! any other month is a 404, and `current` names today's month.
 
-use super::{Params, ok, read, served_month};
+use super::{Params, ok, read_figures, served_month};
 use crate::compute;
 use crate::error::ApiResult;
 use crate::knowledge::Kind;
@@ -21,16 +21,22 @@ pub(crate) async fn list(
     params: Params,
 ) -> ApiResult<Response> {
     let since = params.since()?;
-    read(&state, &plan_id, |plan| {
-        let changed: Vec<String> = compute::served_months(plan)
-            .into_iter()
-            .filter(|m| since.keeps(plan, Kind::Month, m, false))
-            .collect();
-        let months: Vec<Month> = compute::months(plan, &changed)
-            .into_iter()
-            .map(|m| Month {
+    read_figures(&state, &plan_id, |plan, derived| {
+        let months: Vec<Month> = derived
+            .served
+            .iter()
+            .zip(&derived.months)
+            .filter(|(m, _)| since.keeps(plan, Kind::Month, m, false))
+            .map(|(_, m)| Month {
+                month: m.month.clone(),
+                note: m.note.clone(),
+                income: m.income,
+                budgeted: m.budgeted,
+                activity: m.activity,
+                to_be_budgeted: m.to_be_budgeted,
+                age_of_money: m.age_of_money,
+                deleted: m.deleted,
                 categories: None,
-                ..m
             })
             .collect();
         Ok(ok(
@@ -44,9 +50,12 @@ pub(crate) async fn get_one(
     State(state): State<AppState>,
     Path((plan_id, month)): Path<(String, String)>,
 ) -> ApiResult<Response> {
-    read(&state, &plan_id, |plan| {
+    read_figures(&state, &plan_id, |plan, derived| {
         let month = served_month(plan, &month)?;
-        let mut detail = compute::month(plan, &month);
+        let mut detail = match derived.month(&month) {
+            Some(detail) => detail.clone(),
+            None => compute::month(plan, &month),
+        };
         if let Some(categories) = detail.categories.as_mut() {
             categories.retain(|c| !c.deleted);
         }

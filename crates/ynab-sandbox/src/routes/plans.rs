@@ -10,17 +10,21 @@
 //! accepted as a plan id. `last_modified_on` stays as loaded: the sandbox has no clock, and its
 //! "today" is fixed (D21), so writes do not move it (*chosen*).
 
-use super::{Naming, Params, ok, read, to_json};
+use super::{Naming, Params, ok, read, read_figures, to_json};
 use crate::compute;
+use crate::derived::Derived;
 use crate::error::ApiResult;
 use crate::knowledge::{Kind, Since, month_category};
 use crate::server::AppState;
 use crate::state::PlanState;
 use axum::extract::{Path, State};
-use axum::response::Response;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
+use std::cell::OnceCell;
+use std::collections::HashSet;
 use ynab::models::{
-    PlanDetail, PlanSummary, ScheduledTransactionSummary, SubTransaction, TransactionSummary,
+    Month, PlanDetail, PlanSummary, ScheduledTransactionSummary, SubTransaction, TransactionSummary,
 };
 
 pub(crate) async fn user() -> Response {
@@ -57,6 +61,10 @@ pub(crate) async fn list(
 }
 
 /// `GET /plans/{plan_id}` (`/budgets/{budget_id}`): the full export, or its delta.
+///
+/// The full export's JSON is computed once per knowledge (`Derived::export_json`) and written
+/// around here as `serde_json` would write `{"data": {"plan": …, "server_knowledge": k}}`
+/// (members in order, no spaces); a delta is built from the cached figures, entity by entity.
 pub(crate) async fn export_route(
     State(state): State<AppState>,
     Path(plan_id): Path<String>,
@@ -64,9 +72,30 @@ pub(crate) async fn export_route(
     naming: Naming,
 ) -> ApiResult<Response> {
     let since = params.since()?;
-    read(&state, &plan_id, |plan| {
-        let detail = to_json(&export_since(plan, since));
+    read_figures(&state, &plan_id, |plan, derived| {
         let k = plan.server_knowledge;
+        if !since.is_delta() {
+            let detail = derived.export_json(plan);
+            let member = match naming {
+                Naming::Plans => "plan",
+                Naming::Budgets => "budget",
+            };
+            let mut body = Vec::with_capacity(detail.len() + 64);
+            body.extend_from_slice(b"{\"data\":{\"");
+            body.extend_from_slice(member.as_bytes());
+            body.extend_from_slice(b"\":");
+            body.extend_from_slice(detail.as_bytes());
+            body.extend_from_slice(format!(",\"server_knowledge\":{k}}}}}").as_bytes());
+            return Ok((
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                )],
+                body,
+            )
+                .into_response());
+        }
+        let detail = to_json(&export_from(plan, derived, since));
         Ok(ok(match naming {
             Naming::Plans => json!({"plan": detail, "server_knowledge": k}),
             Naming::Budgets => json!({"budget": detail, "server_knowledge": k}),
@@ -106,9 +135,31 @@ pub fn export(plan: &PlanState) -> PlanDetail {
 
 /// The export, or with `since` its delta (see the module doc).
 pub fn export_since(plan: &PlanState, since: Since) -> PlanDetail {
-    let current = compute::current_month(plan);
+    export_from(plan, &Derived::compute(plan), since)
+}
+
+/// [`export_since`] from figures already computed for `plan` (`derived` must be `plan`'s). A
+/// delta costs what it holds: transactions are looked at only when stamped after `since`.
+pub fn export_from(plan: &PlanState, derived: &Derived, since: Since) -> PlanDetail {
+    // With a knowledge sent, only stamped transactions can be in the delta.
+    let changed = since
+        .0
+        .and_then(|k| plan.stamps.changed_after(Kind::Transaction, k));
+    // Names are looked up only when a transaction or a schedule is served; searched for a
+    // delta of a few transactions (building the maps of thousands of payees costs more).
+    let names = OnceCell::new();
+    let names = || {
+        names.get_or_init(|| match &changed {
+            Some(changed) if changed.len() <= 32 => compute::Names::few(plan),
+            _ => compute::Names::of(plan),
+        })
+    };
     let mut subtransactions: Vec<SubTransaction> = Vec::new();
-    let transactions: Vec<TransactionSummary> = compute::all_transactions(plan)
+    // The rows to look at, in stored order: every one, or those of the changed ids.
+    let rows = stored_order(&plan.transactions, changed.as_ref(), |id| {
+        derived.position(plan, id)
+    });
+    let transactions: Vec<TransactionSummary> = rows
         .into_iter()
         .filter(|t| since.keeps(plan, Kind::Transaction, &t.id, t.deleted))
         .map(|t| {
@@ -116,15 +167,17 @@ pub fn export_since(plan: &PlanState, since: Since) -> PlanDetail {
                 t.subtransactions
                     .iter()
                     .filter(|s| since.is_delta() || !s.deleted)
-                    .cloned(),
+                    .map(|s| names().line(s)),
             );
-            summary_of(t)
+            TransactionSummary::from(t.clone())
         })
         .collect();
     let mut scheduled_subtransactions = Vec::new();
-    let scheduled: Vec<ScheduledTransactionSummary> = compute::all_scheduled(plan)
-        .into_iter()
+    let scheduled: Vec<ScheduledTransactionSummary> = plan
+        .scheduled
+        .iter()
         .filter(|s| since.keeps(plan, Kind::Scheduled, &s.id, s.deleted))
+        .map(|s| names().scheduled(s))
         .map(|s| {
             scheduled_subtransactions.extend(
                 s.subtransactions
@@ -135,25 +188,27 @@ pub fn export_since(plan: &PlanState, since: Since) -> PlanDetail {
             ScheduledTransactionSummary::from(s)
         })
         .collect();
-    let changed: Vec<String> = compute::served_months(plan)
-        .into_iter()
-        .filter(|m| since.0.is_none_or(|k| plan.stamps.of(Kind::Month, m) > k))
-        .collect();
-    let months = compute::months(plan, &changed)
-        .into_iter()
-        .zip(&changed)
-        .map(|(mut month, m)| {
-            if let Some(categories) = month.categories.as_mut() {
-                categories.retain(|c| {
-                    since.keeps(
-                        plan,
-                        Kind::MonthCategory,
-                        &month_category(m, &c.id),
-                        c.deleted,
-                    )
-                });
-            }
-            month
+    let months = derived
+        .served
+        .iter()
+        .zip(&derived.months)
+        .filter(|(m, _)| since.0.is_none_or(|k| plan.stamps.of(Kind::Month, m) > k))
+        .map(|(m, month)| Month {
+            categories: month.categories.as_ref().map(|categories| {
+                categories
+                    .iter()
+                    .filter(|c| {
+                        since.keeps(
+                            plan,
+                            Kind::MonthCategory,
+                            &month_category(m, &c.id),
+                            c.deleted,
+                        )
+                    })
+                    .cloned()
+                    .collect()
+            }),
+            ..month.clone()
         })
         .collect();
     let summary = summary(plan);
@@ -165,16 +220,25 @@ pub fn export_since(plan: &PlanState, since: Since) -> PlanDetail {
         last_month: summary.last_month,
         date_format: summary.date_format,
         currency_format: summary.currency_format,
-        accounts: compute::accounts(plan)
-            .into_iter()
-            .filter(|a| since.keeps(plan, Kind::Account, &a.id, a.deleted))
-            .collect(),
-        payees: plan
-            .payees
+        accounts: derived
+            .accounts
             .iter()
-            .filter(|p| since.keeps(plan, Kind::Payee, &p.id, p.deleted))
+            .filter(|a| since.keeps(plan, Kind::Account, &a.id, a.deleted))
             .cloned()
             .collect(),
+        // A plan may hold a payee per payment: a delta looks only at the stamped ones.
+        payees: stored_order(
+            &plan.payees,
+            since
+                .0
+                .and_then(|k| plan.stamps.changed_after(Kind::Payee, k))
+                .as_ref(),
+            |id| derived.payee_position(plan, id),
+        )
+        .into_iter()
+        .filter(|p| since.keeps(plan, Kind::Payee, &p.id, p.deleted))
+        .cloned()
+        .collect(),
         payee_locations: Vec::new(),
         category_groups: plan
             .groups
@@ -182,9 +246,11 @@ pub fn export_since(plan: &PlanState, since: Since) -> PlanDetail {
             .filter(|g| since.keeps(plan, Kind::Group, &g.id, g.deleted))
             .cloned()
             .collect(),
-        categories: compute::month_categories(plan, &current)
-            .into_iter()
+        categories: derived
+            .current_categories
+            .iter()
             .filter(|c| since.keeps(plan, Kind::Category, &c.id, c.deleted))
+            .cloned()
             .collect(),
         months,
         transactions,
@@ -192,6 +258,22 @@ pub fn export_since(plan: &PlanState, since: Since) -> PlanDetail {
         scheduled_transactions: scheduled,
         scheduled_subtransactions,
     }
+}
+
+/// The entities of `list` in stored order: all of them, or with `ids` those ids name
+/// (`position` says where each is).
+fn stored_order<'a, T>(
+    list: &'a [T],
+    ids: Option<&HashSet<&str>>,
+    position: impl Fn(&str) -> Option<usize>,
+) -> Vec<&'a T> {
+    let Some(ids) = ids else {
+        return list.iter().collect();
+    };
+    let mut at: Vec<usize> = ids.iter().filter_map(|id| position(id)).collect();
+    at.sort_unstable();
+    at.dedup();
+    at.into_iter().filter_map(|i| list.get(i)).collect()
 }
 
 /// A transaction in the export's flat `TransactionSummaryBase` shape.

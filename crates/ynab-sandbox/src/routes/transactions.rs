@@ -32,7 +32,7 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use chrono::NaiveDate;
 use serde_json::{Value, json};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use ynab::models::{SubTransaction, Transaction};
 
 /// The filters of a transaction list.
@@ -97,8 +97,16 @@ fn listed(
     filter: &Filter,
     scope: impl Fn(&Transaction) -> bool,
 ) -> Vec<Transaction> {
-    compute::all_transactions(plan)
-        .into_iter()
+    let names = names_for(plan, filter);
+    plan.transactions
+        .iter()
+        // A delta's transactions are few: name only those it keeps.
+        .filter(|t| {
+            filter
+                .since
+                .keeps(plan, Kind::Transaction, &t.id, t.deleted)
+        })
+        .map(|t| names.transaction(t))
         .filter(|t| scope(t) && filter.keeps(plan, t))
         .collect()
 }
@@ -223,7 +231,15 @@ fn hybrid_rows(
     part: impl Fn(&Transaction, &SubTransaction) -> bool,
 ) -> Vec<Value> {
     let mut rows = Vec::new();
-    for t in compute::all_transactions(plan) {
+    let names = names_for(plan, filter);
+    for t in plan.transactions.iter() {
+        if !filter
+            .since
+            .keeps(plan, Kind::Transaction, &t.id, t.deleted)
+        {
+            continue;
+        }
+        let t = names.transaction(t);
         if !filter.keeps(plan, &t) {
             continue;
         }
@@ -285,13 +301,41 @@ pub(crate) async fn by_payee(
     })
 }
 
+/// The look-ups that name what `filter` keeps: searches for a delta of a few transactions,
+/// maps otherwise.
+fn names_for<'a>(plan: &'a PlanState, filter: &Filter) -> compute::Names<'a> {
+    let few = filter
+        .since
+        .0
+        .and_then(|k| plan.stamps.changed_after(Kind::Transaction, k))
+        .is_some_and(|changed| changed.len() <= FEW);
+    if few {
+        compute::Names::few(plan)
+    } else {
+        compute::Names::of(plan)
+    }
+}
+
+/// Up to how many transactions are named by searching rather than through maps.
+const FEW: usize = 32;
+
 /// The named transactions `ids`, in that order.
 fn named(plan: &PlanState, ids: &[String]) -> Vec<Transaction> {
-    let mut all: HashMap<String, Transaction> = compute::all_transactions(plan)
-        .into_iter()
-        .map(|t| (t.id.clone(), t))
+    let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
+    let names = if ids.len() <= FEW {
+        compute::Names::few(plan)
+    } else {
+        compute::Names::of(plan)
+    };
+    let mut found: HashMap<&str, Transaction> = plan
+        .transactions
+        .iter()
+        .filter(|t| wanted.contains(t.id.as_str()))
+        .map(|t| (t.id.as_str(), names.transaction(t)))
         .collect();
-    ids.iter().filter_map(|id| all.remove(id)).collect()
+    ids.iter()
+        .filter_map(|id| found.remove(id.as_str()))
+        .collect()
 }
 
 fn named_one(plan: &PlanState, id: &str) -> Option<Transaction> {
@@ -303,9 +347,10 @@ pub(crate) async fn get_one(
     Path((plan_id, id)): Path<(String, String)>,
 ) -> ApiResult<Response> {
     read(&state, &plan_id, |plan| {
-        ledger::live(plan, &id).ok_or(ApiError::NotFound)?;
+        let at = ledger::live(plan, &id).ok_or(ApiError::NotFound)?;
+        let transaction = plan.transactions.get(at).ok_or(ApiError::NotFound)?;
         Ok(ok(json!({
-            "transaction": named_one(plan, &id),
+            "transaction": compute::named_transaction(plan, transaction),
             "server_knowledge": plan.server_knowledge,
         })))
     })
