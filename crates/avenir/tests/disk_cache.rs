@@ -2,7 +2,8 @@
 //! the heavy plan sends one request, a delta, before its first answer, and answers the figures a
 //! cold start answers, a change made elsewhere in between included; an empty delta writes nothing;
 //! the files are private and hold no token; a damaged file, or one of another version, is
-//! discarded and the plan loaded in full; an alias that now names another plan is followed.
+//! discarded and the plan loaded in full; an alias that now names another plan is followed; two
+//! writers sharing the cache take turns and leave the latest copy.
 
 mod common;
 
@@ -423,5 +424,48 @@ async fn an_alias_that_now_names_another_plan_is_followed_and_a_refused_delta_di
     assert_eq!(
         plan_cache::location_from(Some(cache.0.clone().into()), None),
         Ok(dir)
+    );
+}
+
+#[tokio::test]
+async fn two_writers_sharing_the_cache_take_turns_and_leave_the_latest_copy() {
+    let sandbox = heavy_sandbox(3, 20).await;
+    let cache = TempDir::new();
+    let dir = cache.0.join("avenir-mcp");
+    let server = Server::start(&sandbox, Some(&dir)).await;
+    server.ok("list_accounts", last_used()).await;
+    server.stop().await;
+    let base = PlanCache::new(dir.clone())
+        .restore("last-used")
+        .expect("the first save");
+    // Two writers (connections of their own, as two processes have), interleaving saves of
+    // growing knowledge: each waits for the other's lock, and none replaces a later copy.
+    let writers: Vec<_> = (0..2i64)
+        .map(|writer| {
+            let (dir, base) = (dir.clone(), base.clone());
+            std::thread::spawn(move || {
+                let cache = PlanCache::new(dir);
+                for round in 0..25i64 {
+                    let mut snapshot = base.clone();
+                    snapshot.server_knowledge = base.server_knowledge + 1 + 2 * round + writer;
+                    cache
+                        .save(&snapshot, Some("last-used"))
+                        .unwrap_or_else(|why| panic!("writer {writer}, round {round}: {why}"));
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.join().expect("the writer ends");
+    }
+    let last = PlanCache::new(dir.clone())
+        .restore("last-used")
+        .expect("a whole copy");
+    assert_eq!(last.server_knowledge, base.server_knowledge + 50);
+    assert_eq!(last.plan, base.plan);
+    // An older copy saved now changes nothing.
+    assert_eq!(
+        PlanCache::new(dir.clone()).save(&base, None),
+        Ok(plan_cache::Saved::AlreadyCurrent)
     );
 }
