@@ -138,6 +138,7 @@ fn main() {
             confidence_threshold: avenir::config::ConfidenceThreshold::DEFAULT,
             require_elicitation: false,
             journal: Some(std::env::temp_dir().join("avenir-bench-journal.jsonl")),
+            cache: None,
         };
         let context = avenir::Context::new(settings, client.clone());
         let (rss_before, _) = memory_kib();

@@ -40,6 +40,16 @@ enum Command {
     /// "Today" is AVENIR_MCP_TODAY when set, else 2026-09-25 for the demo and heavy plans and the
     /// UTC date for a plan file.
     Sandbox(SandboxArgs),
+    /// The plan cache kept between runs with AVENIR_MCP_CACHE=1 (in $XDG_CACHE_HOME/avenir-mcp,
+    /// else ~/.cache/avenir-mcp).
+    #[command(subcommand)]
+    Cache(CacheCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum CacheCommand {
+    /// Remove the cache's files (every kept plan) and say which were removed.
+    Clear,
 }
 
 /// What `avenir-mcp sandbox` serves, and where. "Today" is AVENIR_MCP_TODAY when set, else
@@ -88,6 +98,7 @@ fn main() -> std::process::ExitCode {
     let result = runtime.block_on(async move {
         match cli.command {
             Some(Command::Sandbox(args)) => run_sandbox(args).await,
+            Some(Command::Cache(CacheCommand::Clear)) => clear_cache(),
             None if cli.demo => run_demo().await,
             None => run_server().await,
         }
@@ -114,6 +125,8 @@ async fn run_demo() -> anyhow::Result<()> {
     let today = settings.today.unwrap_or(ynab_sandbox::demo::DEMO_TODAY);
     settings.today = Some(today);
     settings.writes_enabled = true;
+    // D30: nothing of the demo in the person's own cache.
+    settings.cache = None;
     let sandbox = ynab_sandbox::Sandbox::start(
         ynab_sandbox::demo::demo_plan(today),
         ynab_sandbox::SandboxOptions::default(),
@@ -203,15 +216,53 @@ async fn serve(settings: avenir::Settings, client: Arc<ynab::Client>) -> anyhow:
     };
     let context = Arc::new(avenir::Context::new(settings, client));
     report_unfinished(&context);
-    let server = avenir::AvenirServer::new(context);
-    if let Some(options) = http {
-        return http::serve(server, options).await;
-    }
+    let server = avenir::AvenirServer::new(context.clone());
+    let result = match http {
+        Some(options) => http::serve(server, options).await,
+        None => serve_stdio(server).await,
+    };
+    // The plan cache's last saves are written before the process ends.
+    context.plans.cache_saved().await;
+    result
+}
+
+async fn serve_stdio(server: avenir::AvenirServer) -> anyhow::Result<()> {
     let running = server
         .serve(rmcp::transport::stdio())
         .await
         .context("the MCP session could not start")?;
     running.waiting().await.context("the MCP session failed")?;
+    Ok(())
+}
+
+/// `avenir-mcp cache clear`: removes the plan cache's files, naming each, whether or not
+/// AVENIR_MCP_CACHE is set now.
+fn clear_cache() -> anyhow::Result<()> {
+    let dir = avenir::store::plan_cache::location()
+        .map_err(|why| anyhow::anyhow!("there is no plan cache to clear: {why}."))?;
+    let removed = avenir::store::plan_cache::clear(&dir)
+        .with_context(|| format!("the plan cache in {} could not be cleared", dir.display()))?;
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if removed.is_empty() {
+        writeln!(
+            out,
+            "The plan cache in {} holds no file: nothing removed.",
+            dir.display()
+        )?;
+    } else {
+        let files = if removed.len() == 1 { "file" } else { "files" };
+        writeln!(
+            out,
+            "Removed {} {files} from the plan cache in {}:",
+            removed.len(),
+            dir.display()
+        )?;
+        for path in &removed {
+            writeln!(out, "  {}", path.display())?;
+        }
+    }
+    out.flush()?;
     Ok(())
 }
 

@@ -1071,3 +1071,217 @@ fn two_processes_racing_undo_operation_revert_once() {
     assert_eq!(other, Vec::<String>::new());
     assert_eq!((single, double), (ROUNDS, 0));
 }
+
+/// `GET /__sandbox/stats` of the sandbox at `base` (`…/v1`): (requests, of which deltas).
+fn sandbox_stats(base: &str) -> (u64, u64) {
+    use std::io::Read;
+    let authority = base
+        .trim_start_matches("http://")
+        .trim_end_matches("/v1")
+        .to_string();
+    let mut stream = std::net::TcpStream::connect(authority.as_str()).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET /__sandbox/stats HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    let body = answer.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    let stats: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    (
+        stats["total"].as_u64().unwrap_or(u64::MAX),
+        stats["deltas"].as_u64().unwrap_or(u64::MAX),
+    )
+}
+
+/// One run of the server: `list_accounts` on `last-used`, then stdin closed and the exit awaited
+/// (so the run's saves are written). The answer's structured content and stderr.
+fn one_read(env: &[(&str, &str)]) -> (Value, String) {
+    let mut command = Command::new(BIN);
+    command
+        .env_remove("YNAB_API_KEY_FILE")
+        .env_remove("AVENIR_MCP_TODAY")
+        .env_remove("AVENIR_MCP_CACHE")
+        .env_remove("AVENIR_MCP_LOG_LEVEL")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("server starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut answer_to = |message: Value| -> Value {
+        writeln!(stdin, "{message}").expect("write");
+        stdin.flush().expect("flush");
+        let Some(id) = message.get("id").cloned() else {
+            return Value::Null;
+        };
+        loop {
+            let mut line = String::new();
+            if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                return Value::Null;
+            }
+            let answer: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            if answer["id"] == id {
+                return answer["result"].clone();
+            }
+        }
+    };
+    answer_to(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "binary-test", "version": "0"}}}),
+    );
+    answer_to(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let result = answer_to(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "list_accounts", "arguments": {"plan_id": "last-used"}}}));
+    drop(stdin);
+    let output = child.wait_with_output().expect("exits");
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(result["isError"], false, "{result}");
+    (
+        result["structuredContent"].clone(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// `avenir-mcp cache clear` with the environment given (HOME and XDG_CACHE_HOME unset first).
+fn cache_clear(env: &[(&str, &str)]) -> std::process::Output {
+    Command::new(BIN)
+        .args(["cache", "clear"])
+        .env_remove("HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .envs(env.iter().copied())
+        .output()
+        .expect("runs")
+}
+
+/// Issue 12 through the binary: with `AVENIR_MCP_CACHE=1` the plan is kept in
+/// `$XDG_CACHE_HOME/avenir-mcp` (0700; files 0600, no token) and the next start sends one delta;
+/// a damaged file is discarded with a warning naming it (no plan data) and the plan loaded in
+/// full; without the variable nothing is written there; `cache clear` removes the files and names
+/// them; no place for a cache is a startup error naming the variables.
+#[test]
+fn the_plan_cache_between_runs_and_cache_clear() {
+    use std::os::unix::fs::PermissionsExt;
+    let (mut sandbox, base) = start_sandbox(&["--listen", "127.0.0.1:0"]);
+    let root = std::env::temp_dir().join(format!("avenir-bin-cache-{}", std::process::id()));
+    let cache_home = root.join("cache");
+    let state = root.join("state");
+    let secret = "tok-cache-bin-5e2b-never-on-disk";
+    let (cache_home_s, state_s) = (
+        cache_home.to_string_lossy().into_owned(),
+        state.to_string_lossy().into_owned(),
+    );
+    let env = [
+        ("YNAB_API_KEY", secret),
+        ("AVENIR_MCP_YNAB_URL", base.as_str()),
+        ("XDG_STATE_HOME", state_s.as_str()),
+        ("XDG_CACHE_HOME", cache_home_s.as_str()),
+        ("AVENIR_MCP_CACHE", "1"),
+    ];
+    let mode = |path: &std::path::Path| {
+        std::fs::metadata(path)
+            .map(|m| m.permissions().mode() & 0o777)
+            .ok()
+    };
+
+    let (accounts, _) = one_read(&env);
+    assert_eq!(accounts["result"][0]["name"], "Checking");
+    assert_eq!(sandbox_stats(&base), (1, 0), "a full export");
+    let dir = cache_home.join("avenir-mcp");
+    assert_eq!(mode(&dir), Some(0o700));
+    let mut files = walk(&dir);
+    files.sort();
+    let plan_file = dir.join(format!("{}.sqlite", ynab_sandbox_id("demo-budget")));
+    let mut expected = vec![dir.join("aliases.sqlite"), plan_file.clone()];
+    expected.sort();
+    assert_eq!(files, expected);
+    for file in &files {
+        assert_eq!(mode(file), Some(0o600), "{}", file.display());
+        let bytes = std::fs::read(file).unwrap_or_default();
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "{} holds the token",
+            file.display()
+        );
+    }
+
+    let (again, _) = one_read(&env);
+    assert_eq!(again, accounts);
+    assert_eq!(sandbox_stats(&base), (2, 1), "one request, a delta");
+
+    std::fs::write(&plan_file, b"garbage, not SQLite").expect("damaged");
+    let (rebuilt, stderr) = one_read(&env);
+    assert_eq!(rebuilt, accounts);
+    assert_eq!(sandbox_stats(&base), (3, 1), "a full export again");
+    assert!(
+        stderr.contains(&format!(
+            "discarding the plan cache file {}: it cannot be read",
+            plan_file.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Checking"), "no plan data in the logs");
+
+    // Without AVENIR_MCP_CACHE=1 nothing is written to the cache's place.
+    let other_home = root.join("other-cache");
+    let other_home_s = other_home.to_string_lossy().into_owned();
+    let mut uncached = env;
+    uncached[3] = ("XDG_CACHE_HOME", other_home_s.as_str());
+    uncached[4] = ("AVENIR_MCP_CACHE", "0");
+    one_read(&uncached);
+    assert!(walk(&other_home).is_empty() && !other_home.exists());
+
+    let cleared = cache_clear(&[("XDG_CACHE_HOME", cache_home_s.as_str())]);
+    assert!(cleared.status.success(), "{cleared:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&cleared.stdout),
+        format!(
+            "Removed 2 files from the plan cache in {}:\n  {}\n  {}\n",
+            dir.display(),
+            files[0].display(),
+            files[1].display()
+        )
+    );
+    assert!(walk(&dir).is_empty());
+    let again = cache_clear(&[("XDG_CACHE_HOME", cache_home_s.as_str())]);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        format!(
+            "The plan cache in {} holds no file: nothing removed.\n",
+            dir.display()
+        )
+    );
+    let nowhere = cache_clear(&[]);
+    assert_eq!(nowhere.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&nowhere.stderr);
+    assert!(
+        message.contains("there is no plan cache to clear")
+            && message.contains("neither XDG_CACHE_HOME"),
+        "{message}"
+    );
+    let no_place = Command::new(BIN)
+        .env_remove("HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env("YNAB_API_KEY", secret)
+        .env("AVENIR_MCP_CACHE", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(no_place.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&no_place.stderr);
+    assert!(
+        message.contains("AVENIR_MCP_CACHE=1 asks for a plan cache on disk")
+            && message.contains("HOME"),
+        "{message}"
+    );
+
+    let _ = sandbox.kill();
+    let _ = sandbox.wait();
+    let _ = std::fs::remove_dir_all(&root);
+}

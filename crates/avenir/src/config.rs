@@ -21,6 +21,9 @@ pub struct Settings {
     pub require_elicitation: bool,
     /// Where the journal is; `None`: `AVENIR_MCP_JOURNAL` or the default, evaluated at each use.
     pub journal: Option<std::path::PathBuf>,
+    /// `AVENIR_MCP_CACHE=1` exactly: the directory of the plan cache kept between runs
+    /// (`$XDG_CACHE_HOME/avenir-mcp`, else `~/.cache/avenir-mcp`); `None`: plans stay in memory.
+    pub cache: Option<std::path::PathBuf>,
 }
 
 /// A share from 0 to 1; 0.90 unless `AVENIR_MCP_CONFIDENCE_THRESHOLD` says otherwise.
@@ -87,6 +90,13 @@ impl Settings {
             Ok(value) if !value.trim().is_empty() => parse_confidence_threshold(&value)?,
             _ => ConfidenceThreshold::DEFAULT,
         };
+        let cache = if std::env::var("AVENIR_MCP_CACHE").as_deref() == Ok("1") {
+            Some(crate::store::plan_cache::location().map_err(|why| {
+                format!("AVENIR_MCP_CACHE=1 asks for a plan cache on disk, but {why}: set one, or unset AVENIR_MCP_CACHE.")
+            })?)
+        } else {
+            None
+        };
         Ok(Settings {
             writes_enabled,
             today,
@@ -94,6 +104,7 @@ impl Settings {
             confidence_threshold,
             require_elicitation,
             journal: None,
+            cache,
         })
     }
 

@@ -5,6 +5,7 @@ use crate::config::Settings;
 use crate::confirm::Confirmations;
 use crate::plan_store::PlanStore;
 use crate::store::journal::{Journal, JournalLocation};
+use crate::store::plan_cache::PlanCache;
 use std::sync::Arc;
 
 /// The state shared by all calls.
@@ -26,10 +27,14 @@ impl Context {
             Some(path) => JournalLocation::Fixed(path.clone()),
             None => JournalLocation::Environment,
         });
+        let mut plans = PlanStore::new(client, fresh_for);
+        if let Some(dir) = &settings.cache {
+            plans = plans.with_cache(PlanCache::new(dir.clone()));
+        }
         Context {
             confirmations: Confirmations::new(settings.require_elicitation),
             journal,
-            plans: PlanStore::new(client, fresh_for),
+            plans,
             settings,
         }
     }

@@ -3,13 +3,18 @@
 //!
 //! `last-used` and `default` are resolved to a real plan id the first time the process meets
 //! them and kept (D17). With `AVENIR_MCP_FRESH_SECONDS` > 0, reads within that many seconds of the
-//! last sync are served with no request; the confirmation re-check never is (D18). Plan data stays
-//! in memory: nothing here writes to disk (D6).
+//! last sync are served with no request; the confirmation re-check never is (D18).
+//!
+//! Plan data stays in memory and nothing here writes to disk (D6), unless the person opts in
+//! with `AVENIR_MCP_CACHE=1`: then each plan is also kept in `store::plan_cache` (after the first
+//! load and after each delta that changed something, saved off the call's path), and the first
+//! read of a process brings the kept copy up to date with one delta instead of a full export.
 
 use crate::logic::assignable::CategoryIndex;
 use crate::logic::classifier::Classifier;
 use crate::logic::index::PlanIndex;
 use crate::logic::payees::PayeeRanking;
+use crate::store::plan_cache::{DiskCache, PlanCache};
 use crate::sync::merge_plan;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -110,6 +115,8 @@ pub struct PlanStore {
     fresh_for: Duration,
     aliases: Mutex<HashMap<String, String>>,
     slots: Mutex<HashMap<String, Slot>>,
+    /// The opt-in disk copy of each plan (`AVENIR_MCP_CACHE=1`); `None`: memory only (D6).
+    disk: Option<DiskCache>,
 }
 
 fn is_alias(plan_id: &str) -> bool {
@@ -124,6 +131,20 @@ impl PlanStore {
             fresh_for,
             aliases: Mutex::new(HashMap::new()),
             slots: Mutex::new(HashMap::new()),
+            disk: None,
+        }
+    }
+
+    /// Keep plans between runs in `cache` too (`AVENIR_MCP_CACHE=1`).
+    pub fn with_cache(mut self, cache: PlanCache) -> Self {
+        self.disk = Some(DiskCache::new(cache));
+        self
+    }
+
+    /// Wait until the plan cache's queued saves are written (none without a cache).
+    pub async fn cache_saved(&self) {
+        if let Some(disk) = &self.disk {
+            disk.saved().await;
         }
     }
 
@@ -242,7 +263,7 @@ impl PlanStore {
         let id = self.resolved(plan_id);
         if is_alias(&id) {
             // First meeting with the alias: load under it, then remember the real id.
-            let snapshot = Arc::new(self.load(&id).await?);
+            let snapshot = self.first_load(&id).await?;
             let real = snapshot.id().to_string();
             self.aliases
                 .lock()
@@ -273,11 +294,14 @@ impl PlanStore {
                     Arc::make_mut(&mut entry.snapshot).merge(delta, server_knowledge);
                     entry.synced = Instant::now();
                     entry.stale = false;
+                    if server_knowledge != knowledge {
+                        self.keep(&entry.snapshot, None);
+                    }
                 }
                 Ok(entry.snapshot.clone())
             }
             None => {
-                let snapshot = Arc::new(self.load(&id).await?);
+                let snapshot = self.first_load(&id).await?;
                 *cached = Some(Cached {
                     snapshot: snapshot.clone(),
                     synced: Instant::now(),
@@ -286,6 +310,58 @@ impl PlanStore {
                 Ok(snapshot)
             }
         }
+    }
+
+    /// Queue a save of `snapshot` in the plan cache, if there is one (`alias`: the name it was
+    /// loaded under).
+    fn keep(&self, snapshot: &Arc<PlanSnapshot>, alias: Option<&str>) {
+        if let Some(disk) = &self.disk {
+            disk.save(snapshot.clone(), alias.map(str::to_string));
+        }
+    }
+
+    /// The first read of `name` (an id or an alias) in this process. With the plan cache: the
+    /// copy kept there brought up to date by one delta — asked under `name`, so YNAB resolves an
+    /// alias as it does today and the answer's id says whether it still names the kept plan —
+    /// else (no copy, or one YNAB no longer serves) the full load, then kept. Without: the load.
+    async fn first_load(&self, name: &str) -> Result<Arc<PlanSnapshot>, ynab::Error> {
+        let Some(disk) = &self.disk else {
+            return Ok(Arc::new(self.load(name).await?));
+        };
+        let alias = is_alias(name).then_some(name);
+        if let Some(mut snapshot) = disk.restore(name).await {
+            let known = snapshot.server_knowledge;
+            let kept = snapshot.id().to_string();
+            tracing::info!("Plan {kept} read from the cache; delta sync since knowledge={known}");
+            match self.client.plan(name, Some(known)).await {
+                Ok((delta, server_knowledge)) if delta.id == kept => {
+                    merge_plan(&mut snapshot.plan, delta);
+                    snapshot.server_knowledge = server_knowledge;
+                    let snapshot = Arc::new(snapshot);
+                    if server_knowledge != known {
+                        self.keep(&snapshot, alias);
+                    }
+                    return Ok(snapshot);
+                }
+                Ok((delta, _)) => {
+                    tracing::warn!(
+                        "{name} now names plan {}, not the cached plan {kept}: loading it",
+                        delta.id
+                    );
+                    let snapshot = Arc::new(self.load(&delta.id).await?);
+                    self.keep(&snapshot, alias);
+                    return Ok(snapshot);
+                }
+                Err(error) if refused(&error) => {
+                    disk.forget(&kept, &format!("YNAB refused its delta ({error})"))
+                        .await;
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        let snapshot = Arc::new(self.load(name).await?);
+        self.keep(&snapshot, alias);
+        Ok(snapshot)
     }
 
     /// The first load: the full export in one request; when YNAB gives up on it (a 5xx or a
@@ -373,6 +449,12 @@ impl PlanStore {
         }
         Ok(PlanSnapshot::new(plan, knowledge))
     }
+}
+
+/// YNAB refused the request itself (a 4xx other than 401 and 429, which have their own errors):
+/// a kept plan it answers so for (gone, or not this token's) is not believed.
+fn refused(error: &ynab::Error) -> bool {
+    matches!(error, ynab::Error::Status { status, .. } if (400..500).contains(status))
 }
 
 /// A failure after which the per-kind endpoints are worth trying: YNAB answered 5xx, or no

@@ -43,6 +43,8 @@ impl Default for SandboxOptions {
 pub struct Stats {
     pub total: u64,
     pub routes: BTreeMap<String, u64>,
+    /// Of those, the requests that asked for a delta (`last_knowledge_of_server` in the query).
+    pub deltas: u64,
 }
 
 /// What the handlers share: the plans and the request counter.
@@ -309,6 +311,14 @@ async fn count_and_authorize(
         let mut shared = lock(&state);
         shared.stats.total += 1;
         *shared.stats.routes.entry(key.clone()).or_insert(0) += 1;
+        let delta = request.uri().query().is_some_and(|query| {
+            query
+                .split('&')
+                .any(|pair| pair.starts_with("last_knowledge_of_server="))
+        });
+        if delta {
+            shared.stats.deltas += 1;
+        }
     }
     let route = matched_route(&request);
     let faults = lock(&state).faults.clone();

@@ -44,7 +44,7 @@ async fn stats_count_requests_per_method_and_route() {
     let api = Api::demo();
     let stats = api.control("GET", "stats").await;
     assert_eq!(stats.status, 200);
-    assert_eq!(stats.body, json!({"total": 0, "routes": {}}));
+    assert_eq!(stats.body, json!({"total": 0, "routes": {}, "deltas": 0}));
 
     api.call("GET", "/plans", None).await;
     api.call("GET", "/plans", None).await;
@@ -62,12 +62,19 @@ async fn stats_count_requests_per_method_and_route() {
     api.call("GET", "/budgets", None).await;
     api.raw("GET", "/v1/plans", None, None).await; // refused, still served
     api.call("GET", "/no/such/route", None).await;
+    api.call(
+        "GET",
+        &format!("{}?last_knowledge_of_server=0", plan("")),
+        None,
+    )
+    .await;
 
     let stats = api.control("GET", "stats").await.body;
     assert_eq!(
         stats,
-        json!({"total": 9, "routes": {
+        json!({"total": 10, "deltas": 1, "routes": {
             "GET /v1/plans": 3,
+            "GET /v1/plans/{plan_id}": 1,
             "GET /v1/budgets": 1,
             "GET /v1/plans/{plan_id}/accounts": 1,
             "GET /v1/plans/{plan_id}/accounts/{account_id}": 1,
@@ -111,7 +118,7 @@ async fn reset_restores_the_plan_and_zeroes_counters_and_faults() {
     assert_eq!((reset.status, reset.body), (204, Value::Null));
     assert_eq!(
         api.control("GET", "stats").await.body,
-        json!({"total": 0, "routes": {}})
+        json!({"total": 0, "routes": {}, "deltas": 0})
     );
     assert_eq!(api.control("GET", "faults").await.body, json!([]));
     assert_eq!(
