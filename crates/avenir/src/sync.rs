@@ -54,17 +54,40 @@ impl Keyed for serde_json::Value {
     }
 }
 
+/// Up to this many entities, a delta's keys are compared one by one rather than hashed.
+const FEW: usize = 8;
+
 /// Merge `delta` into `base`: replace in place (keeping first-seen order), append new ones,
 /// remove deleted ones. Returns whether anything changed.
 pub fn merge_list<T: Keyed>(base: &mut Vec<T>, delta: Vec<T>) -> bool {
     if delta.is_empty() {
         return false;
     }
-    let mut index: std::collections::HashMap<String, usize> = base
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.key().to_string(), i))
-        .collect();
+    // Where the delta's keys sit in `base`, found in one pass that compares each base key with
+    // the delta's few keys: no map of every key of the plan is built for a delta of a few
+    // entities. (A key held twice in `base` resolves to its last place, as a map would.)
+    let wanted: Vec<&str> = delta.iter().map(Keyed::key).collect();
+    let few = wanted.len() <= FEW;
+    let lookup: std::collections::HashSet<&str> = if few {
+        std::collections::HashSet::new()
+    } else {
+        wanted.iter().copied().collect()
+    };
+    let mut index: std::collections::HashMap<String, usize> =
+        std::collections::HashMap::with_capacity(wanted.len());
+    for (i, e) in base.iter().enumerate() {
+        let key = e.key();
+        let hit = if few {
+            wanted.contains(&key)
+        } else {
+            lookup.contains(key)
+        };
+        if hit {
+            index.insert(key.to_string(), i);
+        }
+    }
+    drop(lookup);
+    drop(wanted);
     let mut removed = false;
     for entity in delta {
         let key = entity.key().to_string();
@@ -117,25 +140,29 @@ pub fn merge_plan(base: &mut PlanDetail, delta: PlanDetail) {
     merge_list(&mut base.category_groups, delta.category_groups);
     merge_list(&mut base.categories, delta.categories);
     merge_months(&mut base.months, delta.months);
-    let transactions = merge_list(&mut base.transactions, delta.transactions);
-    let lines = merge_list(&mut base.subtransactions, delta.subtransactions);
-    let schedules = merge_list(
+    // Lines of a parent that is gone go with it. Only a deleted parent or a line the delta brings
+    // can leave one without its parent: a delta of a few plain transactions skips the sweep.
+    let sweep_lines =
+        delta.transactions.iter().any(|t| t.deleted) || !delta.subtransactions.is_empty();
+    let sweep_schedule_lines = delta.scheduled_transactions.iter().any(|t| t.deleted)
+        || !delta.scheduled_subtransactions.is_empty();
+    merge_list(&mut base.transactions, delta.transactions);
+    merge_list(&mut base.subtransactions, delta.subtransactions);
+    merge_list(
         &mut base.scheduled_transactions,
         delta.scheduled_transactions,
     );
-    let schedule_lines = merge_list(
+    merge_list(
         &mut base.scheduled_subtransactions,
         delta.scheduled_subtransactions,
     );
-    // Lines of a parent that is gone go with it (only a changed list can have lost one: an
-    // empty delta costs nothing here).
-    if transactions || lines {
+    if sweep_lines {
         let parents: std::collections::HashSet<&str> =
             base.transactions.iter().map(|t| &*t.id).collect();
         base.subtransactions
             .retain(|s| parents.contains(&*s.transaction_id));
     }
-    if schedules || schedule_lines {
+    if sweep_schedule_lines {
         let scheduled: std::collections::HashSet<&str> =
             base.scheduled_transactions.iter().map(|t| &*t.id).collect();
         base.scheduled_subtransactions
