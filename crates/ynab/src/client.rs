@@ -693,7 +693,7 @@ async fn streamed<T: DeserializeOwned + Send + 'static>(
             receiver,
             chunk: bytes::Bytes::new(),
         });
-        serde_json::from_reader::<_, Envelope<T>>(reader)
+        crate::shared::interning(|| serde_json::from_reader::<_, Envelope<T>>(reader))
             .map(|envelope| envelope.data)
             .map_err(|error| error.to_string())
     });

@@ -54,7 +54,7 @@ pub fn payees_by_use(
             let (count, last) = usage.get(p.id.as_str()).copied().unwrap_or((0, ""));
             let name = safe(&p.name);
             let row = PayeeUse {
-                payee_id: p.id.clone(),
+                payee_id: p.id.clone().into(),
                 merchant: uncut(&merchant(&p.name)),
                 name,
                 transactions: count,
@@ -94,7 +94,7 @@ mod tests {
 
     fn tx(payee_id: Option<&str>, date: &str, deleted: bool) -> TransactionSummary {
         TransactionSummary {
-            id: format!("t-{date}-{payee_id:?}"),
+            id: format!("t-{date}-{payee_id:?}").into(),
             date: date.into(),
             amount: -1000,
             memo: None,
@@ -103,7 +103,7 @@ mod tests {
             flag_color: None,
             flag_name: None,
             account_id: "acc".into(),
-            payee_id: payee_id.map(str::to_string),
+            payee_id: payee_id.map(str::to_string).map(Into::into),
             category_id: None,
             transfer_account_id: None,
             transfer_transaction_id: None,

@@ -128,14 +128,14 @@ pub fn pending_page(plan: &PlanDetail, threshold: f64, request: PageRequest) -> 
         .map(|(t, pair)| {
             let label = names.payee(t.payee_id.as_deref());
             PendingItem {
-                transaction_id: t.id.clone(),
-                date: t.date.clone(),
+                transaction_id: t.id.clone().into(),
+                date: t.date.clone().into(),
                 amount: t.amount,
                 payee: safe(label),
                 memo: t.memo.as_deref().filter(|m| !m.is_empty()).map(safe),
                 account: safe(names.account(&t.account_id)),
                 suggestion: classifier.suggest(label, t.amount, &categories, threshold),
-                possible_transfer_with: pair.map(|j| list[j].id.clone()),
+                possible_transfer_with: (pair.map(|j| list[j].id.clone())).map(Into::into),
             }
         })
         .collect();
@@ -410,7 +410,7 @@ mod tests {
                 f.tx(&format!("t{k}"), &format!("2026-09-{day:02}"), amount * 1_000, account, "SHOP", category);
             }
             let categories = CategoryIndex::new(&f.plan.category_groups, &f.plan.categories);
-            let expected: Vec<String> = pending(&f.plan, &categories).iter().map(|t| t.id.clone()).collect();
+            let expected: Vec<String> = pending(&f.plan, &categories).iter().map(|t| t.id.to_string()).collect();
             let mut seen = Vec::new();
             let mut request = PageRequest { offset: 0, limit, first: true };
             let mut pages = 0;
