@@ -364,7 +364,7 @@ impl Facts {
                 .payees
                 .iter()
                 .filter(|p| !p.deleted)
-                .map(|p| (p.id.clone(), p.name.clone()))
+                .map(|p| (p.id.to_string(), p.name.to_string()))
                 .collect(),
         }
     }
@@ -1402,7 +1402,7 @@ fn payee_named(plan: &PlanState, name: &str) -> String {
     plan.payees
         .iter()
         .find(|p| !p.deleted && p.name == name)
-        .map(|p| p.id.clone())
+        .map(|p| p.id.to_string())
         .unwrap_or_else(|| panic!("a payee named {name}"))
 }
 

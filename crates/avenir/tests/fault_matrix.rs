@@ -369,7 +369,7 @@ fn state_of(h: &Harness, payees: Option<&[String]>) -> Value {
         let kept: Vec<_> = p
             .payees
             .iter()
-            .filter(|payee| payees.is_none_or(|ids| ids.contains(&payee.id)))
+            .filter(|payee| payees.is_none_or(|ids| ids.iter().any(|id| payee.id == *id)))
             .collect();
         let assigned: BTreeMap<String, i64> = p
             .assigned
@@ -391,7 +391,7 @@ fn state_of(h: &Harness, payees: Option<&[String]>) -> Value {
 
 fn payee_ids(h: &Harness) -> Vec<String> {
     h.sandbox
-        .with_plan(|p| p.payees.iter().map(|payee| payee.id.clone()).collect())
+        .with_plan(|p| p.payees.iter().map(|payee| payee.id.to_string()).collect())
 }
 
 /// A confirmed call: the preview's code, then the call with it; the answer, or why not.

@@ -498,7 +498,7 @@ impl Pools {
             categories: plan.categories.iter().map(|c| c.id.clone()).collect(),
             groups: plan.groups.iter().map(|g| g.id.clone()).collect(),
             group_names: plan.groups.iter().map(|g| g.name.clone()).collect(),
-            payees: plan.payees.iter().map(|p| p.id.clone()).collect(),
+            payees: plan.payees.iter().map(|p| p.id.to_string()).collect(),
             transactions,
             names,
         }
@@ -1158,7 +1158,7 @@ impl Slots {
             plan.payees
                 .iter()
                 .find(|p| p.name == name)
-                .map(|p| p.id.clone())
+                .map(|p| p.id.to_string())
                 .unwrap_or_else(|| panic!("payee {name} in the demo"))
         };
         let tx = |date: &str, payee_id: &str| -> String {
@@ -1302,7 +1302,7 @@ impl BankText {
 fn dress(plan: &mut PlanState, slots: &Slots, text: &BankText) {
     for (id, name) in slots.payees.iter().zip(&text.payees) {
         if let Some(p) = plan.payees.iter_mut().find(|p| &p.id == id) {
-            p.name = name.clone();
+            p.name = name.clone().into();
         }
     }
     for (id, memo) in slots.memo_txs.iter().zip(&text.memos) {

@@ -47,7 +47,7 @@ async fn market_labels(h: &Harness) -> Vec<(String, String)> {
         .await
         .into_iter()
         .filter(|p| p.name.starts_with("CB MARKET FRESH FACT "))
-        .map(|p| (p.id, p.name))
+        .map(|p| (p.id.to_string(), p.name.to_string()))
         .collect()
 }
 
@@ -135,8 +135,8 @@ async fn the_raw_market_fresh_labels_merge_into_one_payee_and_back_on_the_three_
         assert_eq!(done["target_payee_id"], json!(market.id));
         for id in before.keys() {
             assert_eq!(
-                payee_of(&h, id).await.as_ref(),
-                Some(&market.id),
+                payee_of(&h, id).await.as_deref(),
+                Some(market.id.as_str()),
                 "{label}: {id}"
             );
         }
@@ -207,7 +207,7 @@ async fn a_schedule_moves_with_its_payee_and_back_and_a_later_move_is_left_alone
         .into_iter()
         .find(|s| s.payee_id.as_deref() == Some(&telco.id))
         .expect("the phone's schedule");
-    let moved = on_payees(&h, std::slice::from_ref(&telco.id)).await;
+    let moved = on_payees(&h, &[telco.id.to_string()]).await;
     assert_eq!(moved.len(), 4, "June–September");
 
     // Into an existing payee.
@@ -230,7 +230,7 @@ async fn a_schedule_moves_with_its_payee_and_back_and_a_later_move_is_left_alone
         .into_iter()
         .find(|s| s.id == schedule_before.id)
         .expect("the schedule");
-    assert_eq!(schedule_after.payee_id.as_ref(), Some(&rail.id));
+    assert_eq!(schedule_after.payee_id.as_deref(), Some(rail.id.as_str()));
     for (field, a, b) in [
         (
             "amount",
@@ -265,7 +265,7 @@ async fn a_schedule_moves_with_its_payee_and_back_and_a_later_move_is_left_alone
     let elsewhere = moved.keys().next().cloned().expect("one");
     let update = ynab::writes::TransactionUpdate {
         id: elsewhere.clone(),
-        payee_id: Some(Some(telco.id.clone())),
+        payee_id: Some(Some(telco.id.to_string())),
         memo: Some(Some("moved by hand".into())),
         ..ynab::writes::TransactionUpdate::default()
     };
@@ -280,7 +280,7 @@ async fn a_schedule_moves_with_its_payee_and_back_and_a_later_move_is_left_alone
         .expect("STREAMFLIX");
     let update = ynab::writes::TransactionUpdate {
         id: elsewhere.clone(),
-        payee_id: Some(Some(other.id.clone())),
+        payee_id: Some(Some(other.id.to_string())),
         ..ynab::writes::TransactionUpdate::default()
     };
     h.other_app()
@@ -308,7 +308,11 @@ async fn a_schedule_moves_with_its_payee_and_back_and_a_later_move_is_left_alone
         } else {
             &telco.id
         };
-        assert_eq!(payee_of(&h, id).await.as_ref(), Some(expected), "{id}");
+        assert_eq!(
+            payee_of(&h, id).await.as_deref(),
+            Some(expected.as_str()),
+            "{id}"
+        );
     }
     let schedule_back = schedules(&h)
         .await

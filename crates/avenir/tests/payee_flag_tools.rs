@@ -66,7 +66,7 @@ async fn payee_name(h: &Harness, readable: &str) -> String {
         .expect("payees")
         .into_iter()
         .find(|p| p.id == id(readable))
-        .map(|p| p.name)
+        .map(|p| p.name.to_string())
         .expect("the payee")
 }
 

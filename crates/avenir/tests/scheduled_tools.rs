@@ -563,7 +563,7 @@ async fn a_gym_membership_is_scheduled_and_undone_on_every_way_to_ask() {
         assert!(
             payees
                 .iter()
-                .any(|p| Some(&p.id) == s.payee_id.as_ref() && p.name == "GYM CLUB")
+                .any(|p| Some(p.id.as_str()) == s.payee_id.as_deref() && p.name == "GYM CLUB")
         );
         assert_eq!(
             journal_lines(&h)[0]["details"],

@@ -590,7 +590,7 @@ async fn the_confidence_threshold_decides_a_mixed_history() {
         let fresh: Vec<String> = payees
             .iter()
             .filter(|p| p.name.contains("MARKET FRESH"))
-            .map(|p| p.id.clone())
+            .map(|p| p.id.to_string())
             .collect();
         let past = list
             .iter()

@@ -306,7 +306,7 @@ async fn many_fields_and_a_new_payee_and_their_undo() {
     let payees = h.other_app().payees(&plan()).await.expect("payees");
     let new_payee = payees
         .iter()
-        .find(|p| Some(&p.id) == now.payee_id.as_ref())
+        .find(|p| Some(p.id.as_str()) == now.payee_id.as_deref())
         .expect("the new payee");
     assert_eq!(new_payee.name, "Rail Company");
     let line = &journal_lines(&h)[0];

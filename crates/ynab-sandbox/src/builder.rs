@@ -816,9 +816,9 @@ impl PlanBuilder {
         self.payee_readables.insert(readable);
         self.payees_by_name.insert(name.into(), id.clone());
         self.plan.payees.push(Payee {
-            id: id.clone(),
+            id: id.clone().into(),
             name: name.into(),
-            transfer_account_id,
+            transfer_account_id: transfer_account_id.map(Into::into),
             deleted: false,
         });
         id
@@ -903,7 +903,7 @@ mod tests {
         let payee = plan
             .payees
             .iter()
-            .find(|p| Some(&p.id) == a.transfer_payee_id.as_ref())
+            .find(|p| Some(p.id.as_str()) == a.transfer_payee_id.as_deref())
             .expect("transfer payee");
         assert_eq!(payee.name, "Transfer : A");
         assert_eq!(payee.transfer_account_id.as_deref(), Some(a.id.as_str()));

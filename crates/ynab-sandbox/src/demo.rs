@@ -765,10 +765,13 @@ mod tests {
             let payee = p
                 .payees
                 .iter()
-                .find(|x| Some(&x.id) == account.transfer_payee_id.as_ref())
+                .find(|x| Some(x.id.as_str()) == account.transfer_payee_id.as_deref())
                 .expect("transfer payee");
             assert_eq!(payee.name, format!("Transfer : {}", account.name));
-            assert_eq!(payee.transfer_account_id.as_ref(), Some(&account.id));
+            assert_eq!(
+                payee.transfer_account_id.as_deref(),
+                Some(account.id.as_str())
+            );
         }
     }
 

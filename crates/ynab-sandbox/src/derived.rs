@@ -89,7 +89,7 @@ impl Derived {
     /// `plan` must be the plan these figures were computed from.
     pub fn position(&self, plan: &PlanState, id: &str) -> Option<usize> {
         self.positions
-            .get_or_init(|| index(plan.transactions.iter().map(|t| &t.id)))
+            .get_or_init(|| index(plan.transactions.iter().map(|t| &*t.id)))
             .get(id)
             .copied()
     }
@@ -98,7 +98,7 @@ impl Derived {
     /// be the plan these figures were computed from.
     pub fn payee_position(&self, plan: &PlanState, id: &str) -> Option<usize> {
         self.payee_positions
-            .get_or_init(|| index(plan.payees.iter().map(|p| &p.id)))
+            .get_or_init(|| index(plan.payees.iter().map(|p| &*p.id)))
             .get(id)
             .copied()
     }
@@ -114,8 +114,8 @@ impl Derived {
 }
 
 /// Each id's position in a list (the last one, for an id listed twice).
-fn index<'a>(ids: impl Iterator<Item = &'a String>) -> HashMap<String, usize> {
-    ids.enumerate().map(|(i, id)| (id.clone(), i)).collect()
+fn index<'a>(ids: impl Iterator<Item = &'a str>) -> HashMap<String, usize> {
+    ids.enumerate().map(|(i, id)| (id.to_string(), i)).collect()
 }
 
 /// The cached figures of the plans a sandbox serves, by plan id (see the module doc).

@@ -225,12 +225,12 @@ pub fn payee_by_name(plan: &mut PlanState, name: &str) -> String {
         .iter()
         .find(|p| !p.deleted && p.transfer_account_id.is_none() && p.name == name)
     {
-        return p.id.clone();
+        return p.id.clone().into();
     }
     let id = plan.new_id("payee");
     plan.payees.push(Payee {
-        id: id.clone(),
-        name: name.to_owned(),
+        id: id.clone().into(),
+        name: name.to_owned().into(),
         transfer_account_id: None,
         deleted: false,
     });

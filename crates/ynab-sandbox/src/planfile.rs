@@ -352,29 +352,29 @@ impl Reader<'_> {
         }
         flat.into_iter()
             .map(|t| {
-                if !accounts.contains(&t.account_id) {
+                if !accounts.contains(t.account_id.as_str()) {
                     return Err(self.unknown_account("transaction", &t.id, &t.account_id));
                 }
-                let subtransactions = by_parent.remove(&t.id).unwrap_or_default();
+                let subtransactions = by_parent.remove(t.id.as_str()).unwrap_or_default();
                 Ok(Transaction {
-                    id: t.id,
-                    date: t.date,
+                    id: t.id.into(),
+                    date: t.date.into(),
                     amount: t.amount,
-                    memo: t.memo,
-                    cleared: t.cleared,
+                    memo: t.memo.map(Into::into),
+                    cleared: t.cleared.into(),
                     approved: t.approved,
-                    flag_color: t.flag_color,
-                    flag_name: t.flag_name,
-                    account_id: t.account_id,
-                    payee_id: t.payee_id,
-                    category_id: t.category_id,
-                    transfer_account_id: t.transfer_account_id,
-                    transfer_transaction_id: t.transfer_transaction_id,
-                    matched_transaction_id: t.matched_transaction_id,
-                    import_id: t.import_id,
-                    import_payee_name: t.import_payee_name,
-                    import_payee_name_original: t.import_payee_name_original,
-                    debt_transaction_type: t.debt_transaction_type,
+                    flag_color: t.flag_color.map(Into::into),
+                    flag_name: t.flag_name.map(Into::into),
+                    account_id: t.account_id.into(),
+                    payee_id: t.payee_id.map(Into::into),
+                    category_id: t.category_id.map(Into::into),
+                    transfer_account_id: t.transfer_account_id.map(Into::into),
+                    transfer_transaction_id: t.transfer_transaction_id.map(Into::into),
+                    matched_transaction_id: t.matched_transaction_id.map(Into::into),
+                    import_id: t.import_id.map(Into::into),
+                    import_payee_name: t.import_payee_name.map(Into::into),
+                    import_payee_name_original: t.import_payee_name_original.map(Into::into),
+                    debt_transaction_type: t.debt_transaction_type.map(Into::into),
                     deleted: false,
                     account_name: None,
                     payee_name: None,
@@ -422,27 +422,27 @@ impl Reader<'_> {
         }
         flat.into_iter()
             .map(|s| {
-                if !accounts.contains(&s.account_id) {
+                if !accounts.contains(s.account_id.as_str()) {
                     return Err(self.unknown_account(
                         "scheduled transaction",
                         &s.id,
                         &s.account_id,
                     ));
                 }
-                let subtransactions = by_parent.remove(&s.id).unwrap_or_default();
+                let subtransactions = by_parent.remove(s.id.as_str()).unwrap_or_default();
                 Ok(ScheduledTransaction {
-                    id: s.id,
-                    date_first: s.date_first,
-                    date_next: s.date_next,
-                    frequency: s.frequency,
+                    id: s.id.into(),
+                    date_first: s.date_first.into(),
+                    date_next: s.date_next.into(),
+                    frequency: s.frequency.into(),
                     amount: s.amount,
-                    memo: s.memo,
-                    flag_color: s.flag_color,
-                    flag_name: s.flag_name,
-                    account_id: s.account_id,
-                    payee_id: s.payee_id,
-                    category_id: s.category_id,
-                    transfer_account_id: s.transfer_account_id,
+                    memo: s.memo.map(Into::into),
+                    flag_color: s.flag_color.map(Into::into),
+                    flag_name: s.flag_name.map(Into::into),
+                    account_id: s.account_id.into(),
+                    payee_id: s.payee_id.map(Into::into),
+                    category_id: s.category_id.map(Into::into),
+                    transfer_account_id: s.transfer_account_id.map(Into::into),
                     deleted: false,
                     account_name: None,
                     payee_name: None,

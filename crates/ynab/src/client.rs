@@ -497,7 +497,7 @@ impl Client {
     // ---- the request path -------------------------------------------------------------------
 
     /// A `GET` of `segments` under the base URL, answered `{"data": T}`.
-    pub async fn get<T: DeserializeOwned>(
+    pub async fn get<T: DeserializeOwned + Send + 'static>(
         &self,
         segments: &[&str],
         query: &[(&str, String)],
@@ -507,7 +507,7 @@ impl Client {
 
     /// One request with YNAB's rules: checks in the order of `server.md` §5.2 (path segments,
     /// base URL, token, pause), then up to three tries where a retry cannot duplicate a change.
-    pub async fn request<T: DeserializeOwned>(
+    pub async fn request<T: DeserializeOwned + Send + 'static>(
         &self,
         method: Method,
         segments: &[&str],
@@ -548,11 +548,29 @@ impl Client {
                         backoff(tries).await;
                         continue;
                     }
+                    if (200..=299).contains(&status) {
+                        // Parsed as it arrives: a plan export is never held whole in memory.
+                        match streamed::<T>(response).await {
+                            Streamed::Parsed(Ok(data)) => return Ok(data),
+                            Streamed::Parsed(Err(error)) => {
+                                return Err(unreadable(status, &error, is_read));
+                            }
+                            Streamed::Cut(error) if is_read && tries < TRIES => {
+                                tracing::debug!("YNAB answer cut short: {}", cause(&error));
+                                backoff(tries).await;
+                                continue;
+                            }
+                            Streamed::Cut(error) => {
+                                return Err(self.transport_failure(&error, is_read, tries));
+                            }
+                        }
+                    }
                     let retry_after = response
                         .headers()
                         .get(reqwest::header::RETRY_AFTER)
                         .and_then(|v| v.to_str().ok())
                         .map(str::to_string);
+                    // An error's body is small: read whole.
                     let text = match response.text().await {
                         Ok(text) => text,
                         Err(error) if is_read && tries < TRIES => {
@@ -589,7 +607,8 @@ impl Client {
         }
     }
 
-    fn answer<T: DeserializeOwned>(
+    /// The error an answer other than 2xx stands for.
+    fn answer<T>(
         &self,
         status: u16,
         text: &str,
@@ -598,29 +617,6 @@ impl Client {
         is_read: bool,
     ) -> Result<T, Error> {
         match status {
-            200..=299 => {
-                #[derive(Deserialize)]
-                struct Envelope<T> {
-                    data: T,
-                }
-                serde_json::from_str::<Envelope<T>>(text)
-                    .map(|envelope| envelope.data)
-                    .map_err(|error| {
-                        tracing::warn!(
-                            "YNAB {status}: answer not in the documented shape: {error}"
-                        );
-                        // A change YNAB accepted but whose answer cannot be read: applied or
-                        // not, the answer does not say (D14).
-                        if is_read {
-                            Error::NotJson { status }
-                        } else {
-                            Error::NotConfirmed {
-                                status,
-                                detail: "its answer could not be read".to_string(),
-                            }
-                        }
-                    })
-            }
             401 => Err(Error::Unauthorized),
             429 => {
                 let seconds = pause_seconds(retry_after);
@@ -652,6 +648,99 @@ impl Client {
                 }
             }
         }
+    }
+}
+
+/// A 2xx answer whose body could not be read as `{"data": T}`: a read is `NotJson`; a change
+/// YNAB accepted but whose answer cannot be read is applied or not, the answer does not say (D14).
+fn unreadable(status: u16, error: &str, is_read: bool) -> Error {
+    tracing::warn!("YNAB {status}: answer not in the documented shape: {error}");
+    if is_read {
+        Error::NotJson { status }
+    } else {
+        Error::NotConfirmed {
+            status,
+            detail: "its answer could not be read".to_string(),
+        }
+    }
+}
+
+/// What reading a 2xx body into `{"data": T}` came to.
+enum Streamed<T> {
+    /// The whole body arrived; parsed, or why not.
+    Parsed(Result<T, String>),
+    /// The body was cut short (a timeout, a dropped connection).
+    Cut(reqwest::Error),
+}
+
+/// Chunks in flight between the connection and the parser (a bound on the memory a body takes).
+const CHUNKS_IN_FLIGHT: usize = 4;
+
+/// Read `response`'s body chunk by chunk into a JSON parser on a blocking thread, so the body is
+/// never held whole (a large plan's export is megabytes). As with a body read whole then parsed,
+/// a body cut short is `Cut` even when what came before it was not JSON: once the parser gives
+/// up, the rest is still read (and dropped) to see whether it arrives.
+async fn streamed<T: DeserializeOwned + Send + 'static>(
+    mut response: reqwest::Response,
+) -> Streamed<T> {
+    #[derive(Deserialize)]
+    struct Envelope<T> {
+        data: T,
+    }
+    let (sender, receiver) = tokio::sync::mpsc::channel(CHUNKS_IN_FLIGHT);
+    let parser = tokio::task::spawn_blocking(move || {
+        let reader = std::io::BufReader::new(ChunkReader {
+            receiver,
+            chunk: bytes::Bytes::new(),
+        });
+        crate::shared::interning(|| serde_json::from_reader::<_, Envelope<T>>(reader))
+            .map(|envelope| envelope.data)
+            .map_err(|error| error.to_string())
+    });
+    let mut sender = Some(sender);
+    let read = loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if let Some(to_parser) = &sender
+                    && to_parser.send(chunk).await.is_err()
+                {
+                    // The parser gave up: read on, to tell a bad body from a cut one.
+                    sender = None;
+                }
+            }
+            Ok(None) => break Ok(()),
+            Err(error) => break Err(error),
+        }
+    };
+    drop(sender);
+    let parsed = parser
+        .await
+        .unwrap_or_else(|error| Err(format!("the parser stopped: {error}")));
+    match read {
+        Ok(()) => Streamed::Parsed(parsed),
+        Err(error) => Streamed::Cut(error),
+    }
+}
+
+/// The body's chunks as a `Read`, for the parser's thread; the end of the channel is the end of
+/// the body.
+struct ChunkReader {
+    receiver: tokio::sync::mpsc::Receiver<bytes::Bytes>,
+    chunk: bytes::Bytes,
+}
+
+impl std::io::Read for ChunkReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.chunk.is_empty() {
+            match self.receiver.blocking_recv() {
+                Some(chunk) => self.chunk = chunk,
+                None => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.chunk.len());
+        buf[..n].copy_from_slice(&self.chunk[..n]);
+        self.chunk = self.chunk.slice(n..);
+        Ok(n)
     }
 }
 

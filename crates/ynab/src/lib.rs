@@ -7,12 +7,14 @@ pub mod error;
 pub mod models;
 pub mod pacing;
 pub mod quote;
+pub mod shared;
 pub mod writes;
 
 pub use client::{Client, TransactionFilter, check_segment, count_requests};
 pub use config::{BaseUrl, Token, TokenSource};
 pub use error::Error;
 pub use pacing::Pacer;
+pub use shared::Str;
 
 /// The version of YNAB's OpenAPI spec this build targets (vendored at
 /// `crates/ynab/openapi/open_api_spec.yaml`; a test checks the two agree).

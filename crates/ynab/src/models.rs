@@ -1,6 +1,9 @@
 //! The entities of YNAB's API v1 as serde types, in YNAB's own JSON shapes.
 //! Amounts are integer milliunits (1.00 = 1000) and ids opaque strings; nothing here converts or computes.
+//! The entities a plan holds by the thousand keep their strings as [`Str`], stored once per value
+//! when parsed from an answer (`crate::shared`).
 
+pub use crate::shared::Str;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -164,11 +167,11 @@ pub struct Category {
 /// A payee.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Payee {
-    pub id: String,
-    pub name: String,
+    pub id: Str,
+    pub name: Str,
     /// Set when the payee is the transfer payee of an account.
     #[serde(default)]
-    pub transfer_account_id: Option<String>,
+    pub transfer_account_id: Option<Str>,
     pub deleted: bool,
 }
 
@@ -317,60 +320,60 @@ pub struct Month {
 /// A transaction in the flat shape of the full plan export (`TransactionSummaryBase`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TransactionSummary {
-    pub id: String,
-    pub date: String,
+    pub id: Str,
+    pub date: Str,
     pub amount: Milliunits,
     #[serde(default)]
-    pub memo: Option<String>,
-    pub cleared: String,
+    pub memo: Option<Str>,
+    pub cleared: Str,
     pub approved: bool,
     #[serde(default)]
-    pub flag_color: Option<String>,
+    pub flag_color: Option<Str>,
     #[serde(default)]
-    pub flag_name: Option<String>,
-    pub account_id: String,
+    pub flag_name: Option<Str>,
+    pub account_id: Str,
     #[serde(default)]
-    pub payee_id: Option<String>,
+    pub payee_id: Option<Str>,
     #[serde(default)]
-    pub category_id: Option<String>,
+    pub category_id: Option<Str>,
     #[serde(default)]
-    pub transfer_account_id: Option<String>,
+    pub transfer_account_id: Option<Str>,
     #[serde(default)]
-    pub transfer_transaction_id: Option<String>,
+    pub transfer_transaction_id: Option<Str>,
     #[serde(default)]
-    pub matched_transaction_id: Option<String>,
+    pub matched_transaction_id: Option<Str>,
     #[serde(default)]
-    pub import_id: Option<String>,
+    pub import_id: Option<Str>,
     #[serde(default)]
-    pub import_payee_name: Option<String>,
+    pub import_payee_name: Option<Str>,
     #[serde(default)]
-    pub import_payee_name_original: Option<String>,
+    pub import_payee_name_original: Option<Str>,
     #[serde(default)]
-    pub debt_transaction_type: Option<String>,
+    pub debt_transaction_type: Option<Str>,
     pub deleted: bool,
 }
 
 /// A scheduled transaction in the flat shape of the full plan export.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScheduledTransactionSummary {
-    pub id: String,
-    pub date_first: String,
-    pub date_next: String,
-    pub frequency: String,
+    pub id: Str,
+    pub date_first: Str,
+    pub date_next: Str,
+    pub frequency: Str,
     pub amount: Milliunits,
     #[serde(default)]
-    pub memo: Option<String>,
+    pub memo: Option<Str>,
     #[serde(default)]
-    pub flag_color: Option<String>,
+    pub flag_color: Option<Str>,
     #[serde(default)]
-    pub flag_name: Option<String>,
-    pub account_id: String,
+    pub flag_name: Option<Str>,
+    pub account_id: Str,
     #[serde(default)]
-    pub payee_id: Option<String>,
+    pub payee_id: Option<Str>,
     #[serde(default)]
-    pub category_id: Option<String>,
+    pub category_id: Option<Str>,
     #[serde(default)]
-    pub transfer_account_id: Option<String>,
+    pub transfer_account_id: Option<Str>,
     pub deleted: bool,
 }
 
@@ -429,24 +432,24 @@ impl From<Transaction> for TransactionSummary {
     /// The flat shape of the plan export: the same facts without names and split lines.
     fn from(t: Transaction) -> Self {
         TransactionSummary {
-            id: t.id,
-            date: t.date,
+            id: t.id.into(),
+            date: t.date.into(),
             amount: t.amount,
-            memo: t.memo,
-            cleared: t.cleared,
+            memo: t.memo.map(Str::from),
+            cleared: t.cleared.into(),
             approved: t.approved,
-            flag_color: t.flag_color,
-            flag_name: t.flag_name,
-            account_id: t.account_id,
-            payee_id: t.payee_id,
-            category_id: t.category_id,
-            transfer_account_id: t.transfer_account_id,
-            transfer_transaction_id: t.transfer_transaction_id,
-            matched_transaction_id: t.matched_transaction_id,
-            import_id: t.import_id,
-            import_payee_name: t.import_payee_name,
-            import_payee_name_original: t.import_payee_name_original,
-            debt_transaction_type: t.debt_transaction_type,
+            flag_color: t.flag_color.map(Str::from),
+            flag_name: t.flag_name.map(Str::from),
+            account_id: t.account_id.into(),
+            payee_id: t.payee_id.map(Str::from),
+            category_id: t.category_id.map(Str::from),
+            transfer_account_id: t.transfer_account_id.map(Str::from),
+            transfer_transaction_id: t.transfer_transaction_id.map(Str::from),
+            matched_transaction_id: t.matched_transaction_id.map(Str::from),
+            import_id: t.import_id.map(Str::from),
+            import_payee_name: t.import_payee_name.map(Str::from),
+            import_payee_name_original: t.import_payee_name_original.map(Str::from),
+            debt_transaction_type: t.debt_transaction_type.map(Str::from),
             deleted: t.deleted,
         }
     }
@@ -456,18 +459,18 @@ impl From<ScheduledTransaction> for ScheduledTransactionSummary {
     /// The flat shape of the plan export.
     fn from(s: ScheduledTransaction) -> Self {
         ScheduledTransactionSummary {
-            id: s.id,
-            date_first: s.date_first,
-            date_next: s.date_next,
-            frequency: s.frequency,
+            id: s.id.into(),
+            date_first: s.date_first.into(),
+            date_next: s.date_next.into(),
+            frequency: s.frequency.into(),
             amount: s.amount,
-            memo: s.memo,
-            flag_color: s.flag_color,
-            flag_name: s.flag_name,
-            account_id: s.account_id,
-            payee_id: s.payee_id,
-            category_id: s.category_id,
-            transfer_account_id: s.transfer_account_id,
+            memo: s.memo.map(Str::from),
+            flag_color: s.flag_color.map(Str::from),
+            flag_name: s.flag_name.map(Str::from),
+            account_id: s.account_id.into(),
+            payee_id: s.payee_id.map(Str::from),
+            category_id: s.category_id.map(Str::from),
+            transfer_account_id: s.transfer_account_id.map(Str::from),
             deleted: s.deleted,
         }
     }

@@ -269,7 +269,7 @@ async fn creates_a_payee_and_replaces_a_schedule_with_the_full_object() {
         account_id: phone.account_id.clone(),
         date: phone.date_next.clone(),
         amount: phone.amount,
-        payee_id: Some(saved.payee.id.clone()),
+        payee_id: Some(saved.payee.id.to_string()),
         payee_name: None,
         category_id: phone.category_id.clone(),
         memo: None,
@@ -281,7 +281,7 @@ async fn creates_a_payee_and_replaces_a_schedule_with_the_full_object() {
         .await
         .expect("replaced");
     let s = put.scheduled_transaction;
-    assert_eq!(s.payee_id.as_ref(), Some(&saved.payee.id));
+    assert_eq!(s.payee_id.as_deref(), Some(saved.payee.id.as_str()));
     assert_eq!(
         (s.amount, s.frequency.as_str()),
         (phone.amount, phone.frequency.as_str())

@@ -157,7 +157,7 @@ pub fn plan_category_merge<'p>(
             "Category {source} or {target} is not in this plan: use a category_id from get_category_balances."
         ));
     };
-    let in_source = |c: &Option<String>| c.as_deref() == Some(source);
+    let in_source = |c: Option<&str>| c == Some(source);
     let split_lines = super::names::SplitLines::new(&plan.subtransactions);
     let mut transactions = Vec::new();
     let mut splits = Vec::new();
@@ -165,12 +165,15 @@ pub fn plan_category_merge<'p>(
     for t in plan.transactions.iter().filter(|t| !t.deleted) {
         let lines: Vec<&SubTransaction> = split_lines.live(&t.id).collect();
         if lines.is_empty() {
-            if in_source(&t.category_id) {
+            if in_source(t.category_id.as_deref()) {
                 transactions.push(t);
             }
             continue;
         }
-        let moved_lines = lines.iter().filter(|l| in_source(&l.category_id)).count();
+        let moved_lines = lines
+            .iter()
+            .filter(|l| in_source(l.category_id.as_deref()))
+            .count();
         if moved_lines == 0 {
             continue;
         }
@@ -193,12 +196,12 @@ pub fn plan_category_merge<'p>(
     let (scheduled, unsaveable): (Vec<_>, Vec<_>) = plan
         .scheduled_transactions
         .iter()
-        .filter(|s| !s.deleted && in_source(&s.category_id))
+        .filter(|s| !s.deleted && in_source(s.category_id.as_deref()))
         .partition(|s| !is_split(s) && s.date_next.as_str() > today);
     let scheduled_lines = plan
         .scheduled_subtransactions
         .iter()
-        .filter(|l| !l.deleted && in_source(&l.category_id))
+        .filter(|l| !l.deleted && in_source(l.category_id.as_deref()))
         .count();
     let mut month_moves: Vec<MonthMove> = months
         .iter()

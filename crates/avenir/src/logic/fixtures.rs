@@ -100,7 +100,7 @@ impl Fixture {
         let id = format!("payee:{label}");
         if !self.plan.payees.iter().any(|p| p.id == id) {
             self.plan.payees.push(Payee {
-                id: id.clone(),
+                id: id.clone().into(),
                 name: label.into(),
                 transfer_account_id: None,
                 deleted: false,
@@ -130,8 +130,8 @@ impl Fixture {
             flag_color: None,
             flag_name: None,
             account_id: account.into(),
-            payee_id,
-            category_id: category.map(str::to_string),
+            payee_id: payee_id.map(Into::into),
+            category_id: category.map(str::to_string).map(Into::into),
             transfer_account_id: None,
             transfer_transaction_id: None,
             matched_transaction_id: None,
@@ -188,8 +188,8 @@ impl Fixture {
                 flag_color: None,
                 flag_name: None,
                 account_id: account.into(),
-                payee_id,
-                category_id: category.map(str::to_string),
+                payee_id: payee_id.map(Into::into),
+                category_id: category.map(str::to_string).map(Into::into),
                 transfer_account_id: None,
                 deleted: false,
             });

@@ -14,6 +14,7 @@ use crate::text::{fold, safe, uncut};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
+use ynab::Str;
 use ynab::models::{Payee, PlanDetail};
 
 /// The derived state of one plan.
@@ -21,7 +22,7 @@ use ynab::models::{Payee, PlanDetail};
 pub struct PlanIndex {
     /// Payee id → what its label normalises to, for every payee the plan holds (as
     /// `PlanNames` sees them: a payee a delta deleted is gone from both).
-    payees: HashMap<String, PayeeEntry>,
+    payees: HashMap<Str, PayeeEntry>,
     /// Each merchant once: a plan's thousands of bank labels name a few dozen shops, and their
     /// payees share one copy of its text. (It only grows; a renamed shop leaves a few bytes.)
     shops: HashMap<Arc<str>, Arc<str>>,
@@ -77,7 +78,7 @@ impl PlanIndex {
         };
         for p in &plan.payees {
             let entry = index.entry(&p.name);
-            index.payees.insert(p.id.to_string(), entry);
+            index.payees.insert(p.id.clone(), entry);
         }
         index
     }
@@ -90,7 +91,7 @@ impl PlanIndex {
                 self.payees.remove(&*p.id);
             } else {
                 let entry = self.entry(&p.name);
-                self.payees.insert(p.id.to_string(), entry);
+                self.payees.insert(p.id.clone(), entry);
             }
         }
     }
@@ -131,8 +132,8 @@ mod tests {
 
     fn payee(n: u8, label: u8, deleted: bool) -> Payee {
         Payee {
-            id: format!("p{n}"),
-            name: LABELS[usize::from(label) % LABELS.len()].to_string(),
+            id: format!("p{n}").into(),
+            name: LABELS[usize::from(label) % LABELS.len()].into(),
             transfer_account_id: None,
             deleted,
         }

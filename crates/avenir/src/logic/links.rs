@@ -59,14 +59,14 @@ pub fn plan_link<'p>(plan: &'p PlanDetail, ids: &[String]) -> Result<Link<'p>, L
     let (ta, tb) = (find(a)?, find(b)?);
     for t in [ta, tb] {
         if t.transfer_account_id.is_some() {
-            return Err(LinkRefusal::AlreadyTransfer(t.id.clone()));
+            return Err(LinkRefusal::AlreadyTransfer(t.id.clone().into()));
         }
         let split = plan
             .subtransactions
             .iter()
             .any(|s| s.transaction_id == t.id && !s.deleted);
         if split {
-            return Err(LinkRefusal::Split(t.id.clone()));
+            return Err(LinkRefusal::Split(t.id.clone().into()));
         }
     }
     if ta.account_id == tb.account_id {
@@ -87,9 +87,9 @@ pub fn plan_link<'p>(plan: &'p PlanDetail, ids: &[String]) -> Result<Link<'p>, L
     if days > MAX_DAYS_APART {
         return Err(LinkRefusal::TooFar(
             a.clone(),
-            ta.date.clone(),
+            ta.date.to_string(),
             b.clone(),
-            tb.date.clone(),
+            tb.date.to_string(),
             days,
         ));
     }
@@ -101,11 +101,11 @@ pub fn plan_link<'p>(plan: &'p PlanDetail, ids: &[String]) -> Result<Link<'p>, L
     };
     let account = |id: &str| plan.accounts.iter().find(|x| x.id == id && !x.deleted);
     let other_account =
-        account(&other.account_id).ok_or_else(|| LinkRefusal::Unknown(other.id.clone()))?;
+        account(&other.account_id).ok_or_else(|| LinkRefusal::Unknown(other.id.clone().into()))?;
     let transfer_payee_id = other_account
         .transfer_payee_id
         .clone()
-        .ok_or_else(|| LinkRefusal::Unknown(other.id.clone()))?;
+        .ok_or_else(|| LinkRefusal::Unknown(other.id.clone().into()))?;
     let on_budget = |id: &str| account(id).is_some_and(|x| x.on_budget);
     Ok(Link {
         kept,

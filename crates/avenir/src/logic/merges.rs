@@ -175,7 +175,7 @@ pub fn plan_merge<'p>(
             if sources.contains(id) {
                 return Err(MergeRefusal::TargetAmongSources(id.clone()));
             }
-            (Some(id.clone()), p.name.clone())
+            (Some(id.clone()), p.name.to_string())
         }
         TargetAsked::New(name) => (None, new_name(plan, name)?),
     };
@@ -242,7 +242,10 @@ fn new_name(plan: &PlanDetail, name: &str) -> Result<String, MergeRefusal> {
         .iter()
         .find(|p| !p.deleted && fold(&p.name) == folded)
     {
-        return Err(MergeRefusal::NameTaken(name.to_string(), p.id.clone()));
+        return Err(MergeRefusal::NameTaken(
+            name.to_string(),
+            p.id.clone().into(),
+        ));
     }
     Ok(name.to_string())
 }

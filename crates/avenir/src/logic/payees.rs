@@ -183,7 +183,7 @@ mod tests {
 
     fn tx(payee_id: Option<&str>, date: &str, deleted: bool) -> TransactionSummary {
         TransactionSummary {
-            id: format!("t-{date}-{payee_id:?}"),
+            id: format!("t-{date}-{payee_id:?}").into(),
             date: date.into(),
             amount: -1000,
             memo: None,
@@ -192,7 +192,7 @@ mod tests {
             flag_color: None,
             flag_name: None,
             account_id: "acc".into(),
-            payee_id: payee_id.map(str::to_string),
+            payee_id: payee_id.map(str::to_string).map(Into::into),
             category_id: None,
             transfer_account_id: None,
             transfer_transaction_id: None,

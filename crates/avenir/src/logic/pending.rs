@@ -142,8 +142,8 @@ pub fn pending_page_indexed(
         .map(|(t, pair)| {
             let label = names.payee(t.payee_id.as_deref());
             PendingItem {
-                transaction_id: t.id.clone(),
-                date: t.date.clone(),
+                transaction_id: t.id.clone().into(),
+                date: t.date.clone().into(),
                 amount: t.amount,
                 payee: safe(label),
                 memo: t.memo.as_deref().filter(|m| !m.is_empty()).map(safe),
@@ -154,7 +154,7 @@ pub fn pending_page_indexed(
                     &categories,
                     threshold,
                 ),
-                possible_transfer_with: pair.map(|j| list[j].id.clone()),
+                possible_transfer_with: pair.map(|j| list[j].id.to_string()),
             }
         })
         .collect();
@@ -429,7 +429,7 @@ mod tests {
                 f.tx(&format!("t{k}"), &format!("2026-09-{day:02}"), amount * 1_000, account, "SHOP", category);
             }
             let categories = CategoryIndex::new(&f.plan.category_groups, &f.plan.categories);
-            let expected: Vec<String> = pending(&f.plan, &categories).iter().map(|t| t.id.clone()).collect();
+            let expected: Vec<String> = pending(&f.plan, &categories).iter().map(|t| t.id.to_string()).collect();
             let mut seen = Vec::new();
             let mut request = PageRequest { offset: 0, limit, first: true };
             let mut pages = 0;

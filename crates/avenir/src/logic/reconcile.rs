@@ -96,7 +96,7 @@ pub fn analyse<'a>(
     let mut to_reconcile: Vec<String> = transactions
         .iter()
         .filter(|t| t.cleared == "cleared")
-        .map(|t| t.id.clone())
+        .map(|t| t.id.to_string())
         .collect();
     to_reconcile.sort();
     let uncleared_all: Vec<_> = transactions
@@ -109,7 +109,7 @@ pub fn analyse<'a>(
         uncleared_all
             .iter()
             .filter(|t| t.amount == difference)
-            .map(|t| t.id.clone())
+            .map(|t| t.id.to_string())
             .collect()
     };
     let uncleared = uncleared_all

@@ -94,7 +94,7 @@ mod tests {
         Payee {
             id: id.into(),
             name: name.into(),
-            transfer_account_id: transfer.then(|| "acc-savings".to_string()),
+            transfer_account_id: (transfer.then(|| "acc-savings".to_string())).map(Into::into),
             deleted,
         }
     }

@@ -159,7 +159,7 @@ pub fn occurrences(
     let split = split_schedules(plan);
     let mut out = Vec::new();
     for s in plan.scheduled_transactions.iter().filter(|s| !s.deleted) {
-        if accounts.is_some_and(|ids| !ids.contains(&s.account_id)) {
+        if accounts.is_some_and(|ids| !ids.iter().any(|id| s.account_id == *id)) {
             continue;
         }
         let Some(next) = parse(&s.date_next) else {
@@ -179,14 +179,14 @@ pub fn occurrences(
         let account = safe(names.account(&s.account_id));
         for date in schedule_dates(step_of(&s.frequency), first, next, since, until) {
             out.push(Occurrence {
-                scheduled_id: s.id.clone(),
+                scheduled_id: s.id.clone().into(),
                 date,
                 amount: s.amount,
                 account: account.clone(),
                 category: category.clone(),
                 payee: payee.clone(),
                 memo: memo.clone(),
-                frequency: s.frequency.clone(),
+                frequency: s.frequency.clone().into(),
                 transfer: s.transfer_account_id.is_some(),
             });
         }
@@ -548,7 +548,7 @@ mod tests {
             "",
             None,
         )
-        .memo = Some(String::new());
+        .memo = Some(String::new().into());
         let list = occurrences(&f.plan, None, d("2026-10-01"), d("2026-10-31"));
         assert_eq!(list.len(), 3);
         assert_eq!(list[0].category.as_deref(), Some("Split"));

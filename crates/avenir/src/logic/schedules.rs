@@ -261,7 +261,7 @@ fn resolve(
     let account_id = asked
         .account_id
         .clone()
-        .or_else(|| before.map(|s| s.account_id.clone()))
+        .or_else(|| (before.map(|s| s.account_id.clone())).map(Into::into))
         .ok_or_else(|| format!("{who}: give account_id, the account the schedule is on."))?;
     let account_of = |id: &str| plan.accounts.iter().find(|a| a.id == id && !a.deleted);
     let Some(account) = account_of(&account_id) else {
@@ -276,7 +276,7 @@ fn resolve(
     }
     let date = match (&asked.date, before) {
         (Some(d), _) => d.clone(),
-        (None, Some(s)) => s.date_next.clone(),
+        (None, Some(s)) => s.date_next.clone().into(),
         (None, None) => return Err(format!("{who}: give date, the next occurrence.")),
     };
     let parsed = NaiveDate::parse_from_str(&date, "%Y-%m-%d")
@@ -293,11 +293,14 @@ fn resolve(
     let frequency = asked
         .frequency
         .clone()
-        .or_else(|| before.map(|s| s.frequency.clone()))
+        .or_else(|| (before.map(|s| s.frequency.clone())).map(Into::into))
         .unwrap_or_else(|| "never".to_string());
     let amount = asked.amount.or(before.map(|s| s.amount)).unwrap_or(0);
     let (payee_id, new_payee) = match &asked.payee {
-        None => (before.and_then(|s| s.payee_id.clone()), None),
+        None => (
+            before.and_then(|s| s.payee_id.as_deref().map(str::to_string)),
+            None,
+        ),
         Some(PayeeAsked::Id(id)) => {
             if !plan.payees.iter().any(|p| &p.id == id && !p.deleted) {
                 return Err(format!(
@@ -326,7 +329,7 @@ fn resolve(
             .iter()
             .find(|p| p.name == *name && !p.deleted && p.transfer_account_id.is_none())
         {
-            Some(p) => (Some(p.id.clone()), None),
+            Some(p) => (Some(p.id.to_string()), None),
             None => (None, Some(name.clone())),
         },
     };
@@ -377,12 +380,12 @@ fn resolve(
         Some(None) => None,
         // A transfer between budget accounts, or a tracking account: YNAB drops the category.
         None if no_category => None,
-        None => before.and_then(|s| s.category_id.clone()),
+        None => before.and_then(|s| s.category_id.as_deref().map(str::to_string)),
     };
     let memo = match &asked.memo {
         Some(m) => m.clone().filter(|m| !m.is_empty()),
         None => before
-            .and_then(|s| s.memo.clone())
+            .and_then(|s| s.memo.as_deref().map(str::to_string))
             .filter(|m| !m.is_empty()),
     };
     let flag = match asked.flag {
@@ -470,15 +473,15 @@ pub fn plan_create(
 /// The whole schedule as it is (YNAB's save fields): what a `PUT` starts from.
 pub fn save_of(s: &ScheduledTransactionSummary) -> ScheduleSave {
     ScheduleSave {
-        account_id: s.account_id.clone(),
-        date: s.date_next.clone(),
+        account_id: s.account_id.clone().into(),
+        date: s.date_next.clone().into(),
         amount: s.amount,
-        payee_id: s.payee_id.clone(),
+        payee_id: s.payee_id.clone().map(Into::into),
         payee_name: None,
-        category_id: s.category_id.clone(),
-        memo: s.memo.clone().filter(|m| !m.is_empty()),
+        category_id: s.category_id.clone().map(Into::into),
+        memo: (s.memo.clone().filter(|m| !m.is_empty())).map(Into::into),
         flag_color: current_flag(s.flag_color.as_deref()).map(str::to_string),
-        frequency: s.frequency.clone(),
+        frequency: s.frequency.clone().into(),
     }
 }
 

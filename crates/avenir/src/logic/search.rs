@@ -104,11 +104,14 @@ pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Ma
             query
                 .account_ids
                 .as_ref()
-                .is_none_or(|ids| ids.contains(&t.account_id))
+                .is_none_or(|ids| ids.iter().any(|id| t.account_id == *id))
         })
         .filter(|t| {
             query.category_ids.as_ref().is_none_or(|ids| {
-                let own = t.category_id.as_ref().is_some_and(|c| ids.contains(c));
+                let own = t
+                    .category_id
+                    .as_ref()
+                    .is_some_and(|c| ids.iter().any(|id| c == id));
                 own || lines
                     .live(&t.id)
                     .any(|l| l.category_id.as_ref().is_some_and(|c| ids.contains(c)))
@@ -123,8 +126,8 @@ pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Ma
         .map(|t| {
             let split = lines.is_split(&t.id);
             Match {
-                transaction_id: t.id.clone(),
-                date: t.date.clone(),
+                transaction_id: t.id.to_string(),
+                date: t.date.to_string(),
                 amount: t.amount,
                 payee: safe(names.payee(t.payee_id.as_deref())),
                 memo: t.memo.as_deref().filter(|m| !m.is_empty()).map(safe),
@@ -139,7 +142,7 @@ pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Ma
                 cleared: if t.cleared.is_empty() {
                     "uncleared".into()
                 } else {
-                    t.cleared.clone()
+                    t.cleared.to_string()
                 },
                 approved: t.approved,
             }

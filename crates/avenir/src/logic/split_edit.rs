@@ -174,16 +174,16 @@ impl SplitEdit<'_> {
 /// flag kept; no category on the parent (a split has none) and no import id.
 pub fn recreated(t: &TransactionSummary, lines: Vec<NewSubTransaction>) -> NewTransaction {
     NewTransaction {
-        account_id: t.account_id.clone(),
-        date: t.date.clone(),
+        account_id: t.account_id.clone().into(),
+        date: t.date.clone().into(),
         amount: t.amount,
-        payee_id: t.payee_id.clone(),
+        payee_id: t.payee_id.clone().map(Into::into),
         payee_name: None,
         category_id: None,
-        memo: t.memo.clone(),
-        cleared: Some(t.cleared.clone()),
+        memo: t.memo.clone().map(Into::into),
+        cleared: Some(t.cleared.clone().into()),
         approved: Some(t.approved),
-        flag_color: t.flag_color.clone().filter(|c| !c.is_empty()),
+        flag_color: (t.flag_color.clone().filter(|c| !c.is_empty())).map(Into::into),
         import_id: None,
         subtransactions: lines,
     }

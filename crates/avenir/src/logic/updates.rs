@@ -442,7 +442,7 @@ mod tests {
         ] {
             f.plan.payees.push(Payee {
                 id: payee.into(),
-                name: format!("Transfer : {account}"),
+                name: format!("Transfer : {account}").into(),
                 transfer_account_id: Some(account.into()),
                 deleted: false,
             });
@@ -474,13 +474,13 @@ mod tests {
 
     fn run(asked: &[UpdateAsked]) -> Result<Planned, String> {
         let plan = plan();
-        let planned = plan_updates(asked, &plan, "2026-09-30", &|t| t.date.clone())?;
+        let planned = plan_updates(asked, &plan, "2026-09-30", &|t| t.date.clone().into())?;
         Ok(planned
             .changes
             .iter()
             .map(|c| {
                 (
-                    c.transaction.id.clone(),
+                    c.transaction.id.to_string(),
                     c.fields
                         .iter()
                         .map(|f| (f.field, f.from.clone(), f.to.clone()))
@@ -567,7 +567,8 @@ mod tests {
             ..ask("t1")
         }];
         let plan = plan();
-        let planned = plan_updates(&new, &plan, "2026-09-30", &|t| t.date.clone()).expect("valid");
+        let planned =
+            plan_updates(&new, &plan, "2026-09-30", &|t| t.date.clone().into()).expect("valid");
         let change = &planned.changes[0].fields[0];
         assert_eq!(change.to, Value::Null);
         assert_eq!(change.new_payee.as_deref(), Some("Bakery"));

@@ -222,11 +222,11 @@ impl ConfirmedWrite for ApplyCategories {
             }
             let name = |id: Option<&str>| id.and_then(|id| index.visible_name(id)).map(safe);
             changes.push(Recategorised {
-                transaction_id: tx.id.clone(),
-                date: tx.date.clone(),
+                transaction_id: tx.id.clone().into(),
+                date: tx.date.clone().into(),
                 amount: tx.amount,
                 payee: safe(names.payee(tx.payee_id.as_deref())),
-                from_category_id: tx.category_id.clone(),
+                from_category_id: tx.category_id.clone().map(Into::into),
                 from_category: name(tx.category_id.as_deref()),
                 to_category_id: Some(cat_id.clone()),
                 to_category: name(Some(cat_id)),

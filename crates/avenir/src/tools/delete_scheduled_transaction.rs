@@ -112,9 +112,9 @@ impl ConfirmedWrite for DeleteScheduledTransaction {
         }
         let names = PlanNames::new(plan);
         let details = ScheduleDeleteDetails {
-            scheduled_transaction_id: s.id.clone(),
-            date_next: s.date_next.clone(),
-            frequency: s.frequency.clone(),
+            scheduled_transaction_id: s.id.clone().into(),
+            date_next: s.date_next.clone().into(),
+            frequency: s.frequency.clone().into(),
             payee: safe(names.payee(s.payee_id.as_deref())),
             amount: Amount(s.amount),
             account: safe(names.account(&s.account_id)),

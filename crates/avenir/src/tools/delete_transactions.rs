@@ -165,12 +165,12 @@ impl ConfirmedWrite for DeleteTransactions {
                 t.transfer_transaction_id
             ]));
             items.push(DeletedItem {
-                transaction_id: t.id.clone(),
-                date: t.date.clone(),
+                transaction_id: t.id.clone().into(),
+                date: t.date.clone().into(),
                 amount: Amount(t.amount),
                 payee,
                 account,
-                transfer_other_side_id: d.mirror.map(|m| m.id.clone()),
+                transfer_other_side_id: (d.mirror.map(|m| m.id.clone())).map(Into::into),
             });
         }
         let question = crate::confirm::question(
@@ -182,7 +182,7 @@ impl ConfirmedWrite for DeleteTransactions {
             to_send: planned
                 .iter()
                 .filter(|d| d.sent)
-                .map(|d| d.transaction.id.clone())
+                .map(|d| d.transaction.id.to_string())
                 .collect(),
             knowledge: snapshot.server_knowledge,
             deleted_ids: Vec::new(),

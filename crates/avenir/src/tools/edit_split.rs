@@ -241,8 +241,8 @@ impl ConfirmedWrite for EditSplit {
         let new = edit.recreation();
         let salt = crate::random::hex::<16>();
         let change = SplitEditPlan {
-            transaction_id: t.id.clone(),
-            date: t.date.clone(),
+            transaction_id: t.id.clone().into(),
+            date: t.date.clone().into(),
             payee,
             account,
             amount: t.amount,

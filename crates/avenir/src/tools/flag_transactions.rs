@@ -184,8 +184,8 @@ impl ConfirmedWrite for FlagTransactions {
                 .changes
                 .iter()
                 .map(|c| Reflagged {
-                    transaction_id: c.transaction.id.clone(),
-                    date: c.transaction.date.clone(),
+                    transaction_id: c.transaction.id.clone().into(),
+                    date: c.transaction.date.clone().into(),
                     amount: c.transaction.amount,
                     payee: safe(names.payee(c.transaction.payee_id.as_deref())),
                     from: c.from,

@@ -163,12 +163,12 @@ impl ConfirmedWrite for LinkTransfer {
         let link = plan_link(plan, &self.ids).map_err(|r| ToolError::Refused(refusal(r, &fmt)))?;
         let names = PlanNames::new(plan);
         let side = |t: &ynab::models::TransactionSummary| LinkSide {
-            transaction_id: t.id.clone(),
-            date: t.date.clone(),
+            transaction_id: t.id.clone().into(),
+            date: t.date.clone().into(),
             payee: safe(names.payee(t.payee_id.as_deref())),
             amount: Amount(t.amount),
             account: safe(names.account(&t.account_id)),
-            cleared: t.cleared.clone(),
+            cleared: t.cleared.clone().into(),
             imported: t.import_id.is_some(),
         };
         let (kept, deleted) = (side(link.kept), side(link.other));
@@ -240,8 +240,8 @@ impl ConfirmedWrite for LinkTransfer {
             deleted,
             transfer_payee_id: link.transfer_payee_id.clone(),
             clears_category: link.clears_category,
-            payee_before: link.kept.payee_id.clone(),
-            category_before: link.kept.category_id.clone(),
+            payee_before: link.kept.payee_id.clone().map(Into::into),
+            category_before: link.kept.category_id.clone().map(Into::into),
             knowledge: snapshot.server_knowledge,
             mirror_id: None,
         };

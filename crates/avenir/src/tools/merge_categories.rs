@@ -344,7 +344,7 @@ impl ConfirmedWrite for MergeCategories {
             .map(|s| {
                 let new = s.recreation(&merge.source.id, &merge.target.id);
                 SplitRecreation {
-                    old_id: s.transaction.id.clone(),
+                    old_id: s.transaction.id.clone().into(),
                     digest: new_digest(&salt, &new),
                     new,
                 }
@@ -356,13 +356,17 @@ impl ConfirmedWrite for MergeCategories {
             target_id: merge.target.id.clone(),
             target_name,
             months: merge.months.clone(),
-            transactions: merge.transactions.iter().map(|t| t.id.clone()).collect(),
+            transactions: merge
+                .transactions
+                .iter()
+                .map(|t| t.id.to_string())
+                .collect(),
             splits,
             lines_moved: merge.lines_moved(),
             scheduled: merge
                 .scheduled
                 .iter()
-                .map(|s| (s.id.clone(), scheduled_save(s, &merge.target.id)))
+                .map(|s| (s.id.to_string(), scheduled_save(s, &merge.target.id)))
                 .collect(),
             not_moved,
             knowledge: snapshot.server_knowledge,

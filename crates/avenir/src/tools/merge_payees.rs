@@ -252,11 +252,11 @@ impl ConfirmedWrite for MergePayees {
                 not_moved: s.lines_not_moved + s.scheduled_not_moved,
             });
             for t in &s.transactions {
-                transactions.push((t.id.clone(), s.payee_id.to_string()));
+                transactions.push((t.id.to_string(), s.payee_id.to_string()));
                 subject_items.push(json!(["transaction", t.id, s.payee_id]));
             }
             for x in &s.scheduled {
-                scheduled.push((x.id.clone(), s.payee_id.to_string(), (*x).clone()));
+                scheduled.push((x.id.to_string(), s.payee_id.to_string(), (*x).clone()));
                 // A PUT sends the whole schedule: every field it sends is a before value (D4).
                 subject_items.push(json!([
                     "scheduled",
@@ -333,8 +333,8 @@ impl ConfirmedWrite for MergePayees {
             Some(id) => id.clone(),
             None => {
                 let saved = client.create_payee(plan, &change.target_name).await?;
-                progress.created = Some(saved.payee.id.clone());
-                saved.payee.id
+                progress.created = Some(saved.payee.id.clone().into());
+                saved.payee.id.into()
             }
         };
         let updates: Vec<TransactionUpdate> = change

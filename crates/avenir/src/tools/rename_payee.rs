@@ -132,8 +132,8 @@ impl ConfirmedWrite for RenamePayee {
             .map_err(|refused| refusal(&self.payee_id, refused))?;
         let unchanged = rename.changes_nothing();
         let change = PayeeRename {
-            payee_id: rename.payee.id.clone(),
-            from: rename.payee.name.clone(),
+            payee_id: rename.payee.id.clone().into(),
+            from: rename.payee.name.clone().into(),
             to: rename.name,
             transactions: rename.transactions,
         };

@@ -171,11 +171,11 @@ impl ConfirmedWrite for SplitTransaction {
         let split = check(&snapshot.plan, &self.transaction_id, &self.lines, &fmt)?;
         let tx = split.transaction;
         let change = SplitPlan {
-            transaction_id: tx.id.clone(),
-            date: tx.date.clone(),
+            transaction_id: tx.id.clone().into(),
+            date: tx.date.clone().into(),
             payee: safe(split.payee),
             amount: tx.amount,
-            category_before: tx.category_id.clone(),
+            category_before: tx.category_id.clone().map(Into::into),
             from_category: split.from_category.map(safe),
             lines: split
                 .lines

@@ -165,7 +165,7 @@ impl ConfirmedWrite for UpdateScheduledTransaction {
         let changes = plan_update(&self.asked, s, plan, self.today, &who)?;
         let names = PlanNames::new(plan);
         let change = ScheduleUpdating {
-            id: s.id.clone(),
+            id: s.id.clone().into(),
             schedule,
             account: safe(names.account(&s.account_id)),
             fields: changes

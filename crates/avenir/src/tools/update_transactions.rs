@@ -288,8 +288,8 @@ impl ConfirmedWrite for UpdateTransactions {
                 .changes
                 .iter()
                 .map(|c| Updated {
-                    transaction_id: c.transaction.id.clone(),
-                    date: c.transaction.date.clone(),
+                    transaction_id: c.transaction.id.clone().into(),
+                    date: c.transaction.date.clone().into(),
                     amount: c.transaction.amount,
                     payee: safe(names.payee(c.transaction.payee_id.as_deref())),
                     account: safe(names.account(&c.transaction.account_id)),

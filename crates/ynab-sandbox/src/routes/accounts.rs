@@ -89,9 +89,9 @@ pub(crate) async fn create(
             let id = plan.new_id("account");
             let payee_id = plan.new_id("payee");
             plan.payees.push(Payee {
-                id: payee_id.clone(),
-                name: format!("Transfer : {name}"),
-                transfer_account_id: Some(id.clone()),
+                id: payee_id.clone().into(),
+                name: format!("Transfer : {name}").into(),
+                transfer_account_id: Some(id.clone().into()),
                 deleted: false,
             });
             plan.accounts.push(Account {

@@ -70,13 +70,13 @@ pub(crate) async fn create(
         &plan_id,
         |plan| {
             let payee = Payee {
-                id: plan.new_id("payee"),
-                name,
+                id: plan.new_id("payee").into(),
+                name: name.into(),
                 transfer_account_id: None,
                 deleted: false,
             };
             plan.payees.push(payee.clone());
-            let written = vec![(Kind::Payee, payee.id.clone())];
+            let written = vec![(Kind::Payee, payee.id.to_string())];
             Ok((payee, written))
         },
         |plan, payee| created(json!({"payee": payee, "server_knowledge": plan.server_knowledge})),
@@ -104,7 +104,7 @@ pub(crate) async fn update(
                     "payee '{payee_id}' is an account's transfer payee and cannot be renamed"
                 )));
             }
-            payee.name = name;
+            payee.name = name.into();
             Ok((payee.clone(), vec![(Kind::Payee, payee_id.clone())]))
         },
         |plan, payee| ok(json!({"payee": payee, "server_knowledge": plan.server_knowledge})),

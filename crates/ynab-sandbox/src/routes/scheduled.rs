@@ -162,7 +162,7 @@ impl Save {
             account_id: self.account_id.clone(),
             payee_id,
             category_id,
-            transfer_account_id,
+            transfer_account_id: transfer_account_id.map(Into::into),
             deleted: false,
             account_name: None,
             payee_name: None,

@@ -413,7 +413,7 @@ fn arb_plan() -> impl Strategy<Value = PlanDetail> {
                 payee,
                 categories[category],
             );
-            t.transfer_account_id = to.map(|a| accounts[a].to_string());
+            t.transfer_account_id = (to.map(|a| accounts[a].to_string())).map(Into::into);
             for ((amount, category, to), deleted) in lines {
                 f.line(&id, amount, categories[category], deleted);
                 if let Some(l) = f.plan.subtransactions.last_mut() {

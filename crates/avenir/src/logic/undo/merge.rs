@@ -29,7 +29,7 @@ pub fn merge(done: MergeDone<'_>, plan: &PlanDetail, applied: Applied) -> UndoPl
             .payees
             .iter()
             .find(|p| !p.deleted && payee_name_digest(done.digest_salt, &p.name) == digest)
-            .map(|p| p.id.clone()),
+            .map(|p| p.id.to_string()),
         (None, None) => None,
     };
     let back = undo_merge(

@@ -267,7 +267,9 @@ pub fn categorize(
     let (mut changes, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
     for m in moves {
         let t = live_transaction(plan, &m.transaction_id);
-        let holds = |category: &Option<String>| t.is_some_and(|t| &t.category_id == category);
+        let holds = |category: &Option<String>| {
+            t.is_some_and(|t| t.category_id.as_deref() == category.as_deref())
+        };
         match (
             t,
             now(
@@ -278,11 +280,11 @@ pub fn categorize(
         ) {
             (_, Now::Before) => untouched.push(m.transaction_id.clone()),
             (Some(t), Now::After) => changes.push(Recategorised {
-                transaction_id: t.id.clone(),
-                date: t.date.clone(),
+                transaction_id: t.id.clone().into(),
+                date: t.date.clone().into(),
                 amount: t.amount,
                 payee: safe(names.payee(t.payee_id.as_deref())),
-                from_category_id: t.category_id.clone(),
+                from_category_id: t.category_id.clone().map(Into::into),
                 from_category: name(t.category_id.as_deref()),
                 to_category_id: m.from_category_id.clone(),
                 to_category: name(m.from_category_id.as_deref()),
@@ -456,11 +458,11 @@ pub fn flag(changes: &[FlagChange], plan: &PlanDetail, applied: Applied) -> Undo
     let (mut back, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
     for change in changes {
         let flag = live_transaction(plan, &change.transaction_id)
-            .map(|t| t.flag_color.clone().filter(|c| !c.is_empty()));
+            .map(|t| t.flag_color.as_deref().filter(|c| !c.is_empty()));
         let id = change.transaction_id.clone();
         match now(
-            flag.as_ref() == Some(&change.to),
-            flag.as_ref() == Some(&change.from),
+            flag == Some(change.to.as_deref()),
+            flag == Some(change.from.as_deref()),
             applied,
         ) {
             Now::After => back.push((id, change.to.clone(), change.from.clone())),

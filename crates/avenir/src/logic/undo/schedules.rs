@@ -485,17 +485,17 @@ mod tests {
     fn tombstone(f: &Fixture, next: &str) -> ScheduledTransaction {
         let s = &f.plan.scheduled_transactions[0];
         ScheduledTransaction {
-            id: s.id.clone(),
-            date_first: s.date_first.clone(),
+            id: s.id.clone().into(),
+            date_first: s.date_first.clone().into(),
             date_next: next.into(),
-            frequency: s.frequency.clone(),
+            frequency: s.frequency.clone().into(),
             amount: s.amount,
             memo: Some("lease".into()),
             flag_color: Some("red".into()),
             flag_name: None,
-            account_id: s.account_id.clone(),
-            payee_id: s.payee_id.clone(),
-            category_id: s.category_id.clone(),
+            account_id: s.account_id.clone().into(),
+            payee_id: s.payee_id.clone().map(Into::into),
+            category_id: s.category_id.clone().map(Into::into),
             transfer_account_id: None,
             deleted: true,
             account_name: None,

@@ -60,8 +60,8 @@ fn already_back<'a>(
             && t.account_id == old.account_id
             && t.date == old.date
             && t.amount == old.amount
-            && t.payee_id == old.payee_id
-            && t.memo == old.memo
+            && t.payee_id.as_deref() == old.payee_id.as_deref()
+            && t.memo.as_deref() == old.memo.as_deref()
             && lines_of_plan(plan, &t.id) == wanted
     })
 }
@@ -128,7 +128,7 @@ pub fn split_edit(
             );
             let reverts = vec![json!({"delete": new.id})];
             UndoPlan::new(
-                revert(None, Some(new.id.clone())),
+                revert(None, Some(new.id.clone().into())),
                 Vec::new(),
                 reverts,
                 question,
@@ -168,7 +168,7 @@ pub fn split_edit(
                 json!({"delete": new.id}),
             ];
             let mut planned = UndoPlan::new(
-                revert(recreate, Some(new.id.clone())),
+                revert(recreate, Some(new.id.clone().into())),
                 Vec::new(),
                 reverts,
                 question,
@@ -207,7 +207,7 @@ mod tests {
             ]
         }))
         .expect("a transaction");
-        t.payee_id = f.plan.transactions[0].payee_id.clone();
+        t.payee_id = f.plan.transactions[0].payee_id.clone().map(Into::into);
         t
     }
 
