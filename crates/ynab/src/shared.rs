@@ -3,18 +3,19 @@
 //! on, equal strings are stored once, so a plan of thousands of transactions holds each account,
 //! payee and category id, each date and each flag once.
 
+use arcstr::ArcStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
 use std::ops::Deref;
-use std::sync::Arc;
 
-/// An immutable, cheaply cloned string: reads like a `&str` (`Deref`, `as_str`, comparisons with
+/// An immutable, cheaply cloned string (one pointer wide: `arcstr::ArcStr`, its count and text
+/// in one allocation, so an `Option<Str>` field costs 8 bytes): reads like a `&str` (`Deref`, `as_str`, comparisons with
 /// `str`, `&str` and `String`) and serialises as a JSON string.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Str(Arc<str>);
+pub struct Str(ArcStr);
 
 impl Str {
     /// The string.
@@ -25,7 +26,7 @@ impl Str {
 
 impl Default for Str {
     fn default() -> Self {
-        Str(Arc::from(""))
+        Str(ArcStr::new())
     }
 }
 
@@ -62,19 +63,19 @@ impl fmt::Debug for Str {
 
 impl From<&str> for Str {
     fn from(s: &str) -> Self {
-        Str(Arc::from(s))
+        Str(ArcStr::from(s))
     }
 }
 
 impl From<&String> for Str {
     fn from(s: &String) -> Self {
-        Str(Arc::from(s.as_str()))
+        Str(ArcStr::from(s.as_str()))
     }
 }
 
 impl From<String> for Str {
     fn from(s: String) -> Self {
-        Str(Arc::from(s))
+        Str(ArcStr::from(s))
     }
 }
 
@@ -201,11 +202,17 @@ mod tests {
                 serde_json::from_str(r#"["x-1"]"#).expect("a list"),
             )
         });
-        assert!(Arc::ptr_eq(&a[0].0, &b[0].0));
+        assert!(ArcStr::ptr_eq(&a[0].0, &b[0].0));
         assert_eq!(a, ["x-1", "x-2"]);
         let c: Vec<Str> = serde_json::from_str(r#"["x-1"]"#).expect("a list");
-        assert!(!Arc::ptr_eq(&a[0].0, &c[0].0));
+        assert!(!ArcStr::ptr_eq(&a[0].0, &c[0].0));
         assert_eq!(c[0], a[0]);
+    }
+
+    #[test]
+    fn a_field_costs_one_pointer() {
+        assert_eq!(std::mem::size_of::<Str>(), 8);
+        assert_eq!(std::mem::size_of::<Option<Str>>(), 8);
     }
 
     #[test]

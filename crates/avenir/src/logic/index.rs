@@ -13,7 +13,6 @@ use super::payees::PayeeKeys;
 use crate::text::{fold, safe, uncut};
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
 use ynab::Str;
 use ynab::models::{Payee, PlanDetail};
 
@@ -25,7 +24,7 @@ pub struct PlanIndex {
     payees: HashMap<Str, PayeeEntry>,
     /// Each merchant once: a plan's thousands of bank labels name a few dozen shops, and their
     /// payees share one copy of its text. (It only grows; a renamed shop leaves a few bytes.)
-    shops: HashMap<Arc<str>, Arc<str>>,
+    shops: HashMap<Str, Str>,
 }
 
 impl PartialEq for PlanIndex {
@@ -42,11 +41,11 @@ impl Eq for PlanIndex {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct PayeeEntry {
     /// The merchant (`logic::merchant`).
-    merchant: Arc<str>,
+    merchant: Str,
     /// The merchant as a search reads it (shown, case-folded), shared like the merchant.
-    folded_merchant: Arc<str>,
+    folded_merchant: Str,
     /// The shown label case-folded: the payee list's sort key and search text.
-    folded_name: Arc<str>,
+    folded_name: Str,
 }
 
 impl PlanIndex {
@@ -55,8 +54,8 @@ impl PlanIndex {
         let (merchant, folded_merchant) = match self.shops.get_key_value(shop.as_str()) {
             Some((shared, folded)) => (shared.clone(), folded.clone()),
             None => {
-                let folded: Arc<str> = Arc::from(fold(&uncut(&shop)));
-                let shared: Arc<str> = Arc::from(shop);
+                let folded: Str = Str::from(fold(&uncut(&shop)));
+                let shared: Str = Str::from(shop);
                 self.shops.insert(shared.clone(), folded.clone());
                 (shared, folded)
             }
@@ -64,7 +63,7 @@ impl PlanIndex {
         PayeeEntry {
             merchant,
             folded_merchant,
-            folded_name: Arc::from(fold(&safe(label))),
+            folded_name: Str::from(fold(&safe(label))),
         }
     }
 }
