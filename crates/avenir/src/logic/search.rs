@@ -10,7 +10,7 @@ use super::merchant::merchant;
 use super::names::{PlanNames, SplitLines};
 use crate::text::{quoted, safe};
 use chrono::NaiveDate;
-use ynab::models::{Milliunits, PlanDetail};
+use ynab::models::{Milliunits, PlanDetail, TransactionSummary};
 
 /// What to look for. `None` lists match anything; an empty list matches nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,11 +90,10 @@ pub fn search(plan: &PlanDetail, query: &Query) -> Matches {
 
 /// [`search`] with the plan's index as the plan store keeps it.
 pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Matches {
-    let names = PlanNames::new(plan);
     let lines = SplitLines::new(&plan.subtransactions);
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let (since, until) = (query.since.to_string(), query.until.to_string());
-    let mut matched: Vec<Match> = plan
+    let found: Vec<&TransactionSummary> = plan
         .transactions
         .iter()
         .filter(|t| !t.deleted)
@@ -123,6 +122,11 @@ pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Ma
                 .as_deref()
                 .is_none_or(|wanted| index.merchant(t.payee_id.as_deref()).contains(wanted))
         })
+        .collect();
+    // Names are looked up for the matches only (a plan has thousands of payees).
+    let names = PlanNames::for_payees(plan, found.iter().filter_map(|t| t.payee_id.as_deref()));
+    let mut matched: Vec<Match> = found
+        .into_iter()
         .map(|t| {
             let split = lines.is_split(&t.id);
             Match {
