@@ -134,12 +134,39 @@ pub fn pending_page_indexed(
 ) -> PendingPage {
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let list = pending(plan, &categories);
-    let names = PlanNames::for_payees(plan, list.iter().filter_map(|t| t.payee_id.as_deref()));
     let pairs = transfer_pairs(&list);
-    let items: Vec<PendingItem> = list
+    // Every pending transaction's suggestion (the count says how many have one); the shown
+    // fields only for the page's rows.
+    let suggestions: Vec<Option<Suggestion>> = list
         .iter()
-        .zip(&pairs)
-        .map(|(t, pair)| {
+        .map(|t| {
+            classifier.suggest_for_merchant(
+                index.merchant(t.payee_id.as_deref()),
+                t.amount,
+                &categories,
+                threshold,
+            )
+        })
+        .collect();
+    let pending_count = list.len();
+    let suggested_count = suggestions.iter().filter(|s| s.is_some()).count();
+    let end = request.offset.saturating_add(request.limit);
+    let next_cursor = (end < pending_count).then(|| cursor::encode(end));
+    let rows: Vec<(usize, Option<Suggestion>)> = suggestions
+        .into_iter()
+        .enumerate()
+        .skip(request.offset)
+        .take(request.limit)
+        .collect();
+    let names = PlanNames::for_payees(
+        plan,
+        rows.iter()
+            .filter_map(|(i, _)| list[*i].payee_id.as_deref()),
+    );
+    let page = rows
+        .into_iter()
+        .map(|(i, suggestion)| {
+            let t = list[i];
             let label = names.payee(t.payee_id.as_deref());
             PendingItem {
                 transaction_id: t.id.clone().into(),
@@ -148,24 +175,10 @@ pub fn pending_page_indexed(
                 payee: safe(label),
                 memo: t.memo.as_deref().filter(|m| !m.is_empty()).map(safe),
                 account: safe(names.account(&t.account_id)),
-                suggestion: classifier.suggest_for_merchant(
-                    index.merchant(t.payee_id.as_deref()),
-                    t.amount,
-                    &categories,
-                    threshold,
-                ),
-                possible_transfer_with: pair.map(|j| list[j].id.to_string()),
+                suggestion,
+                possible_transfer_with: pairs[i].map(|j| list[j].id.to_string()),
             }
         })
-        .collect();
-    let pending_count = items.len();
-    let suggested_count = items.iter().filter(|i| i.suggestion.is_some()).count();
-    let end = request.offset.saturating_add(request.limit);
-    let next_cursor = (end < pending_count).then(|| cursor::encode(end));
-    let page = items
-        .into_iter()
-        .skip(request.offset)
-        .take(request.limit)
         .collect();
     PendingPage {
         pending_count,
