@@ -5,25 +5,10 @@
 //! Run: `cargo bench -p avenir-mcp --bench plan_cache`. It prints its figures; nothing is
 //! asserted (machines are shared and noisy: targets live here, never in timed tests).
 
-use avenir::plan_store::PlanStore;
-use std::io::BufRead;
-use std::process::{Command, Stdio};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+mod common;
 
-/// Resident memory of this process (VmRSS) and its peak (VmHWM), in KiB, from /proc.
-fn memory_kib() -> (u64, u64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
+use avenir::plan_store::PlanStore;
+use std::time::{Duration, Instant};
 
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
@@ -57,32 +42,11 @@ fn served(base: &str) -> u64 {
 }
 
 fn main() {
-    let mut sandbox = Command::new(env!("CARGO_BIN_EXE_avenir-mcp"))
-        .args(["sandbox", "--plan", "heavy"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the sandbox starts");
-    let mut base = String::new();
-    std::io::BufReader::new(sandbox.stdout.take().expect("stdout"))
-        .read_line(&mut base)
-        .expect("its base URL");
-    let base = base.trim().to_string();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let args = ["sandbox", "--plan", "heavy"].map(String::from);
+    let (mut sandbox, base) = common::sandbox(&args);
+    let (runtime, client) = common::runtime_and_client(&base);
     runtime.block_on(async {
-        let client = Arc::new(
-            ynab::Client::new(
-                ynab::BaseUrl::new(base.clone()),
-                ynab::TokenSource::Fixed(ynab::Token::new("bench")),
-            )
-        .expect("the HTTP client builds")
-            .with_pacer(ynab::Pacer::memory(10_000)),
-        );
-        let (rss_before, _) = memory_kib();
+        let (rss_before, _) = common::memory_kib();
         let store = PlanStore::new(client, Duration::ZERO);
         let served_before = served(&base);
 
@@ -90,7 +54,7 @@ fn main() {
         let snapshot = store.read("last-used").await.expect("first load");
         let first = start.elapsed();
         let after_first = served(&base);
-        let (rss_loaded, _) = memory_kib();
+        let (rss_loaded, _) = common::memory_kib();
         println!(
             "first load:      {} YNAB request(s), {} ({} transactions, {} payees cached)",
             after_first - served_before,
@@ -112,7 +76,7 @@ fn main() {
             "warm delta read: {per_read} YNAB request(s) per read, {} per read (mean of {rounds})",
             ms(warm)
         );
-        let (rss_after, peak) = memory_kib();
+        let (rss_after, peak) = common::memory_kib();
         println!(
             "memory (this process; the sandbox runs apart): RSS {rss_before} KiB before, {rss_loaded} KiB loaded, {rss_after} KiB after the reads; peak {peak} KiB"
         );

@@ -8,26 +8,11 @@
 //! It prints its figures; nothing is asserted (machines are shared and noisy: targets live here,
 //! never in timed tests).
 
+mod common;
+
 use avenir::confirm::{AskContext, Finished};
 use serde_json::{Map, Value, json};
-use std::io::BufRead;
-use std::process::{Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Resident memory of this process (VmRSS) and its peak (VmHWM), in KiB, from /proc.
-fn memory_kib() -> (u64, u64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
 
 fn ms(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1000.0)
@@ -105,32 +90,9 @@ fn main() {
     let runs: usize = option(&args, "--runs")
         .and_then(|r| r.parse().ok())
         .unwrap_or(15);
-    let mut sandbox = Command::new(env!("CARGO_BIN_EXE_avenir-mcp"))
-        .args(&sandbox_args)
-        .env("AVENIR_MCP_TODAY", "2026-09-25")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the sandbox starts");
-    let mut base = String::new();
-    std::io::BufReader::new(sandbox.stdout.take().expect("stdout"))
-        .read_line(&mut base)
-        .expect("its base URL");
-    let base = base.trim().to_string();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let (mut sandbox, base) = common::sandbox(&sandbox_args);
+    let (runtime, client) = common::runtime_and_client(&base);
     runtime.block_on(async {
-        let client = Arc::new(
-            ynab::Client::new(
-                ynab::BaseUrl::new(base.clone()),
-                ynab::TokenSource::Fixed(ynab::Token::new("bench")),
-            )
-            .expect("the HTTP client builds")
-            .with_pacer(ynab::Pacer::memory(100_000)),
-        );
         let settings = avenir::Settings {
             writes_enabled: false,
             today: chrono::NaiveDate::from_ymd_opt(2026, 9, 25),
@@ -141,7 +103,7 @@ fn main() {
             cache: None,
         };
         let context = avenir::Context::new(settings, client.clone());
-        let (rss_before, _) = memory_kib();
+        let (rss_before, _) = common::memory_kib();
 
         let start = Instant::now();
         let snapshot = context.plans.read("last-used").await.expect("first load");
@@ -149,7 +111,7 @@ fn main() {
         let plan_id = snapshot.id().to_string();
         let transactions = snapshot.plan.transactions.len();
         drop(snapshot);
-        let (rss_loaded, _) = memory_kib();
+        let (rss_loaded, _) = common::memory_kib();
         println!("plan: {transactions} transactions; sandbox {}", sandbox_args.join(" "));
         println!("first load (request, parse, build): {}", ms(first));
 
@@ -229,7 +191,7 @@ fn main() {
         let start = Instant::now();
         context.plans.read_fresh(&plan_id).await.expect("delta");
         println!("small delta (3 transactions; request + merge): {}", ms(start.elapsed()));
-        let (rss_after, peak) = memory_kib();
+        let (rss_after, peak) = common::memory_kib();
         println!(
             "\nmemory of the server side: RSS {rss_before} KiB before the load, {rss_loaded} KiB loaded, {rss_after} KiB after every tool; peak {peak} KiB"
         );

@@ -3,7 +3,7 @@
 //! Names come back as YNAB stores them; the display rule is applied where they are shown.
 
 use std::collections::{HashMap, HashSet};
-use ynab::models::{PlanDetail, SubTransaction};
+use ynab::models::{Payee, PlanDetail, SubTransaction};
 
 /// Payee and account names of one plan, by id (deleted ones included: a transaction may still
 /// name them).
@@ -15,10 +15,22 @@ pub struct PlanNames<'a> {
 
 impl<'a> PlanNames<'a> {
     pub fn new(plan: &'a PlanDetail) -> Self {
+        PlanNames::keeping(plan, |_| true)
+    }
+
+    /// The same, holding only the payees `wanted` names (every account): a plan has thousands
+    /// of payees, a page of transactions a few dozen.
+    pub fn for_payees<'w>(plan: &'a PlanDetail, wanted: impl IntoIterator<Item = &'w str>) -> Self {
+        let wanted: HashSet<&str> = wanted.into_iter().collect();
+        PlanNames::keeping(plan, |p| wanted.contains(&*p.id))
+    }
+
+    fn keeping(plan: &'a PlanDetail, keep: impl Fn(&Payee) -> bool) -> Self {
         PlanNames {
             payees: plan
                 .payees
                 .iter()
+                .filter(|p| keep(p))
                 .map(|p| (p.id.as_str(), p.name.as_str()))
                 .collect(),
             accounts: plan
@@ -30,25 +42,6 @@ impl<'a> PlanNames<'a> {
     }
 
     /// The payee's name (YNAB's `payee_name`), `""` when there is none.
-    /// The same, holding only the payees `wanted` names (every account): a plan has thousands
-    /// of payees, a page of transactions a few dozen.
-    pub fn for_payees<'w>(plan: &'a PlanDetail, wanted: impl IntoIterator<Item = &'w str>) -> Self {
-        let wanted: HashSet<&str> = wanted.into_iter().collect();
-        PlanNames {
-            payees: plan
-                .payees
-                .iter()
-                .filter(|p| wanted.contains(&*p.id))
-                .map(|p| (p.id.as_str(), p.name.as_str()))
-                .collect(),
-            accounts: plan
-                .accounts
-                .iter()
-                .map(|a| (a.id.as_str(), a.name.as_str()))
-                .collect(),
-        }
-    }
-
     pub fn payee(&self, payee_id: Option<&str>) -> &'a str {
         payee_id
             .and_then(|id| self.payees.get(id).copied())
