@@ -93,7 +93,7 @@ pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Ma
     let lines = SplitLines::new(&plan.subtransactions);
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let (since, until) = (query.since.to_string(), query.until.to_string());
-    let found: Vec<&TransactionSummary> = plan
+    let mut found: Vec<&TransactionSummary> = plan
         .transactions
         .iter()
         .filter(|t| !t.deleted)
@@ -123,9 +123,13 @@ pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Ma
                 .is_none_or(|wanted| index.merchant(t.payee_id.as_deref()).contains(wanted))
         })
         .collect();
-    // Names are looked up for the matches only (a plan has thousands of payees).
+    // Newest first (a stable sort: one day's keep the plan's order), cut to the limit, then only
+    // the rows kept are written out, their names looked up (a plan has thousands of payees).
+    found.sort_by(|a, b| b.date.cmp(&a.date));
+    let truncated = found.len() > query.limit;
+    found.truncate(query.limit);
     let names = PlanNames::for_payees(plan, found.iter().filter_map(|t| t.payee_id.as_deref()));
-    let mut matched: Vec<Match> = found
+    let matched: Vec<Match> = found
         .into_iter()
         .map(|t| {
             let split = lines.is_split(&t.id);
@@ -152,9 +156,6 @@ pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Ma
             }
         })
         .collect();
-    matched.sort_by(|a, b| b.date.cmp(&a.date));
-    let truncated = matched.len() > query.limit;
-    matched.truncate(query.limit);
     Matches {
         transactions: matched,
         truncated,
