@@ -14,6 +14,7 @@ use crate::logic::assignable::CategoryIndex;
 use crate::logic::classifier::Classifier;
 use crate::logic::index::PlanIndex;
 use crate::logic::payees::PayeeRanking;
+use crate::logic::pending::PendingList;
 use crate::store::plan_cache::{DiskCache, PlanCache};
 use crate::sync::merge_plan;
 use std::collections::HashMap;
@@ -35,12 +36,13 @@ pub struct PlanSnapshot {
 }
 
 /// What tools derive from one version of a plan, computed at first use and kept until a delta
-/// brings a change (an empty delta keeps them): the payee ranking of `list_payees` and the
-/// classifier of `suggest_categories`.
+/// brings a change (an empty delta keeps them): the payee ranking of `list_payees`, and the
+/// classifier and pending list of `suggest_categories`.
 #[derive(Debug, Clone, Default)]
 struct Memo {
     payee_ranking: OnceLock<PayeeRanking>,
     classifier: OnceLock<Classifier>,
+    pending: OnceLock<PendingList>,
 }
 
 impl PlanSnapshot {
@@ -61,6 +63,15 @@ impl PlanSnapshot {
             PayeeRanking::build(&self.plan.payees, &self.plan.transactions, |p| {
                 self.index.payee_keys(p)
             })
+        })
+    }
+
+    /// The transactions waiting for a category, newest first, with their probable transfer
+    /// partners.
+    pub fn pending(&self) -> &PendingList {
+        self.memo.pending.get_or_init(|| {
+            let categories = CategoryIndex::new(&self.plan.category_groups, &self.plan.categories);
+            PendingList::build(&self.plan, &categories)
         })
     }
 

@@ -57,6 +57,45 @@ pub fn pending<'a>(
     plan: &'a PlanDetail,
     categories: &CategoryIndex,
 ) -> Vec<&'a TransactionSummary> {
+    pending_positions(plan, categories)
+        .into_iter()
+        .filter_map(|i| plan.transactions.get(i))
+        .collect()
+}
+
+/// The pending transactions of one version of a plan, newest first, as positions in its
+/// transaction list, with their probable transfer partners: found once per version (the plan
+/// store keeps it), then each page is read off it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PendingList {
+    positions: Vec<usize>,
+    pairs: Vec<Option<usize>>,
+}
+
+impl PendingList {
+    /// The list of `plan` (see [`pending`]).
+    pub fn build(plan: &PlanDetail, categories: &CategoryIndex) -> Self {
+        let positions = pending_positions(plan, categories);
+        let list: Vec<&TransactionSummary> = positions
+            .iter()
+            .filter_map(|&i| plan.transactions.get(i))
+            .collect();
+        let pairs = transfer_pairs(&list);
+        PendingList { positions, pairs }
+    }
+
+    /// The pending transactions of `plan` (the plan the list was built from), newest first.
+    pub fn transactions<'a>(
+        &'a self,
+        plan: &'a PlanDetail,
+    ) -> impl Iterator<Item = &'a TransactionSummary> + 'a {
+        self.positions
+            .iter()
+            .filter_map(|&i| plan.transactions.get(i))
+    }
+}
+
+fn pending_positions(plan: &PlanDetail, categories: &CategoryIndex) -> Vec<usize> {
     let off_budget: HashSet<&str> = plan
         .accounts
         .iter()
@@ -64,20 +103,21 @@ pub fn pending<'a>(
         .map(|a| a.id.as_str())
         .collect();
     let lines = SplitLines::new(&plan.subtransactions);
-    let mut list: Vec<&TransactionSummary> = plan
+    let mut list: Vec<(usize, &TransactionSummary)> = plan
         .transactions
         .iter()
-        .filter(|t| !t.deleted)
-        .filter(|t| match t.category_id.as_deref() {
+        .enumerate()
+        .filter(|(_, t)| !t.deleted)
+        .filter(|(_, t)| match t.category_id.as_deref() {
             None | Some("") => true,
             Some(id) => categories.is_uncategorized(id),
         })
-        .filter(|t| t.transfer_account_id.is_none())
-        .filter(|t| !lines.has_any(&t.id))
-        .filter(|t| !off_budget.contains(t.account_id.as_str()))
+        .filter(|(_, t)| t.transfer_account_id.is_none())
+        .filter(|(_, t)| !lines.has_any(&t.id))
+        .filter(|(_, t)| !off_budget.contains(t.account_id.as_str()))
         .collect();
-    list.sort_by(|a, b| b.date.cmp(&a.date));
-    list
+    list.sort_by(|a, b| b.1.date.cmp(&a.1.date));
+    list.into_iter().map(|(i, _)| i).collect()
 }
 
 /// For each pending transaction (same order), the index of its probable other half: an outflow
@@ -121,20 +161,23 @@ pub fn pending_page(plan: &PlanDetail, threshold: f64, request: PageRequest) -> 
     let index = PlanIndex::build(plan);
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
     let classifier = Classifier::learn_indexed(plan, &index, &categories);
-    pending_page_indexed(plan, &index, &classifier, threshold, request)
+    let list = PendingList::build(plan, &categories);
+    pending_page_indexed(plan, &index, &classifier, &list, threshold, request)
 }
 
-/// [`pending_page`] with the plan's index and classifier as the plan store keeps them.
+/// [`pending_page`] with the plan's index, classifier and pending list as the plan store keeps
+/// them.
 pub fn pending_page_indexed(
     plan: &PlanDetail,
     index: &PlanIndex,
     classifier: &Classifier,
+    pending: &PendingList,
     threshold: f64,
     request: PageRequest,
 ) -> PendingPage {
     let categories = CategoryIndex::new(&plan.category_groups, &plan.categories);
-    let list = pending(plan, &categories);
-    let pairs = transfer_pairs(&list);
+    let list: Vec<&TransactionSummary> = pending.transactions(plan).collect();
+    let pairs = &pending.pairs;
     // Every pending transaction's suggestion (the count says how many have one); the shown
     // fields only for the page's rows.
     let suggestions: Vec<Option<Suggestion>> = list
