@@ -552,31 +552,8 @@ fn the_token_never_reaches_the_logs_even_at_debug() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("server starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut exchange = |message: Value| -> Value {
-        writeln!(stdin, "{message}").expect("write");
-        stdin.flush().expect("flush");
-        let Some(id) = message.get("id").cloned() else {
-            return Value::Null;
-        };
-        loop {
-            let mut line = String::new();
-            if stdout.read_line(&mut line).unwrap_or(0) == 0 {
-                return Value::Null;
-            }
-            let answer: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-            if answer["id"] == id {
-                return answer["result"].clone();
-            }
-        }
-    };
-    exchange(
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "binary-test", "version": "0"}}}),
-    );
-    exchange(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut session = Talk::open(&mut child);
+    let mut exchange = |message: Value| session.exchange(message);
     let call = |name: &str, arguments: Value, id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}});
     let accounts = exchange(call("list_accounts", json!({"plan_id": "last-used"}), 1));
     assert_eq!(accounts["isError"], false, "{accounts}");
@@ -590,7 +567,7 @@ fn the_token_never_reaches_the_logs_even_at_debug() {
         applied["structuredContent"]["status"], "applied",
         "{applied}"
     );
-    drop(stdin);
+    drop(session);
     let output = child.wait_with_output().expect("exits");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -1112,34 +1089,10 @@ fn one_read(env: &[(&str, &str)]) -> (Value, String) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = command.spawn().expect("server starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut answer_to = |message: Value| -> Value {
-        writeln!(stdin, "{message}").expect("write");
-        stdin.flush().expect("flush");
-        let Some(id) = message.get("id").cloned() else {
-            return Value::Null;
-        };
-        loop {
-            let mut line = String::new();
-            if stdout.read_line(&mut line).unwrap_or(0) == 0 {
-                return Value::Null;
-            }
-            let answer: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-            if answer["id"] == id {
-                return answer["result"].clone();
-            }
-        }
-    };
-    answer_to(
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "binary-test", "version": "0"}}}),
-    );
-    answer_to(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    let result = answer_to(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+    let mut session = Talk::open(&mut child);
+    let result = session.exchange(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                "params": {"name": "list_accounts", "arguments": {"plan_id": "last-used"}}}));
-    drop(stdin);
+    drop(session);
     let output = child.wait_with_output().expect("exits");
     assert!(output.status.success(), "{output:?}");
     assert_eq!(result["isError"], false, "{result}");
@@ -1284,4 +1237,47 @@ fn the_plan_cache_between_runs_and_cache_clear() {
     let _ = sandbox.kill();
     let _ = sandbox.wait();
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// An initialised (2025-11-25) exchange over the pipes of a child the test keeps, unlike
+/// [`Session`], so that it can read the child's stderr and exit status; dropping it closes the
+/// child's stdin.
+struct Talk {
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Talk {
+    fn open(child: &mut Child) -> Self {
+        let mut session = Talk {
+            stdin: child.stdin.take().expect("stdin"),
+            stdout: BufReader::new(child.stdout.take().expect("stdout")),
+        };
+        session.exchange(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "binary-test", "version": "0"}}}),
+        );
+        session.exchange(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        session
+    }
+
+    /// Send `message`; for a request, the `result` of its answer (null if the server ended).
+    fn exchange(&mut self, message: Value) -> Value {
+        writeln!(self.stdin, "{message}").expect("write");
+        self.stdin.flush().expect("flush");
+        let Some(id) = message.get("id").cloned() else {
+            return Value::Null;
+        };
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                return Value::Null;
+            }
+            let answer: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            if answer["id"] == id {
+                return answer["result"].clone();
+            }
+        }
+    }
 }
