@@ -232,6 +232,27 @@ fn main() {
             ms(median(builds))
         );
 
+        // Where the streamed load's time goes: the same bytes parsed as the client parses a body
+        // as it arrives (without building the plan), and the transfer alone.
+        let mut readers = Vec::new();
+        for _ in 0..5 {
+            let start = Instant::now();
+            let envelope: Envelope =
+                ynab::shared::interning(|| ynab::stream::from_reader(body.as_slice()))
+                    .expect("the export parses");
+            readers.push(start.elapsed());
+            drop(envelope);
+        }
+        println!("  of which: the same bytes parsed as they stream in: median {}", ms(median(readers)));
+        let mut transfers = Vec::new();
+        for _ in 0..5 {
+            let start = Instant::now();
+            let bytes = export_body(&base, &plan_id);
+            transfers.push(start.elapsed());
+            drop(bytes);
+        }
+        println!("  of which: the transfer alone: median {}", ms(median(transfers)));
+
         // Merging alone: an empty delta, as YNAB answers one.
         let mut snapshot = (*context.plans.read(&plan_id).await.expect("plan")).clone();
         let knowledge = snapshot.server_knowledge;

@@ -689,11 +689,11 @@ async fn streamed<T: DeserializeOwned + Send + 'static>(
     }
     let (sender, receiver) = tokio::sync::mpsc::channel(CHUNKS_IN_FLIGHT);
     let parser = tokio::task::spawn_blocking(move || {
-        let reader = std::io::BufReader::new(ChunkReader {
+        let reader = ChunkReader {
             receiver,
             chunk: bytes::Bytes::new(),
-        });
-        crate::shared::interning(|| serde_json::from_reader::<_, Envelope<T>>(reader))
+        };
+        crate::shared::interning(|| crate::stream::from_reader::<Envelope<T>, _>(reader))
             .map(|envelope| envelope.data)
             .map_err(|error| error.to_string())
     });
@@ -731,16 +731,28 @@ struct ChunkReader {
 
 impl std::io::Read for ChunkReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let chunk = std::io::BufRead::fill_buf(self)?;
+        let n = buf.len().min(chunk.len());
+        buf[..n].copy_from_slice(&chunk[..n]);
+        std::io::BufRead::consume(self, n);
+        Ok(n)
+    }
+}
+
+/// The chunks are the buffer: the parser reads them where they arrived, no copy between.
+impl std::io::BufRead for ChunkReader {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
         while self.chunk.is_empty() {
             match self.receiver.blocking_recv() {
                 Some(chunk) => self.chunk = chunk,
-                None => return Ok(0),
+                None => break,
             }
         }
-        let n = buf.len().min(self.chunk.len());
-        buf[..n].copy_from_slice(&self.chunk[..n]);
-        self.chunk = self.chunk.slice(n..);
-        Ok(n)
+        Ok(&self.chunk)
+    }
+
+    fn consume(&mut self, amount: usize) {
+        bytes::Buf::advance(&mut self.chunk, amount);
     }
 }
 

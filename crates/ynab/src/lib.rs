@@ -8,6 +8,7 @@ pub mod models;
 pub mod pacing;
 pub mod quote;
 pub mod shared;
+pub mod stream;
 pub mod writes;
 
 pub use client::{Client, TransactionFilter, check_segment, count_requests};
