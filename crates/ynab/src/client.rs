@@ -673,8 +673,10 @@ enum Streamed<T> {
     Cut(reqwest::Error),
 }
 
-/// Chunks in flight between the connection and the parser (a bound on the memory a body takes).
+/// Pieces of the body in flight between the connection and the parser, and their size: a bound
+/// on the memory a body takes (256 KiB), whatever its size.
 const CHUNKS_IN_FLIGHT: usize = 4;
+const PIECE: usize = 64 * 1024;
 
 /// Read `response`'s body chunk by chunk into a JSON parser on a blocking thread, so the body is
 /// never held whole (a large plan's export is megabytes). As with a body read whole then parsed,
@@ -701,11 +703,18 @@ async fn streamed<T: DeserializeOwned + Send + 'static>(
     let read = loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
-                if let Some(to_parser) = &sender
-                    && to_parser.send(chunk).await.is_err()
-                {
-                    // The parser gave up: read on, to tell a bad body from a cut one.
-                    sender = None;
+                // Copied out in small pieces, so that the connection's read buffer (hundreds of
+                // kilobytes, which a chunk would keep alive while it waits) is free again at once.
+                for piece in chunk.chunks(PIECE) {
+                    if let Some(to_parser) = &sender
+                        && to_parser
+                            .send(bytes::Bytes::copy_from_slice(piece))
+                            .await
+                            .is_err()
+                    {
+                        // The parser gave up: read on, to tell a bad body from a cut one.
+                        sender = None;
+                    }
                 }
             }
             Ok(None) => break Ok(()),
