@@ -84,4 +84,4 @@ mcpb validate "$stage/manifest.json"
 mcpb pack "$stage" "$bundle"
 [[ -s $bundle ]] || { echo "mcpb build: pack wrote no bundle at $bundle" >&2; exit 1; }
 echo "mcpb build: $bundle"
-echo "mcpb build: sha256 $(sha256sum "$bundle" | cut -d' ' -f1)"
+echo "mcpb build: sha256 $(sha256 "$bundle" | cut -d' ' -f1)"

@@ -4,7 +4,11 @@
 # scripts/mcpb/build.sh packs the debug binary the tests already built (target/debug/avenir-mcp;
 # built here, in debug, only when missing) into target/mcpb-check/, and the bundle is unpacked
 # with the same CLI to check what a host would find: the manifest with the crate's version and
-# this platform, and a binary that runs and names that version. No release build.
+# this platform, and a binary that runs and names that version. host-check.mjs then starts the
+# unpacked server with the command and environment the official package's host code derives from
+# the manifest and the person's settings, and lists its tools with writes off and on. No release
+# build. (A binary built with the cargo feature `conformance`, as scripts/conformance/run.sh
+# leaves it, lists fixture tools too and fails the last check: `cargo build -p avenir-mcp` first.)
 #
 #   scripts/mcpb/validate.sh
 set -euo pipefail
@@ -34,4 +38,5 @@ entry=$(node -p 'require(process.argv[1]).server.entry_point' "$check/unpacked/m
 [[ -x $check/unpacked/$entry ]] || { echo "mcpb: $entry is missing from the bundle or not executable" >&2; exit 1; }
 said=$("$check/unpacked/$entry" --version)
 [[ $said == *"$version"* ]] || { echo "mcpb: the bundled binary says \"$said\", not version $version" >&2; exit 1; }
+node scripts/mcpb/host-check.mjs "$mcpb_work" "$check/unpacked"
 echo "mcpb: ok: $(basename "$bundle") validated, packed and unpacked; its $entry answers \"$said\""
