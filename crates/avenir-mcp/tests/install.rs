@@ -602,29 +602,26 @@ fn remove(server: &mut Value, member: &str) {
     }
 }
 
+/// A change that makes server.json invalid.
+type Breakage = fn(&mut Value);
+
 #[test]
 fn the_registry_schema_refuses_broken_server_json() {
     let validator = registry_validator();
     let server: Value = serde_json::from_str(SERVER_JSON).expect("server.json is JSON");
-    let broken: [(&str, Box<dyn Fn(&mut Value)>); 6] = [
-        ("no name", Box::new(|s| remove(s, "name"))),
-        ("no version", Box::new(|s| remove(s, "version"))),
-        (
-            "a version that is a number",
-            Box::new(|s| s["version"] = json!(1.0)),
-        ),
-        (
-            "a name without its namespace",
-            Box::new(|s| s["name"] = json!("avenir-mcp")),
-        ),
-        (
-            "a description over 100 characters",
-            Box::new(|s| s["description"] = json!("x".repeat(101))),
-        ),
-        (
-            "a hash that is not SHA-256 hex",
-            Box::new(|s| s["packages"][0]["fileSha256"] = json!("C556BB93")),
-        ),
+    let broken: [(&str, Breakage); 6] = [
+        ("no name", |s| remove(s, "name")),
+        ("no version", |s| remove(s, "version")),
+        ("a version that is a number", |s| s["version"] = json!(1.0)),
+        ("a name without its namespace", |s| {
+            s["name"] = json!("avenir-mcp")
+        }),
+        ("a description over 100 characters", |s| {
+            s["description"] = json!("x".repeat(101))
+        }),
+        ("a hash that is not SHA-256 hex", |s| {
+            s["packages"][0]["fileSha256"] = json!("C556BB93")
+        }),
     ];
     for (what, breaks) in broken {
         let mut variant = with_hashes(&server);
