@@ -580,6 +580,14 @@ fn server_json_is_valid_under_the_registry_schema_and_names_this_version_s_bundl
             package.get("fileSha256").is_none(),
             "the release workflow fills the hash of the bundle it built"
         );
+        // The registry's own rules for an mcpb package, beyond the schema
+        // (internal/validators/registries/mcpb.go): the version lives in the URL.
+        for member in ["version", "registryBaseUrl"] {
+            assert!(
+                package.get(member).is_none(),
+                "an mcpb package has no {member}"
+            );
+        }
         let env = package["environmentVariables"].as_array().expect("env");
         for variable in env {
             let name = variable["name"].as_str().expect("name");
