@@ -380,7 +380,12 @@ impl PlanStore {
     async fn load(&self, plan_id: &str) -> Result<PlanSnapshot, ynab::Error> {
         tracing::info!("Loading plan {plan_id}");
         match self.client.plan(plan_id, None).await {
-            Ok((plan, server_knowledge)) => Ok(PlanSnapshot::new(plan, server_knowledge)),
+            Ok((plan, server_knowledge)) => {
+                ynab::progress::report(ynab::progress::Progress::Building {
+                    transactions: plan.transactions.len(),
+                });
+                Ok(PlanSnapshot::new(plan, server_knowledge))
+            }
             Err(error) if gave_up(&error) => {
                 tracing::warn!(
                     "the full export of plan {plan_id} failed ({error}); loading it by kind"

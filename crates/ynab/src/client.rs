@@ -700,9 +700,19 @@ async fn streamed<T: DeserializeOwned + Send + 'static>(
             .map_err(|error| error.to_string())
     });
     let mut sender = Some(sender);
+    let total = response.content_length();
+    let heard = crate::progress::is_heard();
+    let mut received = 0u64;
     let read = loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
+                received += chunk.len() as u64;
+                if heard {
+                    crate::progress::report(crate::progress::Progress::Received {
+                        bytes: received,
+                        total,
+                    });
+                }
                 // Copied out in small pieces, so that the connection's read buffer (hundreds of
                 // kilobytes, which a chunk would keep alive while it waits) is free again at once.
                 for piece in chunk.chunks(PIECE) {

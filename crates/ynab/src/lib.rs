@@ -6,6 +6,7 @@ pub mod config;
 pub mod error;
 pub mod models;
 pub mod pacing;
+pub mod progress;
 pub mod quote;
 pub mod shared;
 pub mod stream;

@@ -2,6 +2,7 @@
 //! gate, the call dispatch that turns outcomes into results, and the resources.
 
 pub mod guide;
+pub mod progress;
 pub mod prompts;
 pub mod resources;
 
@@ -211,8 +212,33 @@ impl ServerHandler for AvenirServer {
             peer: Some(context.peer.clone()),
         };
         let left_out = tools::plan_left_out(spec.fields, &arguments);
-        let work = (spec.run)(&self.context, arguments, ask);
-        let (finished, requests) = ynab::count_requests(work).await;
+        let work = ynab::count_requests((spec.run)(&self.context, arguments, ask));
+        // Progress when asked for; a read stops when the client cancels it (a write goes on:
+        // once the person said yes, the change and its journal entry are seen through).
+        let work = async {
+            match context.meta.get_progress_token() {
+                Some(token) => {
+                    let reporter = progress::Reporter::start(context.peer.clone(), token);
+                    let done =
+                        ynab::progress::reporting(reporter.listener(), reporter.beating(work))
+                            .await;
+                    reporter.finish().await;
+                    done
+                }
+                None => work.await,
+            }
+        };
+        let (finished, requests) = if spec.read_only {
+            tokio::select! {
+                done = work => done,
+                () = context.ct.cancelled() => {
+                    tracing::info!("tool {} cancelled by the client", spec.name);
+                    return Err(McpError::internal_error("cancelled by the client", None));
+                }
+            }
+        } else {
+            work.await
+        };
         let mut meta = Map::new();
         meta.insert(META_REQUESTS.into(), Value::from(requests));
         if let Some(left) = self.context.plans.client().requests_left() {
