@@ -137,6 +137,13 @@ async function askServer() {
       netWorth: await call("get_net_worth_trend", {}),
       spending: await call("get_spending_trends", { months_count: 4 }),
       age: await call("get_age_of_money", {}),
+      // Refused (beyond the 24 months a forecast reaches): an error result.
+      refused: {
+        name: "forecast_balance",
+        tool: forecastTool,
+        args: { until: "2030-01" },
+        result: await server.request("tools/call", { name: "forecast_balance", arguments: { until: "2030-01" } }),
+      },
     };
     return { html, calls };
   } finally {
@@ -210,7 +217,7 @@ async function main() {
   const equal = (actual, expected, what) => { assert.deepEqual(actual, expected, what); checks += 1; };
 
   // Open the view for one call; give back the page and the view's frame, drawn.
-  async function open(call, theme) {
+  async function open(call, theme, drawn = "svg#chart-svg") {
     const page = await context.newPage();
     page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`${call.name}: console ${m.type()}: ${m.text()}`); });
     page.on("pageerror", (e) => problems.push(`${call.name}: page error: ${e.message}`));
@@ -218,8 +225,10 @@ async function main() {
     await page.evaluate(([args, result, ctx]) => window.openView(args, result, ctx),
       [call.args, call.result, hostContext(theme, call.tool)]);
     const view = page.frameLocator("iframe");
-    await view.locator("svg#chart-svg").waitFor({ state: "visible", timeout: 30000 });
-    await page.waitForFunction(() => window.hostReady.sized > 0, null, { timeout: 30000 });
+    await view.locator(drawn).waitFor({ state: "visible", timeout: 30000 });
+    // Drawn: the host has sized the iframe to the view's full height (size-changed).
+    const height = await view.locator("html").evaluate((root) => Math.ceil(root.scrollHeight));
+    await page.waitForFunction((h) => document.querySelector("iframe").style.height === h + "px", height, { timeout: 30000 });
     return { page, view };
   }
   const texts = (locator) => locator.evaluateAll((nodes) => nodes.map((n) => n.textContent));
@@ -332,6 +341,26 @@ async function main() {
       ok(names.length > 0 && names.every((n) => all.includes(n)), "spending: categories named as the answer names them");
     }
     await page.locator("iframe").screenshot({ path: join(workDir, `${chart}.png`) });
+    await page.close();
+  }
+
+  // ---- a host that passes only the text content ---------------------------------------------
+  {
+    const { structuredContent, ...textOnly } = calls.netWorth.result;
+    const { page, view } = await open({ ...calls.netWorth, result: textOnly }, "light");
+    equal(await view.locator("svg#chart-svg").getAttribute("data-chart"), "net_worth", "drawn from the text content");
+    equal(await view.locator("circle[data-series=net_worth]").count(), structuredContent.months.length, "every month");
+    await page.close();
+  }
+
+  // ---- an error result: its message, as text -----------------------------------------------
+  {
+    const result = calls.refused.result;
+    ok(result.isError === true, "a forecast beyond 24 months is refused");
+    const { page, view } = await open(calls.refused, "light", "#note.error");
+    equal(await view.locator("#title").textContent(), "The tool answered an error", "error title");
+    equal(await view.locator("#note").textContent(), result.content.map((c) => c.text).join("\n"), "the message");
+    equal(await view.locator("svg").count(), 0, "nothing drawn");
     await page.close();
   }
 
