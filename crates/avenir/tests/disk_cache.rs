@@ -56,6 +56,7 @@ impl Server {
         let client = TestClient {
             era: Era::Modern,
             asker: None,
+            apps: false,
         }
         .serve_with_lifecycle(
             client_io,

@@ -310,7 +310,15 @@ async fn resources_serve_compact_json_and_the_guide() {
         let h = start(era, false).await;
         let resources = h.client.list_all_resources().await.expect("resources/list");
         let uris: Vec<_> = resources.iter().map(|r| r.uri.clone()).collect();
-        assert_eq!(uris, ["avenir-mcp://guide", "ynab://plans"]);
+        // the guide, the plans, and the MCP App's chart view (read in tests/mcp_app.rs)
+        assert_eq!(
+            uris,
+            [
+                "avenir-mcp://guide",
+                "ynab://plans",
+                "ui://avenir-mcp/charts.html"
+            ]
+        );
         let templates = h
             .client
             .list_all_resource_templates()

@@ -1,15 +1,20 @@
 //! The whole tool surface a client sees — each tool's name, title, descriptions (write gate open
 //! and closed), input and output schemas and annotations — kept as golden files under
-//! `tests/snapshots/`, so any change a client would see shows up in review. Refresh them with
+//! `tests/snapshots/` (as a client declaring the MCP Apps extension sees it: the chart tools'
+//! `_meta`), so any change a client would see shows up in review. Refresh them with
 //! `INSTA_UPDATE=always cargo test -p avenir --test tool_surface` and read the diff.
 
 mod common;
 
-use common::{Era, start};
+use common::{Era, Options, start_options};
 use serde_json::{Map, Value, json};
 
+/// The tools a client declaring the MCP Apps extension sees (the chart tools' `_meta.ui`).
 async fn listed(writes: bool) -> Vec<rmcp::model::Tool> {
-    let harness = start(Era::Modern, writes).await;
+    let mut options = Options::new(Era::Modern);
+    options.settings.writes_enabled = writes;
+    options.apps = true;
+    let harness = start_options(options).await;
     harness
         .client
         .list_all_tools()
@@ -47,6 +52,9 @@ async fn every_tool_as_clients_see_it() {
                 .map(|s| Value::Object((**s).clone()))
                 .unwrap_or(Value::Null),
         );
+        if let Some(meta) = &tool.meta {
+            surface.insert("_meta".into(), Value::Object(meta.0.clone()));
+        }
         insta::assert_json_snapshot!(tool.name.to_string(), Value::Object(surface));
     }
     // A tool listed with writes off is listed with writes on too.

@@ -1,6 +1,7 @@
 //! The MCP face of avenir-mcp: server identity and instructions, the tool list behind the write
 //! gate, the call dispatch that turns outcomes into results, and the resources.
 
+pub mod app;
 pub mod guide;
 pub mod progress;
 pub mod prompts;
@@ -75,7 +76,9 @@ impl AvenirServer {
         self.tools.iter().chain(fixtures)
     }
 
-    fn tool(&self, spec: &ToolSpec) -> Tool {
+    /// The tool as `tools/list` shows it; `apps`: the client declared the MCP Apps extension, so
+    /// a chart tool names its view (`app.rs`).
+    fn tool(&self, spec: &ToolSpec, apps: bool) -> Tool {
         let writes = self.context.settings.writes_enabled;
         let mut annotations = ToolAnnotations::with_title(spec.title)
             .read_only(spec.read_only)
@@ -84,14 +87,18 @@ impl AvenirServer {
         if let Some(destructive) = spec.destructive {
             annotations = annotations.destructive(destructive);
         }
-        Tool::new(
+        let mut tool = Tool::new(
             spec.name,
             (spec.description)(writes),
             Arc::new(as_object((spec.input_schema)())),
         )
         .with_title(spec.title)
         .with_raw_output_schema(Arc::new(as_object((spec.output_schema)())))
-        .with_annotations(annotations)
+        .with_annotations(annotations);
+        if apps && app::is_chart_tool(spec.name) {
+            tool.meta = Some(app::tool_meta());
+        }
+        tool
     }
 }
 
@@ -170,6 +177,7 @@ impl ServerHandler for AvenirServer {
             .enable_tools()
             .enable_resources()
             .enable_prompts()
+            .enable_extensions_with(app::server_extensions())
             .build();
         let mut implementation = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
         implementation.title = Some("avenir-mcp: YNAB for agents, safely".into());
@@ -181,14 +189,15 @@ impl ServerHandler for AvenirServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let tools = self.listed().map(|spec| self.tool(spec)).collect();
+        let apps = app::client_shows_apps(context.client_capabilities().as_ref());
+        let tools = self.listed().map(|spec| self.tool(spec, apps)).collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.spec(name).map(|spec| self.tool(spec))
+        self.spec(name).map(|spec| self.tool(spec, false))
     }
 
     async fn call_tool(
@@ -248,6 +257,12 @@ impl ServerHandler for AvenirServer {
             Finished::Result { value, plan_id } => {
                 let mut named = None;
                 if let Some(plan_id) = plan_id {
+                    if app::is_chart_tool(spec.name)
+                        && app::client_shows_apps(context.client_capabilities().as_ref())
+                        && let Some(format) = self.context.plans.currency_of(&plan_id).await
+                    {
+                        meta.insert(app::META_CURRENCY.into(), app::currency_meta(&format));
+                    }
                     if left_out && let Some(name) = self.context.plans.name_of(&plan_id).await {
                         let name = crate::text::safe(&name);
                         named = Some(format!(

@@ -1,5 +1,5 @@
-//! The resources (`server.md` §4.2): the guide, and compact JSON views of a plan's list, accounts
-//! and categories. Each `ynab://` read costs one YNAB request; names pass the display rule.
+//! The resources (`server.md` §4.2): the guide, compact JSON views of a plan's list, accounts
+//! and categories, and the MCP App's chart view (`app.rs`). Each `ynab://` read costs one YNAB request; names pass the display rule.
 
 use super::AvenirServer;
 use crate::logic::categories::visible_by_group;
@@ -52,6 +52,7 @@ pub fn static_resources() -> Vec<Resource> {
         Resource::new(PLANS_URI, "plans")
             .with_mime_type("application/json")
             .with_description("The plans (budgets) the token can read, with the ids tools need."),
+        super::app::resource(),
     ]
 }
 
@@ -87,6 +88,9 @@ fn failed(error: ynab::Error) -> McpError {
 pub async fn read(server: &AvenirServer, uri: &str) -> Result<ReadResourceResult, McpError> {
     if uri == GUIDE_URI {
         return Ok(contents(uri, "text/markdown", server.guide()));
+    }
+    if uri == super::app::CHARTS_URI {
+        return Ok(super::app::read());
     }
     let plans = &server.context().plans;
     if uri == PLANS_URI {

@@ -85,6 +85,8 @@ impl Asker {
 pub struct TestClient {
     pub era: Era,
     pub asker: Option<Asker>,
+    /// Declares the MCP Apps extension (`io.modelcontextprotocol/ui`, HTML profile).
+    pub apps: bool,
 }
 
 impl ClientHandler for TestClient {
@@ -139,6 +141,17 @@ impl ClientHandler for TestClient {
                 rmcp::model::ElicitationCapability::new()
                     .with_form(rmcp::model::FormElicitationCapability::default()),
             );
+        }
+        if self.apps {
+            let mut extensions = rmcp::model::ExtensionCapabilities::new();
+            extensions.insert(
+                "io.modelcontextprotocol/ui".into(),
+                serde_json::from_value(
+                    serde_json::json!({"mimeTypes": ["text/html;profile=mcp-app"]}),
+                )
+                .unwrap_or_default(),
+            );
+            config.capabilities.extensions = Some(extensions);
         }
         config.client_info = Implementation::new("avenir-tests", "0");
         if self.era == Era::Legacy {
@@ -200,6 +213,8 @@ pub struct Options {
     pub other_plans: Vec<ynab_sandbox::PlanState>,
     /// Give up on a YNAB answer after this long (a slow answer's test), instead of 30 s.
     pub answer_timeout: Option<std::time::Duration>,
+    /// The client declares the MCP Apps extension.
+    pub apps: bool,
 }
 
 impl Options {
@@ -217,6 +232,7 @@ impl Options {
             plan: None,
             other_plans: Vec::new(),
             answer_timeout: None,
+            apps: false,
         }
     }
 }
@@ -287,6 +303,7 @@ pub async fn start_options(options: Options) -> Harness {
     let client = TestClient {
         era,
         asker: options.asker,
+        apps: options.apps,
     }
     .serve_with_lifecycle(client_io, lifecycle)
     .await
