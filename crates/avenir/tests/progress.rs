@@ -72,6 +72,19 @@ async fn heavy() -> Setup {
     }
 }
 
+impl Setup {
+    /// `list_accounts` of the last-used plan, answered.
+    async fn list_accounts(&self) -> ServerResult {
+        self.client
+            .send_request_with_option(list_accounts(), PeerRequestOptions::no_options())
+            .await
+            .expect("sent")
+            .await_response()
+            .await
+            .expect("answered")
+    }
+}
+
 fn list_accounts() -> ClientRequest {
     let mut params = CallToolRequestParams::new("list_accounts");
     params = params.with_arguments(serde_json::Map::from_iter([(
@@ -139,14 +152,7 @@ async fn the_first_load_of_a_large_plan_is_heard_as_it_goes() {
     );
     // A second call reads a small delta: nothing worth a word.
     let before = heard.len();
-    let again = setup
-        .client
-        .send_request_with_option(list_accounts(), PeerRequestOptions::no_options())
-        .await
-        .expect("sent")
-        .await_response()
-        .await
-        .expect("answered");
+    let again = setup.list_accounts().await;
     assert!(matches!(again, ServerResult::CallToolResult(_)));
     let after = setup.heard.lock().unwrap_or_else(|p| p.into_inner()).len();
     assert_eq!(after, before);
@@ -194,14 +200,7 @@ async fn a_read_the_client_cancels_stops_and_so_does_its_request() {
     }
     assert_eq!(setup.sandbox.held().abandoned, 1);
     // Nothing was left half-done: the next call loads the plan and answers.
-    let again = setup
-        .client
-        .send_request_with_option(list_accounts(), PeerRequestOptions::no_options())
-        .await
-        .expect("sent")
-        .await_response()
-        .await
-        .expect("answered");
+    let again = setup.list_accounts().await;
     let ServerResult::CallToolResult(result) = again else {
         panic!("not a tool result: {again:?}");
     };
