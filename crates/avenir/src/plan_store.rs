@@ -247,6 +247,16 @@ impl PlanStore {
         cached.as_ref().map(|c| c.snapshot.plan.name.clone())
     }
 
+    /// The currency format of the cached copy of a plan (resolved id), if loaded and YNAB gave
+    /// one: the command line writes an answer's amounts in it, with no request of its own.
+    pub async fn currency_of(&self, plan_id: &str) -> Option<ynab::models::CurrencyFormat> {
+        let slot = self.slot(&self.resolved(plan_id));
+        let cached = slot.lock().await;
+        cached
+            .as_ref()
+            .and_then(|c| c.snapshot.plan.currency_format.clone())
+    }
+
     /// The `server_knowledge` of the cached copy of a plan (resolved id), if loaded.
     pub async fn cached_knowledge(&self, plan_id: &str) -> Option<i64> {
         let slot = self.slot(&self.resolved(plan_id));
