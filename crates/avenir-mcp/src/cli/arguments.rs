@@ -183,10 +183,17 @@ pub fn check_required(
     }
 }
 
-/// The first sentence of a description (up to its first `. `), for one-line lists.
+/// The first sentence of a description, for one-line lists: up to the first `. ` followed by a
+/// capital letter (so `e.g. a` does not end it).
 pub fn first_sentence(description: &str) -> &str {
-    match description.find(". ") {
-        Some(end) => &description[..=end],
+    let end = description.match_indices(". ").find(|(i, _)| {
+        description[i + 2..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_uppercase() || c == '"')
+    });
+    match end {
+        Some((i, _)) => &description[..=i],
         None => description,
     }
 }
@@ -390,5 +397,9 @@ mod tests {
         );
         assert_eq!(first_sentence("Does things. More."), "Does things.");
         assert_eq!(first_sentence("One"), "One");
+        assert_eq!(
+            first_sentence("Delete them, e.g. a duplicate. Then more."),
+            "Delete them, e.g. a duplicate."
+        );
     }
 }

@@ -391,7 +391,12 @@ async fn call_in(
             None => None,
         };
         let money = money.as_ref().map(render::Money::of);
-        let _ = write!(out, "{}", render::render(answer, money.as_ref()));
+        let schema = tool.output_schema.as_ref().map(|s| Value::Object((**s).clone()));
+        let _ = write!(
+            out,
+            "{}",
+            render::render(answer, money.as_ref(), schema.as_ref())
+        );
         // Notes after the answer's own text (the plan a call that left plan_id out was read from).
         for note in result.content.iter().skip(1).filter_map(|c| c.as_text()) {
             eprintln!("{}", render::clean(&note.text));

@@ -13,7 +13,10 @@
 //! - **Text.** Terminal escape sequences (CSI, OSC and two-character ones) are removed, then the
 //!   server's display rule (`avenir::text`) turns other controls into spaces. A table cell holds
 //!   one line cut to [`CELL_WIDTH`] characters; a `key  value` line keeps the lines of a message
-//!   (a preview), each cut to [`LINE_WIDTH`].
+//!   (a preview), wrapped at [`LINE_WIDTH`], at most [`MAX_LINES`] of them.
+//! - **Order.** Fields come in the order the tool's output schema declares them (its `required`
+//!   list, `$ref`s followed), so a write answer starts with its status; fields the schema does not
+//!   name come last, in the answer's order.
 //! - Widths count characters (code points): a wide character may shift a column.
 
 use avenir::money::MoneyFormat;
@@ -22,8 +25,10 @@ use ynab::models::CurrencyFormat;
 
 /// Longest cell of a table, in characters.
 pub const CELL_WIDTH: usize = 40;
-/// Longest line of a `key  value` block, in characters.
-pub const LINE_WIDTH: usize = 160;
+/// Longest line of a `key  value` block, in characters: longer text wraps at a space.
+pub const LINE_WIDTH: usize = 100;
+/// Most lines one value of a `key  value` block shows; more end with `…`.
+pub const MAX_LINES: usize = 60;
 /// Keys of numbers written with a fraction that are not amounts.
 pub const RATIO_KEYS: [&str; 3] = ["confidence", "rate", "share"];
 
@@ -170,6 +175,113 @@ pub fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// Where a value sits in the tool's output schema: ordering hints only (a value the schema does
+/// not describe renders the same, in the answer's own order).
+#[derive(Debug, Clone, Copy)]
+pub struct Shape<'a> {
+    root: Option<&'a Value>,
+    node: Option<&'a Value>,
+}
+
+impl<'a> Shape<'a> {
+    /// The top of an output schema (`None`: no hints).
+    pub fn of(schema: Option<&'a Value>) -> Shape<'a> {
+        Shape {
+            root: schema,
+            node: schema,
+        }
+        .resolved()
+    }
+
+    /// Follow `$ref`s (`#/$defs/…`) and take the first alternative of an `anyOf`/`oneOf` that
+    /// describes an object or an array.
+    fn resolved(self) -> Shape<'a> {
+        let mut node = self.node;
+        for _ in 0..8 {
+            let Some(current) = node else { break };
+            if let Some(reference) = current.get("$ref").and_then(Value::as_str) {
+                node = reference
+                    .strip_prefix('#')
+                    .and_then(|pointer| self.root.and_then(|r| r.pointer(pointer)));
+                continue;
+            }
+            let alternative = ["anyOf", "oneOf"].iter().find_map(|k| {
+                current.get(*k).and_then(Value::as_array).and_then(|alts| {
+                    alts.iter().find(|a| {
+                        a.get("$ref").is_some()
+                            || a.get("properties").is_some()
+                            || a.get("items").is_some()
+                    })
+                })
+            });
+            match alternative {
+                Some(next) => node = Some(next),
+                None => break,
+            }
+        }
+        Shape {
+            root: self.root,
+            node,
+        }
+    }
+
+    fn field(self, key: &str) -> Shape<'a> {
+        Shape {
+            root: self.root,
+            node: self
+                .node
+                .and_then(|n| n.get("properties"))
+                .and_then(|p| p.get(key)),
+        }
+        .resolved()
+    }
+
+    fn items(self) -> Shape<'a> {
+        Shape {
+            root: self.root,
+            node: self.node.and_then(|n| n.get("items")),
+        }
+        .resolved()
+    }
+
+    /// Where `key` comes: its place in `required`, else after them.
+    fn rank(self, key: &str) -> usize {
+        self.node
+            .and_then(|n| n.get("required"))
+            .and_then(Value::as_array)
+            .and_then(|required| required.iter().position(|k| k == key))
+            .unwrap_or(usize::MAX)
+    }
+
+    /// `keys` in the schema's order (stable: unnamed keys keep their order, last).
+    fn order<'k>(self, keys: impl Iterator<Item = &'k String>) -> Vec<&'k String> {
+        let mut keys: Vec<&String> = keys.collect();
+        keys.sort_by_key(|k| self.rank(k));
+        keys
+    }
+}
+
+/// `text` wrapped at spaces to lines of at most `width` characters (a longer word is cut).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let word = cut(word, width);
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if !line.is_empty() && needed > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// A scalar as text: amounts formatted, `null` as `—`, booleans as `yes`/`no`, text cleaned.
 fn scalar(key: &str, value: &Value, money: Option<&Money>) -> String {
     match value {
@@ -204,17 +316,22 @@ fn is_table(items: &[Value]) -> bool {
     !items.is_empty() && items.iter().all(Value::is_object)
 }
 
-/// A table of `rows` (objects): a header of their keys in first-seen order, numbers
-/// right-aligned, every cell one line of at most [`CELL_WIDTH`] characters.
-pub fn table(rows: &[Value], money: Option<&Money>) -> Vec<String> {
-    let mut columns: Vec<&str> = Vec::new();
+/// A table of `rows` (objects): a header of their keys in the schema's order (`shape`, the
+/// rows' own), numbers right-aligned, every cell one line of at most [`CELL_WIDTH`] characters.
+pub fn table(rows: &[Value], money: Option<&Money>, shape: Shape) -> Vec<String> {
+    let mut seen: Vec<&String> = Vec::new();
     for row in rows.iter().filter_map(Value::as_object) {
         for key in row.keys() {
-            if !columns.contains(&key.as_str()) {
-                columns.push(key);
+            if !seen.contains(&key) {
+                seen.push(key);
             }
         }
     }
+    let columns: Vec<&str> = shape
+        .order(seen.into_iter())
+        .into_iter()
+        .map(String::as_str)
+        .collect();
     let cells: Vec<Vec<(String, bool)>> = rows
         .iter()
         .map(|row| {
@@ -280,8 +397,17 @@ fn pad(text: &str, width: usize, right: bool) -> String {
 
 /// An object as `key  value` lines (keys aligned), nested arrays of objects as indented tables
 /// and nested objects as indented blocks, after the plain fields.
-pub fn object(map: &Map<String, Value>, money: Option<&Money>) -> Vec<String> {
-    let plain: Vec<(&String, &Value)> = map.iter().filter(|(_, v)| !is_nested(v)).collect();
+pub fn object(map: &Map<String, Value>, money: Option<&Money>, shape: Shape) -> Vec<String> {
+    let ordered: Vec<(&String, &Value)> = shape
+        .order(map.keys())
+        .into_iter()
+        .filter_map(|k| map.get(k).map(|v| (k, v)))
+        .collect();
+    let plain: Vec<(&String, &Value)> = ordered
+        .iter()
+        .copied()
+        .filter(|(_, v)| !is_nested(v))
+        .collect();
     let width = plain
         .iter()
         .map(|(k, _)| k.chars().count())
@@ -296,13 +422,19 @@ pub fn object(map: &Map<String, Value>, money: Option<&Money>) -> Vec<String> {
         .unwrap_or(0);
     let mut out = Vec::new();
     for (key, value) in &plain {
-        let text = match value {
-            Value::String(s) => s.lines().map(clean).collect::<Vec<_>>(),
+        let mut text = match value {
+            Value::String(s) => s
+                .lines()
+                .flat_map(|line| wrap(&clean(line), LINE_WIDTH))
+                .collect::<Vec<_>>(),
             other => vec![scalar(key, other, money)],
         };
+        if text.len() > MAX_LINES {
+            text.truncate(MAX_LINES);
+            text.push("…".into());
+        }
         for (i, line) in text.iter().enumerate() {
-            let line = cut(line, LINE_WIDTH);
-            let line = pad(&line, numbers, value.is_number());
+            let line = pad(line, numbers, value.is_number());
             let head = if i == 0 {
                 pad(key, width, false)
             } else {
@@ -311,11 +443,11 @@ pub fn object(map: &Map<String, Value>, money: Option<&Money>) -> Vec<String> {
             out.push(format!("{head}  {line}").trim_end().to_string());
         }
     }
-    for (key, value) in map.iter().filter(|(_, v)| is_nested(v)) {
+    for (key, value) in ordered.into_iter().filter(|(_, v)| is_nested(v)) {
         out.push(String::new());
         out.push(format!("{key}:"));
         out.extend(
-            render_lines(value, money)
+            render_lines(value, money, shape.field(key))
                 .into_iter()
                 .map(|l| if l.is_empty() { l } else { format!("  {l}") }),
         );
@@ -332,20 +464,20 @@ fn is_nested(value: &Value) -> bool {
     }
 }
 
-fn render_lines(value: &Value, money: Option<&Money>) -> Vec<String> {
+fn render_lines(value: &Value, money: Option<&Money>, shape: Shape) -> Vec<String> {
     match value {
         Value::Object(map) => match (map.len(), map.get("result")) {
             // A list answer (`{"result": [...]}`): its table alone.
-            (1, Some(inner @ Value::Array(_))) => render_lines(inner, money),
-            _ => object(map, money),
+            (1, Some(inner @ Value::Array(_))) => render_lines(inner, money, shape.field("result")),
+            _ => object(map, money, shape),
         },
         Value::Array(items) if items.is_empty() => vec!["(none)".into()],
-        Value::Array(items) if is_table(items) => table(items, money),
+        Value::Array(items) if is_table(items) => table(items, money, shape.items()),
         Value::Array(items) => items
             .iter()
             .flat_map(|item| match item {
                 Value::Array(_) | Value::Object(_) => {
-                    let mut lines = render_lines(item, money);
+                    let mut lines = render_lines(item, money, shape.items());
                     lines.push(String::new());
                     lines
                 }
@@ -356,9 +488,9 @@ fn render_lines(value: &Value, money: Option<&Money>) -> Vec<String> {
     }
 }
 
-/// The whole answer, one string ending in a newline.
-pub fn render(value: &Value, money: Option<&Money>) -> String {
-    let mut text = render_lines(value, money).join("\n");
+/// The whole answer, one string ending in a newline; `schema` is the tool's output schema.
+pub fn render(value: &Value, money: Option<&Money>, schema: Option<&Value>) -> String {
+    let mut text = render_lines(value, money, Shape::of(schema)).join("\n");
     text.push('\n');
     text
 }
@@ -404,7 +536,7 @@ mod tests {
         }
     }
 
-    fn dollar() -> CurrencyFormat {
+    fn usd() -> CurrencyFormat {
         CurrencyFormat {
             iso_code: "USD".into(),
             example_format: "123,456.78".into(),
@@ -440,10 +572,10 @@ mod tests {
         assert_eq!(euro.format(-22_500), "-22,50 €");
         assert_eq!(euro.format(0), "0,00 €");
         assert_eq!(euro.format(-1), "0,00 €", "never -0");
-        let dollar = Money::of(&dollar());
+        let dollar = Money::of(&usd());
         assert_eq!(dollar.format(-1_234_567_890), "-$1,234,567.89");
         assert_eq!(dollar.format(999_000), "$999.00");
-        let mut hidden = dollar();
+        let mut hidden = usd();
         hidden.display_symbol = false;
         hidden.decimal_digits = 0;
         assert_eq!(Money::of(&hidden).format(1_234_500), "1,234");
@@ -489,7 +621,7 @@ mod tests {
             "month": "2026-09-01", "income": 3328.5, "budgeted": 150.0,
             "age_of_money": 47, "overspent": []
         });
-        let text = render(&answer, Some(&Money::of(&dollar())));
+        let text = render(&answer, Some(&Money::of(&usd())), None);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines.contains(&"age_of_money         47"), "{text}");
         assert!(lines.contains(&"budgeted        $150.00"), "{text}");
@@ -504,11 +636,12 @@ mod tests {
             {"name": "Groceries", "balance": -22.5, "note": "\u{1b}[2Jwipe"},
             {"name": "Rent", "balance": 1200.0, "note": null}
         ]});
-        let text = render(&answer, Some(&Money::of(&dollar())));
+        let text = render(&answer, Some(&Money::of(&usd())), None);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 4, "{text}");
         let header: Vec<&str> = lines[0].split_whitespace().collect();
-        assert_eq!(header, ["name", "balance", "note"]);
+        // Without a schema: the answer's own order (serde_json's map: sorted).
+        assert_eq!(header, ["balance", "name", "note"]);
         // Amounts right-aligned under their header.
         let end = lines[0].find("balance").map(|i| i + "balance".len());
         let groceries = lines[2].find("-$22.50").map(|i| i + "-$22.50".len());
@@ -523,11 +656,12 @@ mod tests {
     #[test]
     fn long_cells_are_cut_and_messages_keep_their_lines() {
         let long = "x".repeat(100);
-        let rows = table(&[json!({"payee": long})], None);
+        let rows = table(&[json!({"payee": long})], None, Shape::of(None));
         assert_eq!(rows[2].chars().count(), CELL_WIDTH);
         assert!(rows[2].ends_with('…'));
         let text = render(
             &json!({"message": "Budget X?\n- a\n- b", "status": "declined"}),
+            None,
             None,
         );
         assert_eq!(
@@ -537,8 +671,41 @@ mod tests {
     }
 
     #[test]
+    fn fields_and_columns_follow_the_schemas_order() {
+        let schema = json!({
+            "$defs": {"Row": {"properties": {}, "required": ["name", "balance", "id"]}},
+            "properties": {
+                "rows": {"items": {"$ref": "#/$defs/Row"}, "type": "array"}
+            },
+            "required": ["status", "message", "rows"]
+        });
+        let answer = json!({
+            "message": "m", "status": "applied", "extra": 1,
+            "rows": [{"id": "x", "balance": 1.5, "name": "N"}]
+        });
+        let text = render(&answer, None, Some(&schema));
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("status"), "{text}");
+        assert!(lines[1].starts_with("message"), "{text}");
+        assert!(lines[2].starts_with("extra"), "not in the schema: last");
+        let header: Vec<&str> = lines[5].split_whitespace().collect();
+        assert_eq!(header, ["name", "balance", "id"], "{text}");
+    }
+
+    #[test]
+    fn long_text_wraps_at_spaces() {
+        assert_eq!(wrap("aa bb cc", 5), vec!["aa bb", "cc"]);
+        assert_eq!(wrap("", 5), vec![""]);
+        assert_eq!(wrap("abcdefgh ij", 5), vec!["abcd…", "ij"]);
+        let long = "word ".repeat(50);
+        let text = render(&json!({"message": long}), None, None);
+        assert!(text.lines().count() > 2, "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= LINE_WIDTH + 9), "{text}");
+    }
+
+    #[test]
     fn without_a_currency_format_amounts_are_printed_as_they_came() {
-        assert_eq!(render(&json!({"balance": 12.5}), None), "balance  12.5\n");
+        assert_eq!(render(&json!({"balance": 12.5}), None, None), "balance  12.5\n");
     }
 
     #[test]
