@@ -20,10 +20,8 @@ impl State {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
             .unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!(
-            "avenir-cli-{name}-{}-{nanos}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("avenir-cli-{name}-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("the test's directory");
         State(dir)
     }
@@ -205,10 +203,7 @@ fn a_month_summary_is_a_table_and_its_json_is_the_mcp_tools_answer() {
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     // Key/value lines, amounts right-aligned in the demo's format (EUR: 2 digits, symbol after).
-    assert!(
-        lines.contains(&"ready_to_assign   2,192.22 €"),
-        "{text}"
-    );
+    assert!(lines.contains(&"ready_to_assign   2,192.22 €"), "{text}");
     assert!(lines.contains(&"activity         -1,483.41 €"), "{text}");
     assert!(lines.contains(&"month            2026-09-01"), "{text}");
     // The overspent categories as a table with headers.
@@ -264,10 +259,7 @@ fn at_a_terminal_yes_applies_and_undo_from_the_command_line_reverts_it() {
         "the seed's question: {shown}"
     );
     assert!(shown.contains("Type yes to apply it"), "{shown}");
-    assert!(
-        shows_status(&shown, "applied"),
-        "{shown}"
-    );
+    assert!(shows_status(&shown, "applied"), "{shown}");
     assert_eq!(state.restaurants().1, 150.0, "applied in the plan");
 
     let (shown, status) = state.in_terminal(&["call", "undo_operation", "--demo"], "yes\n", &[]);
@@ -276,10 +268,7 @@ fn at_a_terminal_yes_applies_and_undo_from_the_command_line_reverts_it() {
         shown.contains("Undo: set Restaurants for 2026-09-01 back to 120.00?"),
         "{shown}"
     );
-    assert!(
-        shows_status(&shown, "applied"),
-        "{shown}"
-    );
+    assert!(shows_status(&shown, "applied"), "{shown}");
     assert_eq!(state.restaurants().1, 120.0, "reverted");
 }
 
@@ -298,17 +287,20 @@ fn at_a_terminal_no_declines_and_a_dismissal_stops_without_a_code() {
     ];
     let (shown, status) = state.in_terminal(&args, "no\n", &[]);
     assert_eq!(status, 0, "a refusal is an answer: {shown}");
-    assert!(
-        shows_status(&shown, "declined"),
-        "{shown}"
-    );
+    assert!(shows_status(&shown, "declined"), "{shown}");
     assert_eq!(state.restaurants().1, 120.0);
 
     // End of input (Ctrl-D): dismissed, no code shown, nothing changed, status 1.
     let (shown, status) = state.in_terminal(&args, "", &[]);
     assert_eq!(status, 1, "{shown}");
-    assert!(shown.contains("Budget Restaurants for 2026-09-01"), "{shown}");
-    assert!(shown.contains("the question was dismissed: nothing changed."), "{shown}");
+    assert!(
+        shown.contains("Budget Restaurants for 2026-09-01"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("the question was dismissed: nothing changed."),
+        "{shown}"
+    );
     assert!(!shown.contains("--confirm"), "{shown}");
     assert!(!shown.contains("confirmation_required"), "{shown}");
     assert_eq!(state.restaurants().1, 120.0);
@@ -394,7 +386,12 @@ fn in_a_pipe_a_write_prints_a_code_and_changes_nothing_until_it_comes_back() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(state.restaurants().1, 120.0, "the demo plan started over");
     let output = state.run(&["call", "undo_operation", "--demo", "--json"]);
-    assert_eq!(output.status.code(), Some(1), "nothing left to undo: {}", stdout(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "nothing left to undo: {}",
+        stdout(&output)
+    );
 }
 
 #[test]
@@ -491,7 +488,10 @@ fn bad_usage_exits_2_and_says_what_to_do_a_tool_error_exits_1() {
             &["call", "get_monthly_summary", "--demo", "2026-09"],
             "\"2026-09\" is not key=value",
         ),
-        (&["call", "no_such_tool", "--demo"], "there is no tool \"no_such_tool\""),
+        (
+            &["call", "no_such_tool", "--demo"],
+            "there is no tool \"no_such_tool\"",
+        ),
         (
             &["call", "set_category_budget", "--demo", "month=2026-09"],
             "set_category_budget needs category_id=…",
@@ -511,8 +511,17 @@ fn bad_usage_exits_2_and_says_what_to_do_a_tool_error_exits_1() {
     ];
     for (args, message) in cases {
         let output = state.run(args);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
-        assert!(stderr(&output).contains(message), "{args:?}: {}", stderr(&output));
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
         assert!(output.stdout.is_empty(), "{args:?}");
     }
     let output = state.run(&["call", "get_monthly_summary", "--demo", "month=2026-13"]);

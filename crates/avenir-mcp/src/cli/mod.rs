@@ -391,7 +391,10 @@ async fn call_in(
             None => None,
         };
         let money = money.as_ref().map(render::Money::of);
-        let schema = tool.output_schema.as_ref().map(|s| Value::Object((**s).clone()));
+        let schema = tool
+            .output_schema
+            .as_ref()
+            .map(|s| Value::Object((**s).clone()));
         let _ = write!(
             out,
             "{}",

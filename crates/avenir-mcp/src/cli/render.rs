@@ -700,12 +700,18 @@ mod tests {
         let long = "word ".repeat(50);
         let text = render(&json!({"message": long}), None, None);
         assert!(text.lines().count() > 2, "{text}");
-        assert!(text.lines().all(|l| l.chars().count() <= LINE_WIDTH + 9), "{text}");
+        assert!(
+            text.lines().all(|l| l.chars().count() <= LINE_WIDTH + 9),
+            "{text}"
+        );
     }
 
     #[test]
     fn without_a_currency_format_amounts_are_printed_as_they_came() {
-        assert_eq!(render(&json!({"balance": 12.5}), None, None), "balance  12.5\n");
+        assert_eq!(
+            render(&json!({"balance": 12.5}), None, None),
+            "balance  12.5\n"
+        );
     }
 
     #[test]

@@ -139,10 +139,9 @@ impl CodeStore {
             let now = unix_now();
             let removed = with_file(path, |entries| entries.remove(&digest(code)))?;
             return Ok(match removed {
-                Some(entry) if alive(entry.issued_at, now) => judge(
-                    &entry.fingerprint == fingerprint,
-                    entry.call == digest(call),
-                ),
+                Some(entry) if alive(entry.issued_at, now) => {
+                    judge(entry.fingerprint == fingerprint, entry.call == digest(call))
+                }
                 _ => Redeemed::Refused,
             });
         }
