@@ -528,3 +528,89 @@ fn bad_usage_exits_2_and_says_what_to_do_a_tool_error_exits_1() {
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(!stderr(&output).is_empty());
 }
+
+#[test]
+fn a_plan_file_serves_the_sandboxs_own_export_and_a_write_changes_the_file() {
+    let state = State::new("planfile");
+    let (category, _) = state.restaurants();
+    let category_arg = format!("category_id={category}");
+    // A change on the demo, so that its plan is saved (the sandbox's export).
+    let args = [
+        "call",
+        "set_category_budget",
+        "--demo",
+        &category_arg,
+        "month=2026-09",
+        "amount=150",
+        "--json",
+    ];
+    let preview: Value = serde_json::from_slice(&state.run(&args).stdout).expect("JSON");
+    let code = preview["confirmation"].as_str().unwrap_or_default();
+    let mut confirmed = args.to_vec();
+    confirmed.extend_from_slice(&["--confirm", code]);
+    assert_eq!(state.run(&confirmed).status.code(), Some(0));
+    let saved = state.0.join("state/avenir-mcp/cli/demo/plan.json");
+    let file = state.0.join("copy.json");
+    std::fs::copy(&saved, &file).expect("the demo's plan was saved");
+    let file_arg = file.to_string_lossy().into_owned();
+    let today = [("AVENIR_MCP_TODAY", "2026-09-25")];
+
+    // Served from the file, every read answers as the demo does.
+    for (tool, extra) in [
+        ("get_category_balances", Some("month=2026-09")),
+        ("get_monthly_summary", Some("month=2026-09")),
+        ("list_accounts", None),
+        ("find_recurring_charges", None),
+    ] {
+        let mut demo_args = vec!["call", tool, "--demo", "--json"];
+        let mut file_args = vec!["call", tool, "--plan-file", &file_arg, "--json"];
+        if let Some(extra) = extra {
+            demo_args.push(extra);
+            file_args.push(extra);
+        }
+        let demo = state.run(&demo_args);
+        let from_file = state.run_with(&file_args, &today);
+        assert_eq!(from_file.status.code(), Some(0), "{}", stderr(&from_file));
+        let demo: Value = serde_json::from_slice(&demo.stdout).expect("JSON");
+        let from_file: Value = serde_json::from_slice(&from_file.stdout).expect("JSON");
+        assert_eq!(demo, from_file, "{tool}");
+    }
+
+    // A write on the file changes the file, not the demo.
+    let args = [
+        "call",
+        "set_category_budget",
+        "--plan-file",
+        &file_arg,
+        &category_arg,
+        "month=2026-09",
+        "amount=200",
+        "--json",
+    ];
+    let preview: Value =
+        serde_json::from_slice(&state.run_with(&args, &today).stdout).expect("JSON");
+    assert_eq!(preview["status"], "confirmation_required", "{preview}");
+    let code = preview["confirmation"].as_str().unwrap_or_default();
+    let mut confirmed = args.to_vec();
+    confirmed.extend_from_slice(&["--confirm", code]);
+    let output = state.run_with(&confirmed, &today);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let balances = state.run_with(
+        &[
+            "call",
+            "get_category_balances",
+            "--plan-file",
+            &file_arg,
+            "month=2026-09",
+            "--json",
+        ],
+        &today,
+    );
+    let balances: Value = serde_json::from_slice(&balances.stdout).expect("JSON");
+    let budgeted = balances["result"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["name"] == "Restaurants"))
+        .map(|r| r["budgeted"].clone());
+    assert_eq!(budgeted, Some(json!(200.0)));
+    assert_eq!(state.restaurants().1, 150.0, "the demo is another plan");
+}
