@@ -111,6 +111,9 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    // `call` may leave a read of the terminal pending (a question the server stopped waiting
+    // for): the process ends without waiting for it.
+    let leave_pending = matches!(cli.command, Some(Command::Call(_)));
     let result = runtime.block_on(async move {
         match cli.command {
             Some(Command::Tools(args)) => Ok(cli::tools(args).await),
@@ -127,6 +130,9 @@ fn main() -> std::process::ExitCode {
             None => run_server().await.map(|()| 0),
         }
     });
+    if leave_pending {
+        runtime.shutdown_background();
+    }
     match result {
         Ok(status) => std::process::ExitCode::from(status),
         Err(error) => {

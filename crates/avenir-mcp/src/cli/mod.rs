@@ -374,6 +374,20 @@ async fn call_in(
     if result.is_error == Some(true) {
         return Err(Stop(TOOL_ERROR, error_text(&result)));
     }
+    // At a terminal a code only comes when the question got no answer in time (the server gave
+    // up waiting): like a dismissal, it is not shown.
+    let code_instead_of_question = result
+        .structured_content
+        .as_ref()
+        .and_then(|a| a.get("status"))
+        .and_then(Value::as_str)
+        == Some("confirmation_required");
+    if person.at_terminal && code_instead_of_question {
+        return Err(Stop(
+            TOOL_ERROR,
+            "the question got no answer in time: nothing changed. Run the command again to be asked again.".into(),
+        ));
+    }
     let Some(answer) = &result.structured_content else {
         return Err(Stop(
             TOOL_ERROR,
