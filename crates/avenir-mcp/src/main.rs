@@ -118,7 +118,10 @@ fn main() -> std::process::ExitCode {
         match cli.command {
             Some(Command::Tools(args)) => Ok(cli::tools(args).await),
             Some(Command::Call(args)) => {
-                let help = Cli::command()
+                let mut command = Cli::command();
+                // Built, so that the usage line names `avenir-mcp call`.
+                command.build();
+                let help = command
                     .find_subcommand_mut("call")
                     .map(|c| c.render_long_help().to_string())
                     .unwrap_or_default();

@@ -126,13 +126,8 @@ impl Served {
                     local: None,
                 });
             }
-            Target::Demo { reset } => {
+            Target::Demo { .. } => {
                 let dir = cli_dir()?.join("demo");
-                if *reset && dir.exists() {
-                    std::fs::remove_dir_all(&dir).with_context(|| {
-                        format!("cannot remove the demo's state in {}", dir.display())
-                    })?;
-                }
                 let today = settings.today.unwrap_or(ynab_sandbox::demo::DEMO_TODAY);
                 (dir.clone(), dir.join("plan.json"), today)
             }
@@ -140,11 +135,21 @@ impl Served {
         };
         private_dir(&dir)?;
         let held = lock(&dir)?;
-        let plan = if matches!(target, Target::Demo { .. }) && !plan_file.exists() {
+        if let Target::Demo { reset: true } = target {
+            forget_all_but_the_lock(&dir)?;
+        }
+        let demo = matches!(target, Target::Demo { .. });
+        let plan = if demo && !plan_file.exists() {
             ynab_sandbox::demo::demo_plan(today)
         } else {
-            let mut plan = ynab_sandbox::planfile::plan_from_file(&plan_file, today)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut plan =
+                ynab_sandbox::planfile::plan_from_file(&plan_file, today).map_err(|e| {
+                    if demo {
+                        anyhow::anyhow!("{e} (--demo --reset starts the demo plan over)")
+                    } else {
+                        anyhow::anyhow!("{e}")
+                    }
+                })?;
             if let Some(knowledge) = saved_knowledge(&plan_file) {
                 plan.server_knowledge = plan.server_knowledge.max(knowledge);
             }
@@ -212,6 +217,26 @@ impl Served {
             })?;
         Ok(())
     }
+}
+
+/// `--reset`: remove the demo's plan, journal, codes and ledger, under the lock this call holds.
+fn forget_all_but_the_lock(dir: &Path) -> anyhow::Result<()> {
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the demo's state in {}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+        let path = entry.path();
+        if entry.file_name() == "lock" {
+            continue;
+        }
+        let removed = if path.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        removed.with_context(|| format!("cannot remove {}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn write_private(path: &Path, body: &[u8]) -> std::io::Result<()> {
