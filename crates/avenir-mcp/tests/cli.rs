@@ -672,3 +672,96 @@ fn bank_text_reaches_the_terminal_without_its_escape_sequences() {
         "{shown}"
     );
 }
+
+/// `avenir-mcp sandbox` on the demo plan, killed when dropped; its base URL.
+struct StandaloneSandbox(std::process::Child, String);
+
+impl StandaloneSandbox {
+    fn start() -> StandaloneSandbox {
+        let mut child = Command::new(BIN)
+            .args(["sandbox", "--listen", "127.0.0.1:0"])
+            .env_remove("AVENIR_MCP_TODAY")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the sandbox starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut first)
+            .expect("its base URL");
+        StandaloneSandbox(child, first.trim().to_string())
+    }
+}
+
+impl Drop for StandaloneSandbox {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn with_a_token_writes_need_the_gate_and_share_the_servers_journal() {
+    let state = State::new("token");
+    let sandbox = StandaloneSandbox::start();
+    let reading = [
+        ("YNAB_API_KEY", "a-token"),
+        ("AVENIR_MCP_YNAB_URL", sandbox.1.as_str()),
+        ("AVENIR_MCP_TODAY", "2026-09-25"),
+    ];
+    let output = state.run_with(&["call", "list_accounts"], &reading);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output)
+            .lines()
+            .any(|l| l.contains("Checking") && l.contains("3,328.50 €")),
+        "{}",
+        stdout(&output)
+    );
+    assert!(!stdout(&output).contains("a-token") && !stderr(&output).contains("a-token"));
+
+    let balances = |env: &[(&str, &str)]| -> Value {
+        let output = state.run_with(
+            &["call", "get_category_balances", "month=2026-09", "--json"],
+            env,
+        );
+        serde_json::from_slice(&output.stdout).expect("JSON")
+    };
+    let restaurants = |answer: &Value| {
+        answer["result"]
+            .as_array()
+            .and_then(|rows| rows.iter().find(|r| r["name"] == "Restaurants"))
+            .cloned()
+            .expect("Restaurants")
+    };
+    let row = restaurants(&balances(&reading));
+    let category_arg = format!("category_id={}", row["category_id"].as_str().unwrap_or(""));
+    let args = [
+        "call",
+        "set_category_budget",
+        &category_arg,
+        "month=2026-09",
+        "amount=150",
+        "--json",
+    ];
+    // Writes off: bad usage, and the tool is not run.
+    let output = state.run_with(&args, &reading);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+
+    let writing = [reading.as_slice(), &[("AVENIR_MCP_WRITE", "1")]].concat();
+    let preview: Value =
+        serde_json::from_slice(&state.run_with(&args, &writing).stdout).expect("JSON");
+    assert_eq!(preview["status"], "confirmation_required", "{preview}");
+    assert_eq!(restaurants(&balances(&reading))["budgeted"], json!(120.0));
+    let code = preview["confirmation"].as_str().unwrap_or_default();
+    let mut confirmed = args.to_vec();
+    confirmed.extend_from_slice(&["--confirm", code]);
+    let output = state.run_with(&confirmed, &writing);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(restaurants(&balances(&reading))["budgeted"], json!(150.0));
+    // The server's own journal (the default under XDG_STATE_HOME), which an MCP client's
+    // undo_operation reads too.
+    let journal = state.0.join("state/avenir-mcp/journal.jsonl");
+    let lines = std::fs::read_to_string(&journal).expect("the server's journal");
+    assert!(lines.contains("\"budget\""), "{lines}");
+}
