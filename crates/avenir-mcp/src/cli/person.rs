@@ -75,17 +75,18 @@ impl ClientHandler for Person {
             return Ok(ElicitResult::new(ElicitationAction::Cancel));
         }
         {
+            // On stdout, the terminal the person reads (stderr may be redirected).
             use std::io::Write;
-            let mut err = std::io::stderr().lock();
+            let mut out = std::io::stdout().lock();
             // The server's question, each line made safe for the terminal.
             for line in message.lines() {
-                let _ = writeln!(err, "{}", super::render::clean(line));
+                let _ = writeln!(out, "{}", super::render::clean(line));
             }
             let _ = write!(
-                err,
+                out,
                 "Type yes to apply it; anything else refuses (Ctrl-D dismisses): "
             );
-            let _ = err.flush();
+            let _ = out.flush();
         }
         let line = tokio::task::spawn_blocking(read_line).await.ok().flatten();
         Ok(match read_answer(line.as_deref()) {
@@ -94,7 +95,7 @@ impl ClientHandler for Person {
             Typed::No => ElicitResult::new(ElicitationAction::Decline),
             Typed::Dismissed => {
                 self.dismissed.store(true, Ordering::SeqCst);
-                eprintln!();
+                println!();
                 ElicitResult::new(ElicitationAction::Cancel)
             }
         })
