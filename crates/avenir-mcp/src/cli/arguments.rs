@@ -59,6 +59,25 @@ fn see(tool: &str) -> String {
 /// number, `true`/`false`, `null` (where allowed), or a JSON array or object becomes that JSON
 /// value. Where text is also allowed, whatever is not one of the other types is text.
 pub fn typed(tool: &str, key: &str, property: &Value, raw: &str) -> Result<Value, String> {
+    let value = typed_value(tool, key, property, raw)?;
+    // A closed list of values: one of them (ranges and formats are the tool's own checks).
+    if let Some(allowed) = property.get("enum").and_then(Value::as_array)
+        && !allowed.contains(&value)
+    {
+        let names: Vec<String> = allowed
+            .iter()
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            .collect();
+        return Err(format!(
+            "{key}={raw}: {key} is one of {}. {}",
+            names.join(", "),
+            see(tool)
+        ));
+    }
+    Ok(value)
+}
+
+fn typed_value(tool: &str, key: &str, property: &Value, raw: &str) -> Result<Value, String> {
     let types = types_of(property);
     let any = types.is_empty();
     let allows = |t: &str| any || types.contains(&t);
@@ -70,7 +89,15 @@ pub fn typed(tool: &str, key: &str, property: &Value, raw: &str) -> Result<Value
         }
         Some(Value::Array(_)) => allows("array"),
         Some(Value::Object(_)) => allows("object"),
-        Some(Value::Null) => allows("null") && !allows("string"),
+        // `null` is text where text is allowed, unless a closed list names null itself.
+        Some(Value::Null) => {
+            allows("null")
+                && (!allows("string")
+                    || property
+                        .get("enum")
+                        .and_then(Value::as_array)
+                        .is_some_and(|e| e.contains(&Value::Null)))
+        }
         Some(Value::String(_)) | None => false,
     };
     if fits && let Some(value) = parsed {
@@ -334,6 +361,18 @@ mod tests {
         assert!(flag.is_err_and(|e| e.contains("true or false")));
         let lines = from_pairs("t", &schema(), &pairs(&["lines={\"a\":1}"]));
         assert!(lines.is_err_and(|e| e.contains("a JSON array")));
+        let strategy = json!({"type": "string", "enum": ["avalanche", "snowball", "both"]});
+        assert_eq!(
+            typed("t", "strategy", &strategy, "fastest"),
+            Err("strategy=fastest: strategy is one of avalanche, snowball, both. `avenir-mcp tools t` shows its arguments.".to_string())
+        );
+        assert_eq!(typed("t", "strategy", &strategy, "both"), Ok(json!("both")));
+        let frequency = json!({"type": ["string", "null"], "enum": ["monthly", null]});
+        assert_eq!(
+            typed("t", "frequency", &frequency, "monthly"),
+            Ok(json!("monthly"))
+        );
+        assert_eq!(typed("t", "frequency", &frequency, "null"), Ok(Value::Null));
     }
 
     #[test]
