@@ -78,6 +78,16 @@ fn lock(dir: &Path) -> anyhow::Result<std::fs::File> {
         .mode(0o600)
         .open(&path)
         .with_context(|| format!("cannot open {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => return Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => eprintln!(
+            "avenir-mcp: another call is using this plan ({}): waiting for it to end…",
+            dir.display()
+        ),
+        Err(std::fs::TryLockError::Error(error)) => {
+            return Err(error).with_context(|| format!("cannot lock {}", path.display()));
+        }
+    }
     file.lock()
         .with_context(|| format!("cannot lock {}", path.display()))?;
     Ok(file)
