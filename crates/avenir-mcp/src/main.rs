@@ -1,11 +1,12 @@
 //! The `avenir-mcp` binary: reads the command line and environment, picks what to serve, starts.
 //! Nothing else lives here: the server is the `avenir` crate, the sandbox `ynab-sandbox`.
 
+mod cli;
 mod http;
 mod logging;
 
 use anyhow::Context as _;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use rmcp::ServiceExt;
 use std::io::IsTerminal;
 use std::net::SocketAddr;
@@ -44,6 +45,21 @@ enum Command {
     /// else ~/.cache/avenir-mcp).
     #[command(subcommand)]
     Cache(CacheCommand),
+    /// List the tools, each with what it does and whether it reads or writes; with a TOOL, its
+    /// arguments.
+    Tools(cli::ToolsArgs),
+    /// Run one tool and print its answer as readable tables (or, with --json, as JSON).
+    ///
+    /// On your YNAB plan (YNAB_API_KEY), on the demo plan (--demo) or on a plan file
+    /// (--plan-file FILE). A write shows what it would change: at a terminal you type yes to
+    /// apply it; in a pipe or a script it prints a confirmation code instead and changes nothing
+    /// until the same command comes back with --confirm CODE (AVENIR_MCP_REQUIRE_ELICITATION=1
+    /// allows only the terminal's yes). The demo plan, its journal (for undo_operation) and its
+    /// codes are kept between calls in $XDG_STATE_HOME/avenir-mcp/cli/demo (else
+    /// ~/.local/state/avenir-mcp/cli/demo); --demo --reset starts it over.
+    ///
+    /// Exit status: 0 for an answer, 1 for a tool error, 2 for bad usage.
+    Call(cli::CallArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,16 +111,33 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    // `call` may leave a read of the terminal pending (a question the server stopped waiting
+    // for): the process ends without waiting for it.
+    let leave_pending = matches!(cli.command, Some(Command::Call(_)));
     let result = runtime.block_on(async move {
         match cli.command {
-            Some(Command::Sandbox(args)) => run_sandbox(args).await,
-            Some(Command::Cache(CacheCommand::Clear)) => clear_cache(),
-            None if cli.demo => run_demo().await,
-            None => run_server().await,
+            Some(Command::Tools(args)) => Ok(cli::tools(args).await),
+            Some(Command::Call(args)) => {
+                let mut command = Cli::command();
+                // Built, so that the usage line names `avenir-mcp call`.
+                command.build();
+                let help = command
+                    .find_subcommand_mut("call")
+                    .map(|c| c.render_long_help().to_string())
+                    .unwrap_or_default();
+                Ok(cli::call(args, cli.demo, help).await)
+            }
+            Some(Command::Sandbox(args)) => run_sandbox(args).await.map(|()| 0),
+            Some(Command::Cache(CacheCommand::Clear)) => clear_cache().map(|()| 0),
+            None if cli.demo => run_demo().await.map(|()| 0),
+            None => run_server().await.map(|()| 0),
         }
     });
+    if leave_pending {
+        runtime.shutdown_background();
+    }
     match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
+        Ok(status) => std::process::ExitCode::from(status),
         Err(error) => {
             eprintln!("avenir-mcp: {error:#}");
             std::process::ExitCode::from(2)
@@ -163,7 +196,7 @@ async fn run_demo() -> anyhow::Result<()> {
 
 /// D14: operations interrupted between their intent and the journal are named at start (ids and
 /// kinds only); `undo_operation` lists them and can revert them.
-fn report_unfinished(context: &avenir::Context) {
+pub(crate) fn report_unfinished(context: &avenir::Context) {
     match context.journal.unfinished() {
         Ok(unfinished) if !unfinished.is_empty() => {
             for intent in &unfinished {

@@ -247,7 +247,8 @@ impl PlanStore {
         cached.as_ref().map(|c| c.snapshot.plan.name.clone())
     }
 
-    /// The currency format of a plan (resolved id), if loaded and YNAB states one.
+    /// The currency format of the cached copy of a plan (resolved id), if loaded and YNAB gave
+    /// one: the chart view and the command line write amounts in it, with no request of their own.
     pub async fn currency_of(&self, plan_id: &str) -> Option<ynab::models::CurrencyFormat> {
         let slot = self.slot(&self.resolved(plan_id));
         let cached = slot.lock().await;

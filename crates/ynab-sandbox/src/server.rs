@@ -136,6 +136,22 @@ impl Sandbox {
         lock(&self.state).plan.id.clone()
     }
 
+    /// The plan it serves (`last-used`'s) as YNAB answers `GET /plans/{plan_id}`:
+    /// `{"data": {"plan": …, "server_knowledge": N}}`, which [`crate::planfile`] loads back.
+    /// `avenir-mcp call --demo` keeps its plan between calls this way.
+    pub fn export_answer(&self) -> Result<serde_json::Value, serde_json::Error> {
+        let shared = lock(&self.state);
+        let plan = serde_json::to_value(export(&shared.plan))?;
+        Ok(serde_json::json!({
+            "data": {"plan": plan, "server_knowledge": shared.plan.server_knowledge}
+        }))
+    }
+
+    /// The plan's `server_knowledge` now: it grows with every change.
+    pub fn server_knowledge(&self) -> i64 {
+        lock(&self.state).plan.server_knowledge
+    }
+
     /// Add a fault: the next matching requests fail as it says.
     pub fn inject(&self, fault: Fault) {
         lock(&self.state).faults.add(fault);

@@ -3,8 +3,8 @@
 //! person's answer is read.
 
 use super::{
-    ANSWER_INVALID, AskContext, BAD_CODE, BUDGET_CHANGED, CANNOT_ASK, CODES_DISABLED,
-    Confirmations, Decision, codes,
+    ANSWER_INVALID, AskContext, BAD_CODE, BUDGET_CHANGED, CANNOT_ASK, CODE_NOT_CHECKED,
+    CODE_NOT_KEPT, CODES_DISABLED, Confirmations, Decision, codes,
 };
 use crate::context::Context;
 use rmcp::model::{
@@ -24,7 +24,13 @@ pub(crate) async fn decide(
     let confirmations = &context.confirmations;
     let required = confirmations.require_elicitation;
     let call = associated_data(tool, &ask.arguments);
-    let code = |fp: &str| Decision::Code(confirmations.codes.issue(fp, &call));
+    let code = |fp: &str| match confirmations.codes.issue(fp, &call) {
+        Ok(code) => Decision::Code(code),
+        Err(error) => {
+            tracing::warn!("{error}");
+            Decision::Refused(CODE_NOT_KEPT)
+        }
+    };
     let dismissed = |fp: &str| {
         if required {
             Decision::Declined
@@ -37,9 +43,13 @@ pub(crate) async fn decide(
             return Decision::Refused(CODES_DISABLED);
         }
         return match confirmations.codes.redeem(presented, fp, &call) {
-            codes::Redeemed::Valid => Decision::Apply,
-            codes::Redeemed::PlanChanged => Decision::Refused(BUDGET_CHANGED),
-            codes::Redeemed::Refused => Decision::Refused(BAD_CODE),
+            Ok(codes::Redeemed::Valid) => Decision::Apply,
+            Ok(codes::Redeemed::PlanChanged) => Decision::Refused(BUDGET_CHANGED),
+            Ok(codes::Redeemed::Refused) => Decision::Refused(BAD_CODE),
+            Err(error) => {
+                tracing::warn!("{error}");
+                Decision::Refused(CODE_NOT_CHECKED)
+            }
         };
     }
     if !ask.can_ask {

@@ -80,6 +80,46 @@ fn the_demo_plan_survives_the_export_shape() {
 }
 
 #[test]
+fn a_changed_plan_survives_the_sandboxs_own_export() {
+    // `avenir-mcp call --demo` keeps its plan between calls this way: `Sandbox::export_answer`,
+    // saved, then loaded back.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let (answer, changed) = runtime.block_on(async {
+        let sandbox = crate::Sandbox::start(demo_plan(DEMO_TODAY), Default::default())
+            .await
+            .expect("the sandbox starts");
+        let changed = sandbox.with_plan(|plan| {
+            let category = plan.categories[0].id.clone();
+            plan.assigned
+                .insert(("2026-09-01".to_string(), category), 123_450);
+            plan.transactions.pop();
+            plan.clone()
+        });
+        let answer = sandbox.export_answer().expect("the export serialises");
+        assert_eq!(
+            answer["data"]["server_knowledge"],
+            json!(sandbox.server_knowledge())
+        );
+        (answer, changed)
+    });
+    let file = TempFile::json("changed-round-trip", &answer);
+    let loaded = plan_from_file(&file.0, DEMO_TODAY).expect("the export loads");
+    assert_eq!(loaded.assigned, changed.assigned);
+    assert_eq!(
+        compute::transactions(&loaded),
+        compute::transactions(&changed)
+    );
+    assert_eq!(compute::accounts(&loaded), compute::accounts(&changed));
+    assert_eq!(
+        compute::month(&loaded, "2026-09-01"),
+        compute::month(&changed, "2026-09-01")
+    );
+}
+
+#[test]
 fn the_bare_plan_and_the_data_object_are_accepted() {
     let demo = demo_plan(DEMO_TODAY);
     let plan = export_of(&demo);

@@ -1,0 +1,468 @@
+//! `avenir-mcp tools` and `avenir-mcp call`: a person's command line on the same tools. It runs
+//! the real server (`avenir::AvenirServer`) in this process and speaks MCP to it as a client
+//! over an in-memory pipe, so every call takes the server's own dispatch, argument checks and
+//! confirmation path: no tool is implemented twice.
+//!
+//! Exit status: 0 for an answer, 1 for a tool error (or a dismissed question, or an answer that
+//! could not be written out), 2 for bad usage.
+
+pub mod arguments;
+pub mod person;
+pub mod render;
+pub mod served;
+
+use anyhow::Context as _;
+use person::Person;
+use rmcp::ServiceExt as _;
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RunningService};
+use serde_json::{Map, Value};
+use served::{Served, Target};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Exit statuses.
+pub const ANSWERED: u8 = 0;
+pub const TOOL_ERROR: u8 = 1;
+pub const BAD_USAGE: u8 = 2;
+
+/// Where a call's plan comes from.
+#[derive(Debug, clap::Args)]
+pub struct Source {
+    /// Run on the built-in demo plan, kept between calls in
+    /// $XDG_STATE_HOME/avenir-mcp/cli/demo (else ~/.local/state/avenir-mcp/cli/demo) with its
+    /// journal and codes, so a change made by one call can be undone by the next.
+    #[arg(long, conflicts_with = "plan_file")]
+    pub demo: bool,
+    /// With --demo: start the demo plan over (its changes, journal and codes are forgotten).
+    #[arg(long)]
+    pub reset: bool,
+    /// Run on the plan in FILE (YNAB's answer to GET /plans/{plan_id}, saved as JSON), served
+    /// by an in-process sandbox. A write changes FILE itself.
+    #[arg(long, value_name = "FILE")]
+    pub plan_file: Option<PathBuf>,
+}
+
+/// `avenir-mcp call TOOL [NAME=VALUE …]`.
+#[derive(Debug, clap::Args)]
+#[command(disable_help_flag = true)]
+pub struct CallArgs {
+    /// The tool to run; `avenir-mcp tools` lists them.
+    pub tool: Option<String>,
+    /// Its arguments, typed by the tool's schema: text, numbers, true/false, and arrays or
+    /// objects as JSON text (`ids='["a","b"]'`).
+    #[arg(value_name = "NAME=VALUE")]
+    pub pairs: Vec<String>,
+    #[command(flatten)]
+    pub source: Source,
+    /// Print the structured answer as JSON, unchanged. With a value beginning with `{`, that
+    /// JSON object is the arguments.
+    #[arg(long, value_name = "{…}", num_args = 0..=1, default_missing_value = "")]
+    pub json: Option<String>,
+    /// Apply a change previewed by an earlier call: the confirmation code it printed (valid 10
+    /// minutes, once). Same tool, same arguments.
+    #[arg(long, value_name = "CODE")]
+    pub confirm: Option<String>,
+    /// Ask the tool for its chart (chart=true) and write the answer's first image (PNG) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
+    /// Show this help; after a tool, the tool's arguments.
+    #[arg(short, long)]
+    pub help: bool,
+}
+
+/// `avenir-mcp tools [TOOL]`.
+#[derive(Debug, clap::Args)]
+pub struct ToolsArgs {
+    /// A tool whose arguments to show.
+    pub tool: Option<String>,
+}
+
+/// A failure that ends the command with a status and a sentence.
+struct Stop(u8, String);
+
+fn usage(message: impl Into<String>) -> Stop {
+    Stop(BAD_USAGE, message.into())
+}
+
+fn finish(result: Result<u8, Stop>) -> u8 {
+    match result {
+        Ok(status) => status,
+        Err(Stop(status, message)) => {
+            eprintln!("avenir-mcp: {message}");
+            status
+        }
+    }
+}
+
+/// The server, in this process, with a client connected to it.
+struct Session {
+    client: RunningService<rmcp::RoleClient, Person>,
+    context: Arc<avenir::Context>,
+}
+
+impl Session {
+    async fn start(context: avenir::Context, person: Person) -> anyhow::Result<Session> {
+        let context = Arc::new(context);
+        let server = avenir::AvenirServer::new(context.clone());
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            match server.serve(server_io).await {
+                Ok(running) => {
+                    let _ = running.waiting().await;
+                }
+                Err(error) => tracing::error!("the in-process server did not start: {error}"),
+            }
+        });
+        let client = person
+            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+            .await
+            .context("the in-process MCP session could not start")?;
+        Ok(Session { client, context })
+    }
+
+    async fn tools(&self) -> Result<Vec<Tool>, Stop> {
+        self.client
+            .list_all_tools()
+            .await
+            .map_err(|e| Stop(TOOL_ERROR, format!("the tool list could not be read: {e}")))
+    }
+
+    async fn close(self) {
+        let _ = self.client.cancel().await;
+        // The plan cache's last saves (AVENIR_MCP_CACHE=1) are written before the process ends.
+        self.context.plans.cache_saved().await;
+    }
+}
+
+/// A session that only lists tools: every tool (writes included), no request to YNAB.
+async fn listing() -> Result<Session, Stop> {
+    let mut settings = avenir::Settings::from_env().map_err(usage)?;
+    settings.writes_enabled = true;
+    settings.cache = None;
+    let client = ynab::Client::new(
+        ynab::BaseUrl::from_env(),
+        ynab::TokenSource::Fixed(ynab::Token::new("listing")),
+    )
+    .map_err(|e| Stop(TOOL_ERROR, e.to_string()))?
+    .with_pacer(ynab::Pacer::memory(1));
+    let context = avenir::Context::new(settings, Arc::new(client));
+    Session::start(context, Person::new(false))
+        .await
+        .map_err(|e| Stop(TOOL_ERROR, format!("{e:#}")))
+}
+
+fn writes(tool: &Tool) -> bool {
+    tool.annotations
+        .as_ref()
+        .and_then(|a| a.read_only_hint)
+        .is_none_or(|read_only| !read_only)
+}
+
+fn description(tool: &Tool) -> &str {
+    tool.description.as_deref().unwrap_or("")
+}
+
+fn unknown_tool(name: &str) -> Stop {
+    usage(format!(
+        "there is no tool {:?}: `avenir-mcp tools` lists them.",
+        render::clean(name)
+    ))
+}
+
+fn help_of(tools: &[Tool], name: &str) -> Result<String, Stop> {
+    let tool = tools
+        .iter()
+        .find(|t| t.name == name)
+        .ok_or_else(|| unknown_tool(name))?;
+    Ok(arguments::tool_help(
+        name,
+        description(tool),
+        writes(tool),
+        &tool.input_schema,
+    ))
+}
+
+/// `avenir-mcp tools [TOOL]`.
+pub async fn tools(args: ToolsArgs) -> u8 {
+    finish(list_tools(args).await)
+}
+
+async fn list_tools(args: ToolsArgs) -> Result<u8, Stop> {
+    let session = listing().await?;
+    let tools = session.tools().await;
+    session.close().await;
+    let tools = tools?;
+    let mut out = std::io::stdout().lock();
+    if let Some(name) = args.tool {
+        let help = help_of(&tools, &name)?;
+        let _ = write!(out, "{help}");
+        return Ok(ANSWERED);
+    }
+    let width = tools.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    for tool in &tools {
+        let kind = if writes(tool) { "writes" } else { "reads " };
+        let _ = writeln!(
+            out,
+            "{:width$}  {kind}  {}",
+            tool.name,
+            arguments::first_sentence(description(tool))
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nA write shows what it would change and asks first. On your own YNAB plan, writes need \
+AVENIR_MCP_WRITE=1; --demo and --plan-file always allow them.\n`avenir-mcp tools TOOL` shows a \
+tool's arguments; `avenir-mcp call TOOL name=value …` runs it."
+    );
+    Ok(ANSWERED)
+}
+
+/// `avenir-mcp call …`; `demo` is the top-level `--demo` (`avenir-mcp --demo call …`), and
+/// `call_help` the subcommand's own help.
+pub async fn call(args: CallArgs, demo: bool, call_help: String) -> u8 {
+    finish(run_call(args, demo, call_help).await)
+}
+
+/// The arguments given as one JSON object, if `--json` carried one; `--json` followed by a
+/// `name=value` pair takes that pair back.
+fn split_json(args: &mut CallArgs) -> Option<String> {
+    match args.json.as_deref() {
+        Some(value) if value.trim_start().starts_with('{') => Some(value.to_string()),
+        Some(value) if !value.is_empty() => {
+            args.pairs.insert(0, value.to_string());
+            None
+        }
+        _ => None,
+    }
+}
+
+async fn run_call(mut args: CallArgs, demo: bool, call_help: String) -> Result<u8, Stop> {
+    let demo = demo || args.source.demo;
+    if args.source.reset && !demo {
+        return Err(usage(
+            "--reset starts the demo plan over: use it with --demo.",
+        ));
+    }
+    if demo && args.source.plan_file.is_some() {
+        return Err(usage("--demo and --plan-file name two plans: give one."));
+    }
+    let Some(name) = args.tool.clone() else {
+        if args.help {
+            print!("{call_help}");
+            return Ok(ANSWERED);
+        }
+        return Err(usage(
+            "name a tool: avenir-mcp call TOOL name=value … (`avenir-mcp tools` lists them).",
+        ));
+    };
+    if args.help {
+        let session = listing().await?;
+        let tools = session.tools().await;
+        session.close().await;
+        print!("{}", help_of(&tools?, &name)?);
+        return Ok(ANSWERED);
+    }
+    let json_arguments = split_json(&mut args);
+    if json_arguments.is_some() && !args.pairs.is_empty() {
+        return Err(usage(
+            "give the arguments either as name=value pairs or as one --json object, not both.",
+        ));
+    }
+    let target = match (&args.source.plan_file, demo) {
+        (Some(file), _) => Target::PlanFile(file.clone()),
+        (None, true) => Target::Demo {
+            reset: args.source.reset,
+        },
+        (None, false) => Target::Token,
+    };
+    let served = Served::open(&target)
+        .await
+        .map_err(|e| usage(format!("{e:#}")))?;
+    let mut context = avenir::Context::new(served.settings.clone(), served.client.clone());
+    context.confirmations.codes = avenir::confirm::codes::CodeStore::on_disk(served.codes.clone());
+    crate::report_unfinished(&context);
+    let at_terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let person = Person::new(at_terminal);
+    let session = Session::start(context, person.clone())
+        .await
+        .map_err(|e| Stop(TOOL_ERROR, format!("{e:#}")))?;
+    let outcome = call_in(&session, &args, &name, json_arguments.as_deref(), &person).await;
+    session.close().await;
+    // Whatever the outcome, a local plan keeps what the call did to it.
+    let saved = served.save();
+    let status = outcome?;
+    saved.map_err(|e| Stop(TOOL_ERROR, format!("{e:#}")))?;
+    Ok(status)
+}
+
+/// The tool's arguments, from pairs or JSON, with `--chart` and `--confirm` added.
+fn build_arguments(
+    tool: &Tool,
+    args: &CallArgs,
+    json_arguments: Option<&str>,
+) -> Result<Map<String, Value>, Stop> {
+    let name = tool.name.as_ref();
+    let schema = &tool.input_schema;
+    let mut arguments = match json_arguments {
+        Some(text) => arguments::from_json(name, schema, text),
+        None => arguments::from_pairs(name, schema, &args.pairs),
+    }
+    .map_err(usage)?;
+    let takes = |key: &str| {
+        schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.contains_key(key))
+    };
+    if args.chart.is_some() {
+        if !takes("chart") {
+            return Err(usage(format!(
+                "{name} draws no chart: --chart works with the tools that take chart=true (`avenir-mcp tools` lists them)."
+            )));
+        }
+        arguments.insert("chart".into(), Value::Bool(true));
+    }
+    if let Some(code) = &args.confirm {
+        if !takes("confirmation") {
+            return Err(usage(format!(
+                "{name} asks no confirmation: --confirm is for the write tools."
+            )));
+        }
+        arguments.insert("confirmation".into(), Value::String(code.clone()));
+    }
+    arguments::check_required(name, schema, &arguments).map_err(usage)?;
+    Ok(arguments)
+}
+
+async fn call_in(
+    session: &Session,
+    args: &CallArgs,
+    name: &str,
+    json_arguments: Option<&str>,
+    person: &Person,
+) -> Result<u8, Stop> {
+    let tools = session.tools().await?;
+    let Some(tool) = tools.iter().find(|t| t.name == name) else {
+        let gated = avenir::tools::registry()
+            .iter()
+            .any(|spec| spec.name == name && !spec.read_only);
+        if gated {
+            return Err(usage(format!(
+                "{name} changes the plan, and writes are off: set AVENIR_MCP_WRITE=1 to let the command line write to your YNAB plan (it asks you first), or try it with --demo."
+            )));
+        }
+        return Err(unknown_tool(name));
+    };
+    let arguments = build_arguments(tool, args, json_arguments)?;
+    let params = CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
+    let result = session
+        .client
+        .call_tool(params)
+        .await
+        .map_err(|e| match e {
+            rmcp::ServiceError::McpError(error) => usage(error.message.to_string()),
+            other => Stop(TOOL_ERROR, format!("the call failed: {other}")),
+        })?;
+    if person.was_dismissed() {
+        return Err(Stop(
+            TOOL_ERROR,
+            "the question was dismissed: nothing changed.".into(),
+        ));
+    }
+    if result.is_error == Some(true) {
+        return Err(Stop(TOOL_ERROR, error_text(&result)));
+    }
+    // At a terminal a code only comes when the question got no answer in time (the server gave
+    // up waiting): like a dismissal, it is not shown.
+    let code_instead_of_question = result
+        .structured_content
+        .as_ref()
+        .and_then(|a| a.get("status"))
+        .and_then(Value::as_str)
+        == Some("confirmation_required");
+    if person.at_terminal && code_instead_of_question {
+        return Err(Stop(
+            TOOL_ERROR,
+            "the question got no answer in time: nothing changed. Run the command again to be asked again.".into(),
+        ));
+    }
+    let Some(answer) = &result.structured_content else {
+        return Err(Stop(
+            TOOL_ERROR,
+            "the tool gave no structured answer.".into(),
+        ));
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json.is_some() {
+        let text = serde_json::to_string_pretty(answer)
+            .map_err(|e| Stop(TOOL_ERROR, format!("the answer could not be written: {e}")))?;
+        let _ = writeln!(out, "{text}");
+    } else {
+        let money = match plan_of(&result) {
+            Some(plan_id) => session.context.plans.currency_of(&plan_id).await,
+            None => None,
+        };
+        let money = money.as_ref().map(render::Money::of);
+        let schema = tool
+            .output_schema
+            .as_ref()
+            .map(|s| Value::Object((**s).clone()));
+        let _ = write!(
+            out,
+            "{}",
+            render::render(answer, money.as_ref(), schema.as_ref())
+        );
+        // Notes after the answer's own text (the plan a call that left plan_id out was read from).
+        for note in result.content.iter().skip(1).filter_map(|c| c.as_text()) {
+            eprintln!("{}", render::clean(&note.text));
+        }
+    }
+    let _ = out.flush();
+    if answer.get("status").and_then(Value::as_str) == Some("confirmation_required")
+        && let Some(code) = answer.get("confirmation").and_then(Value::as_str)
+    {
+        eprintln!(
+            "Nothing changed yet. To apply it, run the same command again with --confirm {}",
+            render::clean(code)
+        );
+    }
+    if let Some(file) = &args.chart {
+        let value = serde_json::to_value(&result)
+            .map_err(|e| Stop(TOOL_ERROR, format!("the answer could not be read: {e}")))?;
+        let png = render::first_image(&value).map_err(|e| Stop(TOOL_ERROR, e))?;
+        std::fs::write(file, png).map_err(|e| {
+            Stop(
+                TOOL_ERROR,
+                format!("the chart could not be written to {}: {e}", file.display()),
+            )
+        })?;
+    }
+    Ok(ANSWERED)
+}
+
+/// The plan a result was read from (`_meta["avenir-mcp/plan_id"]`).
+fn plan_of(result: &CallToolResult) -> Option<String> {
+    result
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.0.get(avenir::server::META_PLAN_ID))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+/// An error result's sentences, made safe for the terminal.
+fn error_text(result: &CallToolResult) -> String {
+    let texts: Vec<String> = result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .map(|t| render::clean(&t.text))
+        .collect();
+    if texts.is_empty() {
+        "the tool failed and said nothing more.".into()
+    } else {
+        texts.join(" ")
+    }
+}
