@@ -463,6 +463,6 @@ fn error_text(result: &CallToolResult) -> String {
     if texts.is_empty() {
         "the tool failed and said nothing more.".into()
     } else {
-        texts.join(" ")
+        texts.join("\n")
     }
 }
