@@ -5,9 +5,12 @@ pub mod guide;
 pub mod prompts;
 pub mod resources;
 
+use crate::charts::Attachment;
 use crate::confirm::{AskContext, Finished};
 use crate::context::Context;
 use crate::tools::{self, ToolSpec};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64_STANDARD;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -163,6 +166,35 @@ fn unknown_tool(name: &str) -> McpError {
     McpError::invalid_params(format!("Unknown tool: {name}"), Some(json!({"name": name})))
 }
 
+impl AvenirServer {
+    /// A complete result: the answer as structured content and text, and the plan it was read
+    /// from in `_meta` (with its name and a note when the call left `plan_id` out, D40).
+    async fn complete(
+        &self,
+        value: Value,
+        plan_id: Option<String>,
+        left_out: bool,
+        meta: &mut Map<String, Value>,
+    ) -> CallToolResult {
+        let mut named = None;
+        if let Some(plan_id) = plan_id {
+            if left_out && let Some(name) = self.context.plans.name_of(&plan_id).await {
+                let name = crate::text::safe(&name);
+                named = Some(format!(
+                    "Answered for {name} (plan_id {plan_id}), the plan last used in YNAB: plan_id was left out. Pass plan_id from list_plans to read another plan."
+                ));
+                meta.insert(META_PLAN_NAME.into(), Value::String(name));
+            }
+            meta.insert(META_PLAN_ID.into(), Value::String(plan_id));
+        }
+        let mut result = CallToolResult::structured(value);
+        if let Some(note) = named {
+            result.content.push(ContentBlock::text(note));
+        }
+        result
+    }
+}
+
 impl ServerHandler for AvenirServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
@@ -220,21 +252,21 @@ impl ServerHandler for AvenirServer {
         }
         let mut result = match finished {
             Finished::Result { value, plan_id } => {
-                let mut named = None;
-                if let Some(plan_id) = plan_id {
-                    if left_out && let Some(name) = self.context.plans.name_of(&plan_id).await {
-                        let name = crate::text::safe(&name);
-                        named = Some(format!(
-                            "Answered for {name} (plan_id {plan_id}), the plan last used in YNAB: plan_id was left out. Pass plan_id from list_plans to read another plan."
-                        ));
-                        meta.insert(META_PLAN_NAME.into(), Value::String(name));
+                self.complete(value, plan_id, left_out, &mut meta).await
+            }
+            Finished::Charted {
+                value,
+                plan_id,
+                attachment,
+            } => {
+                let mut result = self.complete(value, plan_id, left_out, &mut meta).await;
+                // after everything the answer shows without a chart
+                result.content.push(match attachment {
+                    Attachment::Png(bytes) => {
+                        ContentBlock::image(BASE64_STANDARD.encode(bytes), "image/png")
                     }
-                    meta.insert(META_PLAN_ID.into(), Value::String(plan_id));
-                }
-                let mut result = CallToolResult::structured(value);
-                if let Some(note) = named {
-                    result.content.push(ContentBlock::text(note));
-                }
+                    Attachment::Note(note) => ContentBlock::text(note),
+                });
                 result
             }
             Finished::Error(message) => {
