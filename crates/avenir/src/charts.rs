@@ -165,21 +165,26 @@ struct Labels<'f> {
     placed: Vec<Label>,
 }
 
-impl Labels<'_> {
-    /// The width of `text` at `size` pixels.
-    fn width(&self, text: &str, size: f32) -> i32 {
-        let scaled = self.font.as_scaled(PxScale::from(size));
-        let mut caret = 0.0f32;
-        let mut previous = None;
-        for c in text.chars() {
-            let id = scaled.glyph_id(c);
-            if let Some(p) = previous {
-                caret += scaled.kern(p, id);
-            }
-            caret += scaled.h_advance(id);
-            previous = Some(id);
+/// The width of `text` at `size` pixels.
+fn text_width(font: &FontRef<'_>, text: &str, size: f32) -> f32 {
+    let scaled = font.as_scaled(PxScale::from(size));
+    let mut caret = 0.0f32;
+    let mut previous = None;
+    for c in text.chars() {
+        let id = scaled.glyph_id(c);
+        if let Some(p) = previous {
+            caret += scaled.kern(p, id);
         }
-        caret.ceil() as i32
+        caret += scaled.h_advance(id);
+        previous = Some(id);
+    }
+    caret
+}
+
+impl Labels<'_> {
+    /// The width of `text` at `size` pixels, rounded up.
+    fn width(&self, text: &str, size: f32) -> i32 {
+        text_width(self.font, text, size).ceil() as i32
     }
 
     fn put(
@@ -206,11 +211,7 @@ impl Labels<'_> {
 fn paint(rgb: &mut [u8], font: &FontRef<'_>, label: &Label) {
     let scale = PxScale::from(label.size);
     let scaled = font.as_scaled(scale);
-    let labels = Labels {
-        font,
-        placed: Vec::new(),
-    };
-    let width = labels.width(&label.text, label.size) as f32;
+    let width = text_width(font, &label.text, label.size);
     let left = match label.across {
         Across::Left => label.x as f32,
         Across::Centre => label.x as f32 - width / 2.0,
@@ -532,4 +533,98 @@ fn event<'a>(
     ))?;
     labels.put(label, (lx, ly), 13.0, ALERT, (Across::Left, Down::Top));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::chart::{month_axis, value_axis};
+    use crate::months::CalendarMonth;
+
+    fn months(n: u32) -> Vec<CalendarMonth> {
+        (1..=n)
+            .filter_map(|m| CalendarMonth::new(2026, m))
+            .collect()
+    }
+
+    /// Every shape and label kind at once: legend rows that wrap, names in scripts the font lacks,
+    /// a gap, a lone figure, a level and an event at the right edge (its label goes left).
+    fn busy_chart() -> Chart {
+        let names = [
+            "Groceries & household supplies…",
+            "日本語のカテゴリ",
+            "🏠 Rent",
+            "Électricité",
+            "Transport",
+            "Others (12 categories)",
+        ];
+        let series = names
+            .iter()
+            .enumerate()
+            .map(|(n, name)| Series {
+                legend: Some((*name).to_string()),
+                style: if n == 5 {
+                    Style::Others
+                } else {
+                    Style::Category(n)
+                },
+                points: vec![
+                    (0, Some(1_000 * i64::try_from(n).unwrap_or(0))),
+                    (10, None),
+                    (20, Some(-50_000)),
+                    (30, Some(120_000)),
+                ],
+            })
+            .collect();
+        Chart {
+            title: "A busy chart".into(),
+            subtitle: "Every kind of shape".into(),
+            x: month_axis(&months(4)),
+            y: value_axis([-50_000, 120_000], 1_000, |v| format!("{v}")),
+            y_title: "Amount".into(),
+            series,
+            marks: vec![
+                Mark::Level {
+                    at: 30_000,
+                    label: "a level".into(),
+                },
+                Mark::Event {
+                    x: 30,
+                    y: 120_000,
+                    label: "An event at the right edge, labelled to its left".into(),
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn a_busy_chart_is_a_png_of_the_canvas_size() {
+        let bytes = png(&busy_chart()).expect("drawn");
+        let decoder = ::png::Decoder::new(std::io::Cursor::new(bytes.as_slice()));
+        let reader = decoder.read_info().expect("a PNG");
+        let info = reader.info();
+        assert_eq!((info.width, info.height), (WIDTH, HEIGHT));
+        assert_eq!(
+            attachment(Ok(busy_chart())),
+            Attachment::Png(bytes),
+            "drawing is deterministic"
+        );
+    }
+
+    #[test]
+    fn nothing_to_draw_is_the_sentence_itself() {
+        assert_eq!(
+            attachment(Err(NothingToDraw("No chart: why.".into()))),
+            Attachment::Note("No chart: why.".into())
+        );
+    }
+
+    #[test]
+    fn labels_are_measured_with_the_embedded_font() {
+        let font = FontRef::try_from_slice(FONT).expect("the embedded font");
+        let wide = text_width(&font, "WWWW", 12.0);
+        let narrow = text_width(&font, "iiii", 12.0);
+        assert!(wide > 2.0 * narrow, "{wide} vs {narrow}");
+        assert_eq!(text_width(&font, "", 12.0), 0.0);
+    }
 }

@@ -381,7 +381,7 @@ mod tests {
                 let within = days.iter().filter(|(date, _)| CalendarMonth::of(*date) == m.month);
                 let lowest = within.clone().map(|d| d.1).min().map_or(m.start, |low| low.min(m.start));
                 prop_assert_eq!(lowest, m.lowest);
-                prop_assert_eq!(within.last().map_or(m.start, |d| d.1), m.end);
+                prop_assert_eq!(within.map(|d| d.1).next_back().unwrap_or(m.start), m.end);
             }
         }
     }

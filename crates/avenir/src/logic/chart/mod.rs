@@ -179,7 +179,7 @@ impl ChartMoney {
         let (integer, rest) = unsigned.split_at(split);
         let mut grouped = String::new();
         for (i, digit) in integer.chars().enumerate() {
-            if i > 0 && (integer.len() - i) % 3 == 0 {
+            if i > 0 && (integer.len() - i).is_multiple_of(3) {
                 grouped.push_str(&self.group);
             }
             grouped.push(digit);
@@ -295,7 +295,7 @@ pub fn month_axis(months: &[CalendarMonth]) -> Axis {
     let ticks = months
         .iter()
         .enumerate()
-        .filter(|(i, _)| (n - 1 - i) % stride == 0)
+        .filter(|(i, _)| (n - 1 - i).is_multiple_of(stride))
         .map(|(i, m)| Tick {
             at: month_position(i),
             label: month_label(*m),
@@ -339,7 +339,7 @@ pub fn day_axis(first: NaiveDate, last: NaiveDate) -> Axis {
         ticks = starts
             .iter()
             .enumerate()
-            .filter(|(i, _)| i % stride == 0)
+            .filter(|(i, _)| i.is_multiple_of(stride))
             .map(|(_, (day, month))| Tick {
                 at: (*day - first).num_days(),
                 label: month_label(*month),
