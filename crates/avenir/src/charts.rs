@@ -323,12 +323,12 @@ fn draw<'a>(root: &Area<'a>, chart: &Chart, labels: &mut Labels<'_>) -> Drawn<'a
         .map(|t| labels.width(&t.label, 12.0))
         .max()
         .unwrap_or(0);
-    let legend_rows = legend_layout(labels, &chart.series, 0)
+    let left = f64::from(24 + label_width + 10).max(70.0);
+    let legend_rows = legend_layout(labels, &chart.series, left as i32)
         .iter()
         .map(|e| e.3 + 1)
         .max()
         .unwrap_or(0);
-    let left = f64::from(24 + label_width + 10).max(70.0);
     let frame = Frame {
         left,
         right: f64::from(WIDTH) - 28.0,
