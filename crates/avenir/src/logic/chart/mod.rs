@@ -314,11 +314,13 @@ pub fn month_position(i: usize) -> i64 {
 }
 
 /// An axis of the days from `first` (position 0) to `last`: the 1st of each month labelled with
-/// its month (every k-th when many), or, over two months or less, one tick a week from `first`.
+/// its month (every k-th when many); over two months or less one tick a week from `first`, over
+/// two weeks or less one a day.
 pub fn day_axis(first: NaiveDate, last: NaiveDate) -> Axis {
     let span = (last - first).num_days().max(0);
     let mut ticks = Vec::new();
     if span <= 62 {
+        let step = if span <= 14 { 1 } else { 7 };
         let mut at = 0;
         while at <= span {
             let date = first + chrono::Days::new(u64::try_from(at).unwrap_or(0));
@@ -326,7 +328,7 @@ pub fn day_axis(first: NaiveDate, last: NaiveDate) -> Axis {
                 at,
                 label: short_day_label(date),
             });
-            at += 7;
+            at += step;
         }
     } else {
         let mut starts = Vec::new();

@@ -135,7 +135,15 @@ fn months_and_days_are_labelled_in_words() {
     assert_eq!(axis.ticks[0].at, 6);
     assert_eq!(axis.max, 97);
     let axis = day_axis(d("2026-09-25"), d("2026-09-30"));
-    assert_eq!(labels(&axis), ["25 Sep"]);
+    assert_eq!(
+        labels(&axis),
+        ["25 Sep", "26 Sep", "27 Sep", "28 Sep", "29 Sep", "30 Sep"]
+    );
+    let axis = day_axis(d("2026-09-25"), d("2026-10-31"));
+    assert_eq!(
+        labels(&axis),
+        ["25 Sep", "2 Oct", "9 Oct", "16 Oct", "23 Oct", "30 Oct"]
+    );
     let axis = day_axis(d("2026-09-25"), d("2028-09-30"));
     assert!(axis.ticks.len() <= 9, "{:?}", labels(&axis));
 }
