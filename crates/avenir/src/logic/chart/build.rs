@@ -183,8 +183,8 @@ pub struct SpendingCategory {
 }
 
 /// The chart of `get_spending_trends`: a line for each of the [`TOP_CATEGORIES`] categories that
-/// spent most over the months, one for the rest together; a month a category is absent from
-/// counts zero. `current` is today's month, drawn "to date".
+/// spent most over the months, one for the rest together (one left over keeps its own line); a
+/// month a category is absent from counts zero. `current` is today's month, drawn "to date".
 pub fn spending_chart(
     money: &ChartMoney,
     categories: &[SpendingCategory],
@@ -221,7 +221,12 @@ pub fn spending_chart(
             .filter(|(month, _)| *month == m)
             .fold(0i64, |sum, (_, v)| sum.saturating_add(*v))
     };
-    let shown = ranked.len().min(TOP_CATEGORIES);
+    // a single category left over is drawn under its own name rather than as "Others"
+    let shown = if ranked.len() == TOP_CATEGORIES + 1 {
+        ranked.len()
+    } else {
+        ranked.len().min(TOP_CATEGORIES)
+    };
     let (top, rest) = ranked.split_at(shown);
     let mut series: Vec<Series> = top
         .iter()

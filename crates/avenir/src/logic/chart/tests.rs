@@ -332,6 +332,24 @@ fn spending_keeps_the_top_categories_and_groups_the_rest() {
     );
     let one = [category("C1", &[(aug, 5_000)])];
     assert!(spending_chart(&usd, &one, aug).is_err());
+
+    // six categories: the sixth keeps its name, no "Others"
+    let six: Vec<SpendingCategory> = (1..=6)
+        .map(|i| category(&format!("C{i}"), &[(jul, i * 10_000), (aug, 1_000)]))
+        .collect();
+    let chart = spending_chart(&usd, &six, aug).expect("a chart");
+    let legend: Vec<_> = chart
+        .series
+        .iter()
+        .filter_map(|s| s.legend.clone())
+        .collect();
+    assert_eq!(legend, ["C6", "C5", "C4", "C3", "C2", "C1"]);
+    assert_eq!(chart.series[5].style, Style::Category(5));
+    assert!(
+        chart
+            .subtitle
+            .starts_with("Every category with spending (6)")
+    );
 }
 
 #[test]
