@@ -131,7 +131,7 @@ fn main() {
                 let took = start.elapsed();
                 if run == 0 {
                     outcome = match &finished {
-                        Finished::Result { value, .. } => {
+                        Finished::Result { value, .. } | Finished::Charted { value, .. } => {
                             format!("{} bytes", value.to_string().len())
                         }
                         Finished::Error(message) => format!("error: {message}"),

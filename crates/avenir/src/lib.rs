@@ -2,6 +2,7 @@
 //! The binary `avenir-mcp` only reads its command line and environment, then serves this.
 
 pub mod args;
+pub mod charts;
 pub mod config;
 pub mod confirm;
 // The conformance suite's fixtures: served only by a `conformance` build; compiled in unit tests

@@ -443,7 +443,7 @@ either way, got a string.",
         (
             json!({"months": 3}),
             "Argument months: is not an argument of forecast_balance: it takes plan_id, until, \
-account_ids, monthly_income, variable_monthly, one_offs.",
+account_ids, monthly_income, variable_monthly, one_offs, chart.",
         ),
     ];
     for (extra, message) in cases {

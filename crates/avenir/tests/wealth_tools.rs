@@ -318,7 +318,7 @@ async fn bad_arguments_are_refused_before_anything_is_sent() {
             h.error(tool, json!({"plan_id": "last-used", "months": 3}))
                 .await,
             format!(
-                "Argument months: is not an argument of {tool}: it takes plan_id, months_count."
+                "Argument months: is not an argument of {tool}: it takes plan_id, months_count, chart."
             )
         );
         assert_eq!(

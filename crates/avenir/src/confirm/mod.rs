@@ -404,6 +404,13 @@ pub enum Finished {
         value: Value,
         plan_id: Option<String>,
     },
+    /// A complete result followed by a chart, or the note saying why none was drawn (the tools
+    /// that take `chart`).
+    Charted {
+        value: Value,
+        plan_id: Option<String>,
+        attachment: crate::charts::Attachment,
+    },
     /// A tool error (an `isError` result).
     Error(String),
     /// Ask the client first (2026-07-28).

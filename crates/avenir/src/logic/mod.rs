@@ -10,6 +10,7 @@ pub mod categories;
 pub mod category_edits;
 pub mod category_merge;
 pub mod charges;
+pub mod chart;
 pub mod classifier;
 pub mod created;
 pub mod cursor;

@@ -77,8 +77,17 @@ pub fn spread(total: Milliunits, a: u32, b: u32) -> BTreeMap<u32, Milliunits> {
 
 /// The months from today's to `until`, walked day by day from tomorrow.
 pub fn project(input: &ProjectionInput) -> Vec<MonthProjection> {
+    project_days(input).0
+}
+
+/// [`project`]'s months, and the balance the walk gives each day: today's (the start balance)
+/// first, then the end of each day walked, in order (what a chart of the forecast draws).
+pub fn project_days(
+    input: &ProjectionInput,
+) -> (Vec<MonthProjection>, Vec<(NaiveDate, Milliunits)>) {
     let now = CalendarMonth::of(input.today);
     let mut months = Vec::new();
+    let mut days_walked = vec![(input.today, input.start_balance)];
     let mut balance = input.start_balance;
     let mut month = now;
     while month <= input.until {
@@ -127,6 +136,9 @@ pub fn project(input: &ProjectionInput) -> Vec<MonthProjection> {
                 balance = balance.saturating_add(flows.get(&day).copied().unwrap_or(0));
             }
             lowest = lowest.min(balance);
+            if let Some(date) = NaiveDate::from_ymd_opt(month.year(), month.month(), day) {
+                days_walked.push((date, balance));
+            }
         }
         months.push(MonthProjection {
             month,
@@ -138,7 +150,7 @@ pub fn project(input: &ProjectionInput) -> Vec<MonthProjection> {
         });
         month = month.next();
     }
-    months
+    (months, days_walked)
 }
 
 /// The first month whose lowest point is below zero.
@@ -357,6 +369,19 @@ mod tests {
                 prop_assert!(m.lowest <= m.start && m.lowest <= m.end);
                 prop_assert!(m.inflows >= 0 && m.outflows <= 0);
                 balance = m.end;
+            }
+            // the days: today's balance, then one per day to the end of until, each month's
+            // lowest and end among them
+            let (same, days) = project_days(&i);
+            prop_assert_eq!(&same, &months);
+            prop_assert_eq!(days.first().copied(), Some((today, start)));
+            prop_assert_eq!(days.last().map(|d| d.0), last.next().first_day().and_then(|f| f.pred_opt()));
+            prop_assert!(days.windows(2).all(|w| w[1].0 == w[0].0 + chrono::Days::new(1)));
+            for m in &months {
+                let within = days.iter().filter(|(date, _)| CalendarMonth::of(*date) == m.month);
+                let lowest = within.clone().map(|d| d.1).min().map_or(m.start, |low| low.min(m.start));
+                prop_assert_eq!(lowest, m.lowest);
+                prop_assert_eq!(within.map(|d| d.1).next_back().unwrap_or(m.start), m.end);
             }
         }
     }

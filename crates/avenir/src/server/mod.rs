@@ -7,9 +7,12 @@ pub mod progress;
 pub mod prompts;
 pub mod resources;
 
+use crate::charts::Attachment;
 use crate::confirm::{AskContext, Finished};
 use crate::context::Context;
 use crate::tools::{self, ToolSpec};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64_STANDARD;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -171,6 +174,39 @@ fn unknown_tool(name: &str) -> McpError {
     McpError::invalid_params(format!("Unknown tool: {name}"), Some(json!({"name": name})))
 }
 
+impl AvenirServer {
+    /// A complete result: the answer as structured content and text, and the plan it was read
+    /// from in `_meta` (with its name and a note when the call left `plan_id` out, D40).
+    async fn complete(
+        &self,
+        value: Value,
+        plan_id: Option<String>,
+        left_out: bool,
+        currency: bool,
+        meta: &mut Map<String, Value>,
+    ) -> CallToolResult {
+        let mut named = None;
+        if let Some(plan_id) = plan_id {
+            if currency && let Some(format) = self.context.plans.currency_of(&plan_id).await {
+                meta.insert(app::META_CURRENCY.into(), app::currency_meta(&format));
+            }
+            if left_out && let Some(name) = self.context.plans.name_of(&plan_id).await {
+                let name = crate::text::safe(&name);
+                named = Some(format!(
+                    "Answered for {name} (plan_id {plan_id}), the plan last used in YNAB: plan_id was left out. Pass plan_id from list_plans to read another plan."
+                ));
+                meta.insert(META_PLAN_NAME.into(), Value::String(name));
+            }
+            meta.insert(META_PLAN_ID.into(), Value::String(plan_id));
+        }
+        let mut result = CallToolResult::structured(value);
+        if let Some(note) = named {
+            result.content.push(ContentBlock::text(note));
+        }
+        result
+    }
+}
+
 impl ServerHandler for AvenirServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
@@ -221,6 +257,9 @@ impl ServerHandler for AvenirServer {
             peer: Some(context.peer.clone()),
         };
         let left_out = tools::plan_left_out(spec.fields, &arguments);
+        // The chart view writes amounts in the plan's currency: said to clients that show it.
+        let currency = app::is_chart_tool(spec.name)
+            && app::client_shows_apps(context.client_capabilities().as_ref());
         let work = ynab::count_requests((spec.run)(&self.context, arguments, ask));
         // Progress when asked for; a read stops when the client cancels it (a write goes on:
         // once the person said yes, the change and its journal entry are seen through).
@@ -255,27 +294,24 @@ impl ServerHandler for AvenirServer {
         }
         let mut result = match finished {
             Finished::Result { value, plan_id } => {
-                let mut named = None;
-                if let Some(plan_id) = plan_id {
-                    if app::is_chart_tool(spec.name)
-                        && app::client_shows_apps(context.client_capabilities().as_ref())
-                        && let Some(format) = self.context.plans.currency_of(&plan_id).await
-                    {
-                        meta.insert(app::META_CURRENCY.into(), app::currency_meta(&format));
+                self.complete(value, plan_id, left_out, currency, &mut meta)
+                    .await
+            }
+            Finished::Charted {
+                value,
+                plan_id,
+                attachment,
+            } => {
+                let mut result = self
+                    .complete(value, plan_id, left_out, currency, &mut meta)
+                    .await;
+                // after everything the answer shows without a chart
+                result.content.push(match attachment {
+                    Attachment::Png(bytes) => {
+                        ContentBlock::image(BASE64_STANDARD.encode(bytes), "image/png")
                     }
-                    if left_out && let Some(name) = self.context.plans.name_of(&plan_id).await {
-                        let name = crate::text::safe(&name);
-                        named = Some(format!(
-                            "Answered for {name} (plan_id {plan_id}), the plan last used in YNAB: plan_id was left out. Pass plan_id from list_plans to read another plan."
-                        ));
-                        meta.insert(META_PLAN_NAME.into(), Value::String(name));
-                    }
-                    meta.insert(META_PLAN_ID.into(), Value::String(plan_id));
-                }
-                let mut result = CallToolResult::structured(value);
-                if let Some(note) = named {
-                    result.content.push(ContentBlock::text(note));
-                }
+                    Attachment::Note(note) => ContentBlock::text(note),
+                });
                 result
             }
             Finished::Error(message) => {

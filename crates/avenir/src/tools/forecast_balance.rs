@@ -4,8 +4,10 @@
 use super::list_scheduled_transactions::OccurrenceEntry;
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
-use crate::args::{Date, Ids, Money, Month};
+use crate::args::{Date, Flag, Ids, Money, Month};
+use crate::charts;
 use crate::context::Context;
+use crate::logic::chart::{ChartMoney, forecast_chart};
 use crate::logic::forecast::{
     Forecast, ForecastRequest, MAX_FORECAST_MONTHS, OneOff, check_horizon, forecast_indexed,
 };
@@ -206,6 +208,9 @@ crate::tool_args! {
         pub variable_monthly: Option<Money>,
         /// Expected one-off amounts not already scheduled in YNAB.
         pub one_offs: Option<Vec<OneOffArgs>>,
+        /// Also return a PNG chart (an image after the answer) of the balance day by day, zero
+        /// and the first shortfall marked. The answer itself is the same.
+        pub chart: Flag<false>,
     }
 }
 
@@ -252,10 +257,17 @@ impl AnswerTool for ForecastBalance {
         };
         let result = forecast_indexed(&snapshot.plan, &snapshot.index, today, request)
             .map_err(ToolError::Refused)?;
-        Ok(Answered::new(
-            answer(result, &one_offs),
-            snapshot.id().to_string(),
-        ))
+        let chart = args.chart.0.then(|| {
+            let money = ChartMoney::of(snapshot.plan.currency_format.as_ref());
+            let shown = forecast_chart(
+                &money,
+                &result.days,
+                result.first_shortfall,
+                result.accounts.len(),
+            );
+            charts::attachment(shown)
+        });
+        Ok(Answered::new(answer(result, &one_offs), snapshot.id().to_string()).with_chart(chart))
     }
 }
 

@@ -3,9 +3,11 @@
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
-use crate::args::IntOr;
+use crate::args::{Flag, IntOr};
+use crate::charts;
 use crate::context::Context;
 use crate::logic::age::{Trend, age_of_money};
+use crate::logic::chart::{AgeRow, age_chart};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -50,6 +52,9 @@ crate::tool_args! {
         pub plan_id: Option<PlanId>,
         /// Months to show, the current one included.
         pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
+        /// Also return a PNG chart (an image after the answer) of the days by month, with the
+        /// 30-day line. The answer itself is the same.
+        pub chart: Flag<false>,
     }
 }
 
@@ -89,6 +94,17 @@ relay the message and the notes.{runway} {PLAN_READ_COST} Changes nothing."
             .await?;
         let count = usize::try_from(args.months_count.0).unwrap_or(1);
         let age = age_of_money(&snapshot.plan.months, context.settings.today(), count);
+        let chart = args.chart.0.then(|| {
+            let rows: Vec<AgeRow> = age
+                .rows
+                .iter()
+                .map(|row| AgeRow {
+                    month: row.month,
+                    days: row.days,
+                })
+                .collect();
+            charts::attachment(age_chart(&rows))
+        });
         let answer = AgeOfMoneyAnswer {
             message: age.message,
             days: age.days,
@@ -106,6 +122,6 @@ relay the message and the notes.{runway} {PLAN_READ_COST} Changes nothing."
             trend: age.trend,
             notes: age.notes,
         };
-        Ok(Answered::new(answer, snapshot.id().to_string()))
+        Ok(Answered::new(answer, snapshot.id().to_string()).with_chart(chart))
     }
 }

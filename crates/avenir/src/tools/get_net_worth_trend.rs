@@ -3,8 +3,10 @@
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
-use crate::args::IntOr;
+use crate::args::{Flag, IntOr};
+use crate::charts;
 use crate::context::Context;
+use crate::logic::chart::{ChartMoney, NetWorthRow, net_worth_chart};
 use crate::logic::net_worth::net_worth_trend;
 use crate::money::Amount;
 use crate::text::safe;
@@ -52,6 +54,9 @@ crate::tool_args! {
         pub plan_id: Option<PlanId>,
         /// Months to show, the current one included.
         pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
+        /// Also return a PNG chart (an image after the answer) of net worth, assets and debts by
+        /// month. The answer itself is the same.
+        pub chart: Flag<false>,
     }
 }
 
@@ -103,6 +108,20 @@ debts.{today}{future} {PLAN_READ_COST} Changes nothing."
             context.settings.today(),
             count,
         );
+        let chart = args.chart.0.then(|| {
+            let rows: Vec<NetWorthRow> = trend
+                .months
+                .iter()
+                .map(|m| NetWorthRow {
+                    month: m.month,
+                    assets: m.assets,
+                    debts: m.debts,
+                    net_worth: m.net_worth,
+                })
+                .collect();
+            let money = ChartMoney::of(plan.currency_format.as_ref());
+            charts::attachment(net_worth_chart(&money, &rows))
+        });
         let answer = NetWorthAnswer {
             months: trend
                 .months
@@ -119,6 +138,6 @@ debts.{today}{future} {PLAN_READ_COST} Changes nothing."
             change: Amount(trend.change),
             accounts: trend.accounts.iter().map(|a| safe(&a.name)).collect(),
         };
-        Ok(Answered::new(answer, snapshot.id().to_string()))
+        Ok(Answered::new(answer, snapshot.id().to_string()).with_chart(chart))
     }
 }

@@ -3,12 +3,14 @@
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
-use crate::args::IntOr;
+use crate::args::{Flag, IntOr};
+use crate::charts;
 use crate::context::Context;
 use crate::logic::budget_month::GroupNames;
+use crate::logic::chart::{ChartMoney, SpendingCategory, spending_chart};
 use crate::logic::trends::spending_trends;
 use crate::money::Amount;
-use crate::months::held_months;
+use crate::months::{CalendarMonth, held_months};
 use crate::text::safe;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -50,6 +52,9 @@ crate::tool_args! {
         pub plan_id: Option<PlanId>,
         /// Months to read, the current one included.
         pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
+        /// Also return a PNG chart (an image after the answer): a line per category that spent
+        /// most, the rest as one. The answer itself is the same.
+        pub chart: Flag<false>,
     }
 }
 
@@ -109,7 +114,20 @@ are left out.{single}{future} {PLAN_READ_COST} Changes nothing."
         let plan = &snapshot.plan;
         let months = held_months(&plan.months, context.settings.today(), count);
         let groups = GroupNames::new(&plan.category_groups);
-        let answer: SpendingTrends = spending_trends(&months, &groups)
+        let trends = spending_trends(&months, &groups);
+        let chart = args.chart.0.then(|| {
+            let categories: Vec<SpendingCategory> = trends
+                .iter()
+                .map(|t| SpendingCategory {
+                    name: t.name.to_string(),
+                    months: t.months.clone(),
+                })
+                .collect();
+            let money = ChartMoney::of(plan.currency_format.as_ref());
+            let today = CalendarMonth::of(context.settings.today());
+            charts::attachment(spending_chart(&money, &categories, today))
+        });
+        let answer: SpendingTrends = trends
             .into_iter()
             .map(|trend| {
                 let entry = CategoryTrend {
@@ -127,6 +145,6 @@ are left out.{single}{future} {PLAN_READ_COST} Changes nothing."
                 (trend.category_id.to_string(), entry)
             })
             .collect();
-        Ok(Answered::new(answer, snapshot.id().to_string()))
+        Ok(Answered::new(answer, snapshot.id().to_string()).with_chart(chart))
     }
 }

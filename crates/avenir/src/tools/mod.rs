@@ -41,6 +41,8 @@ use std::pin::Pin;
 pub struct Answered<T> {
     pub answer: T,
     pub plan_id: Option<String>,
+    /// A chart asked for (`chart: true`): shown after the answer's content.
+    pub attachment: Option<crate::charts::Attachment>,
 }
 
 impl<T> Answered<T> {
@@ -48,7 +50,14 @@ impl<T> Answered<T> {
         Answered {
             answer,
             plan_id: plan_id.into(),
+            attachment: None,
         }
+    }
+
+    /// The answer with the chart asked for, if any.
+    pub fn with_chart(mut self, attachment: Option<crate::charts::Attachment>) -> Self {
+        self.attachment = attachment;
+        self
     }
 }
 
@@ -219,8 +228,19 @@ fn run_answer<T: AnswerTool>(
             return Finished::Error(error.to_string());
         }
         match T::run(context, args).await {
-            Ok(Answered { answer, plan_id }) => match serde_json::to_value(answer) {
-                Ok(value) => Finished::Result { value, plan_id },
+            Ok(Answered {
+                answer,
+                plan_id,
+                attachment,
+            }) => match serde_json::to_value(answer) {
+                Ok(value) => match attachment {
+                    Some(attachment) => Finished::Charted {
+                        value,
+                        plan_id,
+                        attachment,
+                    },
+                    None => Finished::Result { value, plan_id },
+                },
                 Err(error) => Finished::Error(format!("The answer could not be written: {error}.")),
             },
             Err(error) => Finished::Error(error.to_string()),

@@ -6,7 +6,7 @@
 //! alike (D22 #14); a payee a schedule covers is projected by the schedule alone.
 
 use super::index::PlanIndex;
-use super::projection::{MonthProjection, ProjectionInput, first_shortfall, project};
+use super::projection::{MonthProjection, ProjectionInput, first_shortfall, project_days};
 use super::recurring::{
     Direction, Flow, LOOKBACK_MONTHS, Planned, Recurring, first_day_of, flows, recurring,
 };
@@ -54,6 +54,8 @@ pub struct Forecast {
     /// The schedules' dates from tomorrow to the end of `until`.
     pub scheduled: Vec<Occurrence>,
     pub months: Vec<MonthProjection>,
+    /// The balance of each day: today's, then the end of each day projected (a chart's line).
+    pub days: Vec<(NaiveDate, Milliunits)>,
     pub first_shortfall: Option<CalendarMonth>,
     pub message: String,
 }
@@ -233,7 +235,7 @@ pub fn forecast_indexed(
         .map(|o| (o.date, o.amount))
         .chain(scheduled.iter().map(|o| (o.date, o.amount)))
         .collect();
-    let months = project(&ProjectionInput {
+    let (months, days) = project_days(&ProjectionInput {
         today,
         until: request.until,
         start_balance,
@@ -257,6 +259,7 @@ pub fn forecast_indexed(
         monthly_income: income,
         scheduled,
         months,
+        days,
         first_shortfall: shortfall,
         message: format!(
             "{conclusion} This rests on the assumptions listed: check them with the user."
