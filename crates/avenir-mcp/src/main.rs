@@ -345,3 +345,32 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
     tokio::signal::ctrl_c().await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Codes are drawn from an alphabet with `-`: one that begins with it is still the code, not
+    /// an unknown flag (a pipe's second call failed one time in 64 before).
+    #[test]
+    fn a_confirmation_code_may_begin_with_a_hyphen() {
+        let parsed = Cli::try_parse_from([
+            "avenir-mcp",
+            "call",
+            "set_category_budget",
+            "--demo",
+            "amount=150",
+            "--confirm",
+            "-Pq3x9",
+        ]);
+        let Ok(Cli {
+            command: Some(Command::Call(args)),
+            ..
+        }) = parsed
+        else {
+            panic!("not parsed as a call: {parsed:?}");
+        };
+        assert_eq!(args.confirm.as_deref(), Some("-Pq3x9"));
+        assert_eq!(args.pairs, vec!["amount=150".to_string()]);
+    }
+}

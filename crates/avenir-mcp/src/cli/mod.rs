@@ -61,8 +61,9 @@ pub struct CallArgs {
     #[arg(long, value_name = "{…}", num_args = 0..=1, default_missing_value = "")]
     pub json: Option<String>,
     /// Apply a change previewed by an earlier call: the confirmation code it printed (valid 10
-    /// minutes, once). Same tool, same arguments.
-    #[arg(long, value_name = "CODE")]
+    /// minutes, once). Same tool, same arguments. A code may begin with `-`: it is taken as the
+    /// value all the same.
+    #[arg(long, value_name = "CODE", allow_hyphen_values = true)]
     pub confirm: Option<String>,
     /// Ask the tool for its chart (chart=true) and write the answer's first image (PNG) to FILE.
     #[arg(long, value_name = "FILE")]
