@@ -29,6 +29,22 @@ pub enum Pacer {
         budget: u32,
         state: Mutex<LedgerState>,
     },
+    /// A ledger kept in a database several instances share (the hosted mode), under `key`: one
+    /// per YNAB identity, so a person's budget holds whichever access token is current.
+    Shared {
+        store: std::sync::Arc<dyn LedgerStore>,
+        key: String,
+        budget: u32,
+    },
+}
+
+/// A place several processes keep ledgers in, each a short text (the ledger file's format) under
+/// a key. Its method blocks: [`Pacer::admit_async`] calls it on tokio's blocking pool.
+/// `change` is called exactly once per update (a database retry must not call it again).
+pub trait LedgerStore: Send + Sync + std::fmt::Debug {
+    /// Read the text under `key` (empty when none), hand it to `change`, and store what it
+    /// returns, atomically with respect to every other update of `key` by any process.
+    fn update_text(&self, key: &str, change: &mut dyn FnMut(&str) -> String) -> Result<(), String>;
 }
 
 /// What the ledger records.
@@ -153,7 +169,9 @@ impl Pacer {
 
     pub fn budget(&self) -> u32 {
         match self {
-            Pacer::Ledger { budget, .. } | Pacer::Memory { budget, .. } => *budget,
+            Pacer::Ledger { budget, .. }
+            | Pacer::Memory { budget, .. }
+            | Pacer::Shared { budget, .. } => *budget,
         }
     }
 
@@ -178,6 +196,14 @@ impl Pacer {
                 })
                 .await
                 .map_err(|error| Error::Ledger(format!("{shown}: {error}")))?
+            }
+            Pacer::Shared { store, key, budget } => {
+                let (store, key, budget) = (store.clone(), key.clone(), *budget);
+                tokio::task::spawn_blocking(move || {
+                    update_shared(&*store, &key, |state| state.admit(now_ms(), budget))
+                })
+                .await
+                .map_err(|error| Error::Ledger(format!("the shared ledger: {error}")))?
             }
         }
     }
@@ -220,8 +246,38 @@ impl Pacer {
                 let path = dir.join(ledger_name(token));
                 update_file(&path, change)
             }
+            // pause and remaining are called from async code: a database wait there must leave
+            // the worker (a multi-thread runtime, as the hosted mode runs on)
+            Pacer::Shared { store, key, .. } => match tokio::runtime::Handle::try_current() {
+                Ok(handle)
+                    if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread =>
+                {
+                    tokio::task::block_in_place(|| update_shared(&**store, key, change))
+                }
+                _ => update_shared(&**store, key, change),
+            },
         }
     }
+}
+
+/// Read, change and write the ledger under `key` in `store`.
+fn update_shared(
+    store: &dyn LedgerStore,
+    key: &str,
+    change: impl FnOnce(&mut LedgerState) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut change = Some(change);
+    let mut outcome = Ok(());
+    store
+        .update_text(key, &mut |text| {
+            let mut state = LedgerState::parse(text);
+            if let Some(change) = change.take() {
+                outcome = change(&mut state);
+            }
+            state.render()
+        })
+        .map_err(Error::Ledger)?;
+    outcome
 }
 
 /// Read, change and write the ledger at `path` under an exclusive lock.

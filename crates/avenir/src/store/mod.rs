@@ -4,3 +4,4 @@
 
 pub mod journal;
 pub mod plan_cache;
+pub mod shared;

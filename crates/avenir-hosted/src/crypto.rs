@@ -1,0 +1,1 @@
+//! YNAB tokens sealed at rest: AES-GCM under the server key.

@@ -1,0 +1,1 @@
+//! The hosted state on PostgreSQL or SQLite.

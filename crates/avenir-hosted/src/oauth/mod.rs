@@ -1,0 +1,1 @@
+//! The authorization server for MCP clients.

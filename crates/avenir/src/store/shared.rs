@@ -1,0 +1,67 @@
+//! State that several server instances share (the hosted mode, `avenir-hosted`): one person's
+//! journal and intents, their confirmation codes, and the spent nonces of sealed answer states.
+//!
+//! The local server keeps these in files and memory (`journal.rs`, `confirm/codes.rs`,
+//! `confirm/answer_state.rs`); a hosted instance gives each person a [`SharedStore`] backed by
+//! PostgreSQL or SQLite, so that a code issued by one instance is redeemed once by any, and two
+//! undos of one operation never both revert it.
+//!
+//! Every method blocks: callers run them on tokio's blocking pool (the journal already does), and
+//! an implementation may wait there on its database (`Handle::block_on`).
+
+use std::fmt::Debug;
+
+/// Which of a person's two append-only logs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stream {
+    /// The journal's operation lines and undo markers (`journal.jsonl`'s lines).
+    Journal,
+    /// The intents and their settlements (`journal.jsonl.intents`' lines).
+    Intents,
+}
+
+/// A confirmation code as stored: digests and the UTC second it was issued, never the code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeEntry {
+    /// The fingerprint of the subject the code confirms.
+    pub fingerprint: String,
+    /// SHA-256 hex of the call (tool and canonical arguments).
+    pub call_digest: String,
+    /// UTC seconds.
+    pub issued_at: i64,
+}
+
+/// A lock held until dropped (see [`SharedStore::undo_lock`]).
+pub trait HeldLock: Send + Sync + Debug {}
+
+/// One person's shared state. Implementations are scoped to one person, except the nonces,
+/// which are global (a nonce is random and spent once by anyone).
+pub trait SharedStore: Send + Sync + Debug {
+    /// Append `lines` (compact JSON, one object each) to `stream`, in order, in one transaction.
+    fn append(&self, stream: Stream, lines: &[String]) -> Result<(), String>;
+
+    /// Every line of `stream`, in the order appended.
+    fn lines(&self, stream: Stream) -> Result<Vec<String>, String>;
+
+    /// The undo lock (D5): shared (`exclusive == false`) for every write, exclusive for an undo,
+    /// across every instance on the same database; waits until granted; released when the
+    /// returned value is dropped (or its holder's connection dies).
+    fn undo_lock(&self, exclusive: bool) -> Result<Box<dyn HeldLock>, String>;
+
+    /// Keep a code (by the SHA-256 hex of the code). Codes issued more than `lifetime_s` before
+    /// `entry.issued_at` may be purged at the same time.
+    fn insert_code(
+        &self,
+        code_digest: &str,
+        entry: &CodeEntry,
+        lifetime_s: i64,
+    ) -> Result<(), String>;
+
+    /// Remove the code and return what it was issued for: atomically, so that of two instances
+    /// presenting it at once, exactly one gets `Some`.
+    fn take_code(&self, code_digest: &str) -> Result<Option<CodeEntry>, String>;
+
+    /// Spend `nonce` at `now` (UTC seconds): true the first time anywhere, false after. Nonces
+    /// spent more than `lifetime_s` before `now` may be purged.
+    fn spend_nonce(&self, nonce: &str, now: i64, lifetime_s: i64) -> Result<bool, String>;
+}
