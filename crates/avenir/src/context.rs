@@ -3,9 +3,12 @@
 
 use crate::config::Settings;
 use crate::confirm::Confirmations;
+use crate::confirm::answer_state::AnswerStates;
+use crate::confirm::codes::CodeStore;
 use crate::plan_store::PlanStore;
 use crate::store::journal::{Journal, JournalLocation};
 use crate::store::plan_cache::PlanCache;
+use crate::store::shared::SharedStore;
 use std::sync::Arc;
 
 /// The state shared by all calls.
@@ -37,5 +40,31 @@ impl Context {
             plans,
             settings,
         }
+    }
+
+    /// One person's context in the hosted mode: their journal, intents, confirmation codes and
+    /// answer states' nonces in `shared` (the database every instance uses), answer states sealed
+    /// under `answer_key` (the same in every instance), and no plan cache on disk.
+    pub fn hosted(
+        mut settings: Settings,
+        client: Arc<ynab::Client>,
+        shared: Arc<dyn SharedStore>,
+        answer_key: [u8; 32],
+    ) -> Result<Self, String> {
+        settings.cache = None;
+        settings.journal = None;
+        let fresh_for = std::time::Duration::from_secs(settings.fresh_seconds);
+        let states = AnswerStates::shared(answer_key, shared.clone())
+            .ok_or("the answer states' key was refused by the codec")?;
+        Ok(Context {
+            confirmations: Confirmations {
+                codes: CodeStore::shared(shared.clone()),
+                states,
+                ..Confirmations::new(settings.require_elicitation)
+            },
+            journal: Journal::new(JournalLocation::Shared(shared)),
+            plans: PlanStore::new(client, fresh_for),
+            settings,
+        })
     }
 }

@@ -1,7 +1,7 @@
 //! The HTTP client: one connection pool, the checks every request passes (path segments, base
 //! URL, token, pause), retries that never repeat a write blindly, and YNAB's error mapping.
 
-use crate::config::{BaseUrl, TokenSource};
+use crate::config::{BaseUrl, Token, TokenSource};
 use crate::error::Error;
 use crate::models::*;
 use crate::pacing::Pacer;
@@ -104,7 +104,11 @@ impl Client {
 
     /// Requests the hourly budget still allows, when the token is known.
     pub fn requests_left(&self) -> Option<u32> {
-        let token = self.token.token().ok()?;
+        let token = match (&self.token, &self.pacer) {
+            // a shared ledger is kept per person, not per token
+            (TokenSource::Provided(_), Pacer::Shared { .. }) => Token::new(String::new()),
+            _ => self.token.token().ok()?,
+        };
         self.pacer.remaining(&token)
     }
 
@@ -518,7 +522,7 @@ impl Client {
             check_segment(segment)?;
         }
         let base = self.base.check()?;
-        let token = self.token.token()?;
+        let token = self.token.current().await?;
         let url = format!("{base}/{}", segments.join("/"));
         let is_read = method == Method::GET;
 

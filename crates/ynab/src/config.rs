@@ -37,7 +37,7 @@ impl fmt::Display for Token {
 
 /// Where the token comes from. It is read again at every request, so a rotated token file is
 /// picked up without a restart.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum TokenSource {
     /// `YNAB_API_KEY` when non-empty, else the file named by `YNAB_API_KEY_FILE`.
     Environment,
@@ -45,13 +45,47 @@ pub enum TokenSource {
     File(PathBuf),
     /// A token given directly (the demo, tests).
     Fixed(Token),
+    /// A token that changes (the hosted mode: a person's YNAB OAuth access token, refreshed
+    /// before it expires), asked for before each request.
+    Provided(std::sync::Arc<dyn ProvideToken>),
+}
+
+/// Where a [`TokenSource::Provided`] token comes from.
+pub trait ProvideToken: Send + Sync + std::fmt::Debug {
+    /// The token to send now (refreshed first when it is about to expire).
+    fn current(
+        &self,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Token, Error>> + Send + '_>>;
+}
+
+impl std::fmt::Debug for TokenSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TokenSource::Environment => f.write_str("Environment"),
+            TokenSource::File(path) => f.debug_tuple("File").field(path).finish(),
+            TokenSource::Fixed(token) => f.debug_tuple("Fixed").field(token).finish(),
+            TokenSource::Provided(provider) => f.debug_tuple("Provided").field(provider).finish(),
+        }
+    }
 }
 
 impl TokenSource {
-    /// The token to send now, or the exact error of `server.md` §7.2.
+    /// The token to send now, asking a provider when there is one.
+    pub async fn current(&self) -> Result<Token, Error> {
+        match self {
+            TokenSource::Provided(provider) => provider.current().await,
+            _ => self.token(),
+        }
+    }
+
+    /// The token to send now, or the exact error of `server.md` §7.2 (a provided token is only
+    /// known through [`TokenSource::current`]).
     pub fn token(&self) -> Result<Token, Error> {
         match self {
             TokenSource::Fixed(token) => Ok(token.clone()),
+            TokenSource::Provided(_) => Err(Error::SignIn(
+                "this server's YNAB token is only known when a request is about to leave".into(),
+            )),
             TokenSource::File(path) => read_token_file(path),
             TokenSource::Environment => {
                 if let Some(value) = std::env::var_os("YNAB_API_KEY") {

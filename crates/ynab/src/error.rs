@@ -14,6 +14,10 @@ pub enum Error {
         "The HTTP client cannot start ({0}): avenir-mcp cannot reach YNAB. Check the machine's TLS setup (certificates), then start again."
     )]
     ClientSetup(String),
+    /// The hosted mode: the person's YNAB sign-in cannot be used (refresh refused, or never
+    /// made); the sentence says where to sign in again.
+    #[error("{0}")]
+    SignIn(String),
     #[error("YNAB_API_KEY_FILE cannot be read: {0}")]
     TokenFileUnreadable(String),
     #[error("YNAB_API_KEY_FILE is readable by other users: run chmod 600 {0}")]

@@ -32,6 +32,10 @@ pub struct AnswerStates {
     clock: Box<dyn Clock>,
     base: Instant,
     spent: Mutex<HashMap<String, Instant>>,
+    /// The hosted mode: the key is shared by every instance, states are dated on the wall clock
+    /// (UTC milliseconds, since instances share no monotonic clock) and nonces are spent in the
+    /// database.
+    shared: Option<std::sync::Arc<dyn crate::store::shared::SharedStore>>,
 }
 
 impl Default for AnswerStates {
@@ -49,6 +53,45 @@ impl AnswerStates {
             base: clock.now(),
             clock,
             spent: Mutex::new(HashMap::new()),
+            shared: None,
+        }
+    }
+
+    /// Answer states every instance can open: sealed under `key` (derived from the server's
+    /// secret key), nonces spent in `store`. `None` when the key is refused by the codec.
+    pub fn shared(
+        key: [u8; 32],
+        store: std::sync::Arc<dyn crate::store::shared::SharedStore>,
+    ) -> Option<Self> {
+        let clock: Box<dyn Clock> = Box::new(SystemClock);
+        Some(AnswerStates {
+            codec: RequestStateCodec::try_new(key.to_vec()).ok()?,
+            base: clock.now(),
+            clock,
+            spent: Mutex::new(HashMap::new()),
+            shared: Some(store),
+        })
+    }
+
+    /// [`AnswerStates::spend`] from async code: a database's wait runs on the blocking pool. A
+    /// nonce that cannot be checked counts as spent (the answer is refused, nothing written).
+    pub async fn spend_async(&self, nonce: &str) -> bool {
+        let Some(store) = self.shared.clone() else {
+            return self.spend(nonce);
+        };
+        let nonce = nonce.to_string();
+        let now = chrono::Utc::now().timestamp();
+        let lifetime = STATE_LIFETIME.as_secs() as i64;
+        match tokio::task::spawn_blocking(move || store.spend_nonce(&nonce, now, lifetime)).await {
+            Ok(Ok(first)) => first,
+            Ok(Err(error)) => {
+                tracing::warn!("a sealed answer's nonce could not be checked: {error}");
+                false
+            }
+            Err(error) => {
+                tracing::warn!("a sealed answer's nonce could not be checked: {error}");
+                false
+            }
         }
     }
 
@@ -73,6 +116,9 @@ impl AnswerStates {
     }
 
     fn elapsed_ms(&self) -> u64 {
+        if self.shared.is_some() {
+            return u64::try_from(chrono::Utc::now().timestamp_millis()).unwrap_or(0);
+        }
         self.clock.now().duration_since(self.base).as_millis() as u64
     }
 

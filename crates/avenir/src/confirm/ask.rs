@@ -24,25 +24,25 @@ pub(crate) async fn decide(
     let confirmations = &context.confirmations;
     let required = confirmations.require_elicitation;
     let call = associated_data(tool, &ask.arguments);
-    let code = |fp: &str| match confirmations.codes.issue(fp, &call) {
+    let code = async |fp: &str| match confirmations.codes.issue_async(fp, &call).await {
         Ok(code) => Decision::Code(code),
         Err(error) => {
             tracing::warn!("{error}");
             Decision::Refused(CODE_NOT_KEPT)
         }
     };
-    let dismissed = |fp: &str| {
+    let dismissed = async |fp: &str| {
         if required {
             Decision::Declined
         } else {
-            code(fp)
+            code(fp).await
         }
     };
     if let Some(presented) = &ask.confirmation {
         if required {
             return Decision::Refused(CODES_DISABLED);
         }
-        return match confirmations.codes.redeem(presented, fp, &call) {
+        return match confirmations.codes.redeem_async(presented, fp, &call).await {
             Ok(codes::Redeemed::Valid) => Decision::Apply,
             Ok(codes::Redeemed::PlanChanged) => Decision::Refused(BUDGET_CHANGED),
             Ok(codes::Redeemed::Refused) => Decision::Refused(BAD_CODE),
@@ -56,7 +56,7 @@ pub(crate) async fn decide(
         return if required {
             Decision::Refused(CANNOT_ASK)
         } else {
-            code(fp)
+            code(fp).await
         };
     }
     if ask.modern {
@@ -71,18 +71,18 @@ pub(crate) async fn decide(
             // A retry without the answer: ask again (the state's nonce stays unspent).
             return input_required(confirmations, &associated, fp, question);
         };
-        if !confirmations.states.spend(&sealed.nonce) {
+        if !confirmations.states.spend_async(&sealed.nonce).await {
             return Decision::Refused(ANSWER_INVALID);
         }
         return match read_answer(answer) {
             Answer::Yes if sealed.fingerprint == fp => Decision::Apply,
             Answer::Yes => Decision::Refused(BUDGET_CHANGED),
             Answer::No => Decision::Declined,
-            Answer::Dismissed => dismissed(fp),
+            Answer::Dismissed => dismissed(fp).await,
         };
     }
     let Some(peer) = &ask.peer else {
-        return dismissed(fp);
+        return dismissed(fp).await;
     };
     let asked = peer
         .create_elicitation_with_timeout(form(question), Some(confirmations.elicitation_timeout))
@@ -91,11 +91,11 @@ pub(crate) async fn decide(
         Ok(result) => match read_answer(&serde_json::to_value(&result).unwrap_or(Value::Null)) {
             Answer::Yes => Decision::Recheck,
             Answer::No => Decision::Declined,
-            Answer::Dismissed => dismissed(fp),
+            Answer::Dismissed => dismissed(fp).await,
         },
         Err(error) => {
             tracing::info!("the in-call question got no answer: {error}");
-            dismissed(fp)
+            dismissed(fp).await
         }
     }
 }

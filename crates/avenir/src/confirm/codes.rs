@@ -55,6 +55,8 @@ pub struct CodeStore {
     codes: Mutex<HashMap<String, Issued>>,
     /// Kept in this file instead of memory (the command line's codes).
     file: Option<PathBuf>,
+    /// Kept in the hosted mode's database, shared by every instance (digests only, as the file).
+    shared: Option<std::sync::Arc<dyn crate::store::shared::SharedStore>>,
 }
 
 /// A code store's file could not be read or written: the code cannot be issued or checked.
@@ -79,7 +81,69 @@ impl CodeStore {
             clock,
             codes: Mutex::new(HashMap::new()),
             file: None,
+            shared: None,
         }
+    }
+
+    /// Codes kept in the hosted mode's database (one person's), so that a code issued by one
+    /// instance is redeemed by any, once: the same digests and UTC seconds as
+    /// [`CodeStore::on_disk`], and the database takes a code atomically.
+    pub fn shared(store: std::sync::Arc<dyn crate::store::shared::SharedStore>) -> Self {
+        CodeStore {
+            shared: Some(store),
+            ..CodeStore::default()
+        }
+    }
+
+    /// [`CodeStore::issue`] from async code: a database's wait runs on the blocking pool.
+    pub async fn issue_async(
+        &self,
+        fingerprint: &str,
+        call: &str,
+    ) -> Result<String, CodeFileError> {
+        let Some(store) = self.shared.clone() else {
+            return self.issue(fingerprint, call);
+        };
+        let code = crate::random::base64url::<8>();
+        let (key, entry) = (
+            digest(&code),
+            crate::store::shared::CodeEntry {
+                fingerprint: fingerprint.to_string(),
+                call_digest: digest(call),
+                issued_at: unix_now(),
+            },
+        );
+        tokio::task::spawn_blocking(move || {
+            store.insert_code(&key, &entry, CODE_LIFETIME.as_secs() as i64)
+        })
+        .await
+        .map_err(|e| CodeFileError(format!("the code could not be kept: {e}")))?
+        .map_err(|e| CodeFileError(format!("the code could not be kept: {e}")))?;
+        Ok(code)
+    }
+
+    /// [`CodeStore::redeem`] from async code: a database's wait runs on the blocking pool.
+    pub async fn redeem_async(
+        &self,
+        code: &str,
+        fingerprint: &str,
+        call: &str,
+    ) -> Result<Redeemed, CodeFileError> {
+        let Some(store) = self.shared.clone() else {
+            return self.redeem(code, fingerprint, call);
+        };
+        let key = digest(code);
+        let taken = tokio::task::spawn_blocking(move || store.take_code(&key))
+            .await
+            .map_err(|e| CodeFileError(format!("the code could not be checked: {e}")))?
+            .map_err(|e| CodeFileError(format!("the code could not be checked: {e}")))?;
+        Ok(match taken {
+            Some(entry) if alive(entry.issued_at, unix_now()) => judge(
+                entry.fingerprint == fingerprint,
+                entry.call_digest == digest(call),
+            ),
+            _ => Redeemed::Refused,
+        })
     }
 
     /// Codes kept in `path` (mode 0600, its folder 0700), so that one process issues a code and

@@ -41,6 +41,23 @@ pub const META_REQUESTS_LEFT: &str = "avenir-mcp/ynab_requests_left";
 pub struct AvenirServer {
     context: Arc<Context>,
     tools: Arc<Vec<ToolSpec>>,
+    /// Whether the write tools are listed (`AVENIR_MCP_WRITE=1`; in the hosted mode, a person
+    /// who granted read and change).
+    writes: bool,
+    /// The read tools alone, for a person of the hosted mode who granted read only.
+    read_tools: Arc<Vec<ToolSpec>>,
+    /// The hosted mode: every request must come with a [`Person`]; none is refused.
+    hosted: bool,
+}
+
+/// A person signed in to the hosted mode, as its HTTP layer hands them to the server: put in
+/// the HTTP request's extensions, which rmcp passes on as `http::request::Parts`. Every call of
+/// that request runs on the person's own context (their YNAB token, plans, journal and codes).
+#[derive(Clone)]
+pub struct Person {
+    pub context: Arc<Context>,
+    /// They granted read and change: the write tools are listed for them.
+    pub writes: bool,
 }
 
 impl AvenirServer {
@@ -50,9 +67,56 @@ impl AvenirServer {
             .into_iter()
             .filter(|t| t.read_only || writes)
             .collect();
+        let read_tools = tools::registry()
+            .into_iter()
+            .filter(|t| t.read_only)
+            .collect();
         AvenirServer {
             context,
             tools: Arc::new(tools),
+            writes,
+            read_tools: Arc::new(read_tools),
+            hosted: false,
+        }
+    }
+
+    /// The server of the hosted mode: `template` is what answers before anyone signs in (the
+    /// instructions); every request is served on the [`Person`] its HTTP layer found, and a
+    /// request without one is refused.
+    pub fn hosted(template: Arc<Context>) -> Self {
+        AvenirServer {
+            hosted: true,
+            ..AvenirServer::new(template)
+        }
+    }
+
+    /// The server as this request's person sees it: their context, and the write tools only
+    /// when they granted them (and this process enables them).
+    fn for_request(&self, request: &RequestContext<RoleServer>) -> Result<AvenirServer, McpError> {
+        let person = request
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Person>());
+        match person {
+            Some(person) => {
+                let writes = person.writes && self.writes;
+                Ok(AvenirServer {
+                    context: person.context.clone(),
+                    tools: if writes {
+                        self.tools.clone()
+                    } else {
+                        self.read_tools.clone()
+                    },
+                    writes,
+                    read_tools: self.read_tools.clone(),
+                    hosted: true,
+                })
+            }
+            None if self.hosted => Err(McpError::invalid_request(
+                "no person is signed in for this request: sign in again",
+                None,
+            )),
+            None => Ok(self.clone()),
         }
     }
 
@@ -62,7 +126,7 @@ impl AvenirServer {
 
     /// The guide for this process (instructions and `avenir-mcp://guide`).
     pub fn guide(&self) -> String {
-        guide::guide(&self.tools, self.context.settings.writes_enabled)
+        guide::guide(&self.tools, self.writes)
     }
 
     fn spec(&self, name: &str) -> Option<&ToolSpec> {
@@ -82,7 +146,7 @@ impl AvenirServer {
     /// The tool as `tools/list` shows it; `apps`: the client declared the MCP Apps extension, so
     /// a chart tool names its view (`app.rs`).
     fn tool(&self, spec: &ToolSpec, apps: bool) -> Tool {
-        let writes = self.context.settings.writes_enabled;
+        let writes = self.writes;
         let mut annotations = ToolAnnotations::with_title(spec.title)
             .read_only(spec.read_only)
             .idempotent(spec.idempotent)
@@ -227,8 +291,12 @@ impl ServerHandler for AvenirServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        let server = self.for_request(&context)?;
         let apps = app::client_shows_apps(context.client_capabilities().as_ref());
-        let tools = self.listed().map(|spec| self.tool(spec, apps)).collect();
+        let tools = server
+            .listed()
+            .map(|spec| server.tool(spec, apps))
+            .collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
@@ -237,6 +305,87 @@ impl ServerHandler for AvenirServer {
     }
 
     async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        self.for_request(&context)?.call(request, context).await
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        self.for_request(&context)?;
+        let all = resources::static_resources();
+        #[cfg(feature = "conformance")]
+        let all = [all, crate::conformance::resources()].concat();
+        Ok(ListResourcesResult::with_all_items(all))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        self.for_request(&context)?;
+        let all = resources::templates();
+        #[cfg(feature = "conformance")]
+        let all = [all, crate::conformance::templates()].concat();
+        Ok(ListResourceTemplatesResult::with_all_items(all))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let server = self.for_request(&context)?;
+        #[cfg(feature = "conformance")]
+        if let Some(result) = crate::conformance::read_resource(&request.uri) {
+            return Ok(result.into());
+        }
+        resources::read(&server, &request.uri).await.map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, McpError> {
+        self.for_request(&context)?;
+        let all = prompts::list();
+        #[cfg(feature = "conformance")]
+        let all = [all, crate::conformance::prompts()].concat();
+        Ok(rmcp::model::ListPromptsResult::with_all_items(all))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: rmcp::model::GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, McpError> {
+        let server = self.for_request(&context)?;
+        #[cfg(feature = "conformance")]
+        if let Some(result) =
+            crate::conformance::get_prompt(&request.name, request.arguments.as_ref())
+        {
+            return result.map(Into::into);
+        }
+        prompts::get(
+            &guide::ToolsInBuild::new(&server.tools),
+            server.context.settings.today(),
+            &request.name,
+            request.arguments.as_ref(),
+        )
+        .map(Into::into)
+    }
+}
+
+impl AvenirServer {
+    /// `tools/call` on this (the request's person's) server.
+    async fn call(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
@@ -325,70 +474,5 @@ impl ServerHandler for AvenirServer {
         };
         result.meta = Some(rmcp::model::MetaObject(meta));
         Ok(result.into())
-    }
-
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, McpError> {
-        let all = resources::static_resources();
-        #[cfg(feature = "conformance")]
-        let all = [all, crate::conformance::resources()].concat();
-        Ok(ListResourcesResult::with_all_items(all))
-    }
-
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, McpError> {
-        let all = resources::templates();
-        #[cfg(feature = "conformance")]
-        let all = [all, crate::conformance::templates()].concat();
-        Ok(ListResourceTemplatesResult::with_all_items(all))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, McpError> {
-        #[cfg(feature = "conformance")]
-        if let Some(result) = crate::conformance::read_resource(&request.uri) {
-            return Ok(result.into());
-        }
-        resources::read(self, &request.uri).await.map(Into::into)
-    }
-
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::ListPromptsResult, McpError> {
-        let all = prompts::list();
-        #[cfg(feature = "conformance")]
-        let all = [all, crate::conformance::prompts()].concat();
-        Ok(rmcp::model::ListPromptsResult::with_all_items(all))
-    }
-
-    async fn get_prompt(
-        &self,
-        request: rmcp::model::GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::GetPromptResponse, McpError> {
-        #[cfg(feature = "conformance")]
-        if let Some(result) =
-            crate::conformance::get_prompt(&request.name, request.arguments.as_ref())
-        {
-            return result.map(Into::into);
-        }
-        prompts::get(
-            &guide::ToolsInBuild::new(&self.tools),
-            self.context.settings.today(),
-            &request.name,
-            request.arguments.as_ref(),
-        )
-        .map(Into::into)
     }
 }

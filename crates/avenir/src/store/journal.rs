@@ -18,6 +18,12 @@ use serde_json::{Value, json};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::shared::{HeldLock, SharedStore, Stream};
+
+/// How a journal kept in the database is named in messages (it has no path).
+const SHARED_NAME: &str = "your journal";
 
 /// How a write holds `<journal>.undo.lock`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +39,13 @@ pub enum UndoLockMode {
 /// two tasks of one process exclude each other as two processes do.
 #[derive(Debug)]
 pub struct UndoLock {
-    _file: File,
+    _held: Held,
+}
+
+#[derive(Debug)]
+enum Held {
+    File(#[allow(dead_code)] File),
+    Shared(#[allow(dead_code)] Box<dyn HeldLock>),
 }
 
 /// Where the journal lives.
@@ -44,6 +56,9 @@ pub enum JournalLocation {
     Environment,
     /// A fixed path (`--demo`'s temporary directory, tests).
     Fixed(PathBuf),
+    /// One person's journal in the hosted mode's database, shared by every instance: the same
+    /// lines as the file's, and the undo lock taken there.
+    Shared(Arc<dyn SharedStore>),
 }
 
 /// The journal and its intents file.
@@ -146,10 +161,13 @@ impl Journal {
         Journal { location }
     }
 
-    /// The journal's path now.
+    /// The journal's path now (a journal kept in the database has none: an error).
     pub fn path(&self) -> Result<PathBuf, JournalError> {
         match &self.location {
             JournalLocation::Fixed(path) => Ok(path.clone()),
+            JournalLocation::Shared(_) => Err(JournalError::Io(format!(
+                "{SHARED_NAME} is kept in the server's database, not in a file"
+            ))),
             JournalLocation::Environment => {
                 if let Some(path) = std::env::var_os("AVENIR_MCP_JOURNAL").filter(|p| !p.is_empty())
                 {
@@ -208,6 +226,14 @@ impl Journal {
     /// Take `<journal>.undo.lock` as `mode` says, waiting for it (blocking: see
     /// [`Journal::undo_lock`]).
     pub fn undo_lock_blocking(&self, mode: UndoLockMode) -> Result<UndoLock, JournalError> {
+        if let Some(store) = self.shared() {
+            let held = store
+                .undo_lock(mode == UndoLockMode::Undoing)
+                .map_err(|e| JournalError::Io(format!("{SHARED_NAME}'s undo lock: {e}")))?;
+            return Ok(UndoLock {
+                _held: Held::Shared(held),
+            });
+        }
         let path = self.path()?;
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             create_private_dir(parent).map_err(|e| io(&path, e))?;
@@ -219,7 +245,9 @@ impl Journal {
             UndoLockMode::Undoing => file.lock(),
         }
         .map_err(|e| io(&lock_path, e))?;
-        Ok(UndoLock { _file: file })
+        Ok(UndoLock {
+            _held: Held::File(file),
+        })
     }
 
     /// Take `<journal>.undo.lock` as `mode` says, waiting on a blocking thread so the async
@@ -232,8 +260,37 @@ impl Journal {
             .map_err(|e| JournalError::Io(format!("the journal's undo lock: {e}")))?
     }
 
+    /// The database this journal is kept in, if it is.
+    fn shared(&self) -> Option<&Arc<dyn SharedStore>> {
+        match &self.location {
+            JournalLocation::Shared(store) => Some(store),
+            _ => None,
+        }
+    }
+
+    fn append_shared(
+        store: &Arc<dyn SharedStore>,
+        stream: Stream,
+        lines: &[String],
+    ) -> Result<(), JournalError> {
+        store
+            .append(stream, lines)
+            .map_err(|e| JournalError::Io(format!("{SHARED_NAME}: {e}")))
+    }
+
+    fn shared_lines(store: &Arc<dyn SharedStore>, stream: Stream) -> Result<String, JournalError> {
+        let lines = store
+            .lines(stream)
+            .map_err(|e| JournalError::Io(format!("{SHARED_NAME}: {e}")))?;
+        Ok(lines.join("\n"))
+    }
+
     /// Append and flush an intent before the first YNAB write.
     pub fn record_intent(&self, intent: &Intent) -> Result<(), JournalError> {
+        if let Some(store) = self.shared() {
+            let line = json!({ "intent": intent }).to_string();
+            return Self::append_shared(store, Stream::Intents, &[line]);
+        }
         self.locked(|path| {
             append_line(&Self::sibling(path, ".intents"), &json!({"intent": intent}))
         })
@@ -241,6 +298,10 @@ impl Journal {
 
     /// Settle an intent: `applied` or `failed`.
     pub fn settle(&self, intent_id: &str, outcome: &str) -> Result<(), JournalError> {
+        if let Some(store) = self.shared() {
+            let line = json!({"settled": intent_id, "outcome": outcome}).to_string();
+            return Self::append_shared(store, Stream::Intents, &[line]);
+        }
         self.locked(|path| {
             append_line(
                 &Self::sibling(path, ".intents"),
@@ -257,6 +318,9 @@ impl Journal {
 
     /// Append lines (compact JSON, one object each) in one locked step.
     pub fn append_all(&self, lines: &[String]) -> Result<(), JournalError> {
+        if let Some(store) = self.shared() {
+            return Self::append_shared(store, Stream::Journal, lines);
+        }
         self.locked(|path| {
             for line in lines {
                 append_text(path, line)?;
@@ -267,17 +331,30 @@ impl Journal {
 
     /// Read the whole journal (no cache).
     pub fn read(&self) -> Result<JournalView, JournalError> {
+        if let Some(store) = self.shared() {
+            let text = Self::shared_lines(store, Stream::Journal)?;
+            return view_of(text.as_bytes(), SHARED_NAME);
+        }
         let path = self.path()?;
         read_view(&path)
     }
 
     /// Intents never settled, oldest first (D14).
     pub fn unfinished(&self) -> Result<Vec<Intent>, JournalError> {
-        let path = Self::sibling(&self.path()?, ".intents");
-        let text = match std::fs::read(&path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(io(&path, e)),
+        let (text, path) = match self.shared() {
+            Some(store) => (
+                Self::shared_lines(store, Stream::Intents)?,
+                PathBuf::from(format!("{SHARED_NAME}'s intents")),
+            ),
+            None => {
+                let path = Self::sibling(&self.path()?, ".intents");
+                let text = match std::fs::read(&path) {
+                    Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+                    Err(e) => return Err(io(&path, e)),
+                };
+                (text, path)
+            }
         };
         let mut intents: Vec<Intent> = Vec::new();
         let mut settled = std::collections::HashSet::new();
@@ -371,8 +448,13 @@ fn read_view(path: &Path) -> Result<JournalView, JournalError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(JournalView::default()),
         Err(e) => return Err(io(path, e)),
     };
+    view_of(&bytes, &path.display().to_string())
+}
+
+/// The view of a journal's text; `name` is how a damaged line's message names it.
+fn view_of(bytes: &[u8], name: &str) -> Result<JournalView, JournalError> {
     let damaged = |line: usize| JournalError::Damaged {
-        path: path.display().to_string(),
+        path: name.to_string(),
         line,
     };
     let mut view = JournalView::default();
