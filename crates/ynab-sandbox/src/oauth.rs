@@ -32,10 +32,11 @@
 //! - `/oauth/authorize` consents at once, without a page. Unknown `client_id`, or a
 //!   `redirect_uri` other than the app's exact one: 400 with a plain-text sentence, never a
 //!   redirect. Other errors redirect with `error=` (and `error_description=`), `state` passed back.
-//! - Codes last 10 minutes and are used once: a code presented to the token endpoint is spent,
-//!   whether or not the rest of the request is right. Access tokens last 7200 s; refresh tokens
-//!   do not expire but rotate: a refresh spends the one presented. Access tokens stay valid after
-//!   a refresh, until they expire.
+//! - Codes last 10 minutes and are used once: a code (or refresh token) presented to the token
+//!   endpoint by an authenticated client is spent, whether or not the rest of the request is
+//!   right; a wrong client secret spends nothing. Access tokens last 7200 s; refresh tokens do
+//!   not expire but rotate: a refresh spends the one presented. Access tokens stay valid after a
+//!   refresh, until they expire; `fail-refresh` leaves them too.
 //! - The client authenticates with `client_id` and `client_secret` in the form body (HTTP Basic
 //!   is not read); a wrong pair answers 401 `invalid_client`.
 //! - `GET /__sandbox/stats` counts successful grants (`oauth.authorization_code`,
@@ -554,21 +555,16 @@ pub(crate) async fn token(State(state): State<AppState>, body: Bytes) -> Respons
         let Some(refresh) = get("refresh_token") else {
             return invalid_request("refresh_token is required with grant_type=refresh_token.");
         };
-        match shared.oauth.refresh.get(refresh) {
-            Some(t) if t.client_id == client_id => {}
-            Some(_) => {
-                return invalid_grant("The refresh token was issued to another client.");
-            }
-            None => {
-                return invalid_grant(
-                    "The refresh token is unknown, already used or revoked: ask the person to \
-                     authorize again.",
-                );
-            }
-        }
+        // Like a code, a refresh token presented is spent, whatever follows.
         let Some(grant) = shared.oauth.refresh.remove(refresh) else {
-            return invalid_grant("The refresh token is unknown.");
+            return invalid_grant(
+                "The refresh token is unknown, already used or revoked: ask the person to \
+                 authorize again.",
+            );
         };
+        if grant.client_id != client_id {
+            return invalid_grant("The refresh token was issued to another client.");
+        }
         (grant.user, grant.read_only)
     };
     let answer = match shared.oauth.issue(client_id, user, read_only) {

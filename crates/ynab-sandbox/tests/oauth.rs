@@ -314,13 +314,42 @@ async fn a_refresh_rotates_the_refresh_token() {
     let (status, plans) = get(&sandbox, &new_access, "/plans").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(plan_ids(&plans, "plans"), vec![demo_id()]);
-    let (status, _) = refresh(&sandbox, &new_refresh).await;
+    let (status, body) = refresh(&sandbox, &new_refresh).await;
     assert_eq!(status, StatusCode::OK);
+
+    // Another registered client cannot use this client's refresh token.
+    sandbox.add_oauth_app("other-app", "other-secret", "http://127.0.0.1:9/other");
+    let (status, refused) = token(
+        &sandbox,
+        &[
+            ("grant_type", "refresh_token"),
+            ("client_id", "other-app"),
+            ("client_secret", "other-secret"),
+            ("refresh_token", body["refresh_token"].as_str().unwrap()),
+        ],
+    )
+    .await;
+    assert_eq!(
+        (status, &refused["error"]),
+        (StatusCode::BAD_REQUEST, &json!("invalid_grant"))
+    );
 
     assert_eq!(
         stats(&sandbox).await["oauth"],
         json!({"authorization_code": 1, "refresh_token": 2})
     );
+    // A reset zeroes the counters and keeps the tokens.
+    let reset = client()
+        .post(format!("{}/__sandbox/reset", root(&sandbox)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reset.status(), StatusCode::NO_CONTENT);
+    assert_eq!(
+        stats(&sandbox).await["oauth"],
+        json!({"authorization_code": 0, "refresh_token": 0})
+    );
+    assert_eq!(get(&sandbox, &new_access, "/plans").await.0, StatusCode::OK);
 }
 
 #[tokio::test]
@@ -365,10 +394,6 @@ async fn a_read_only_token_reads_but_cannot_write() {
     assert_eq!(status, StatusCode::OK);
     let count = payees["data"]["payees"].as_array().unwrap().len();
 
-    let refused = json!({"error": {
-        "id": "403.3",
-        "name": "unauthorized_scope",
-    }});
     let (status, body) = v1(
         &sandbox,
         Some(&access),
@@ -378,8 +403,9 @@ async fn a_read_only_token_reads_but_cannot_write() {
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    assert_eq!(body["error"]["id"], refused["error"]["id"]);
-    assert_eq!(body["error"]["name"], refused["error"]["name"]);
+    assert_eq!(body["error"]["id"], "403.3");
+    assert_eq!(body["error"]["name"], "unauthorized_scope");
+    assert_eq!(body["error"].as_object().unwrap().len(), 3, "{body}");
     assert!(
         body["error"]["detail"]
             .as_str()
