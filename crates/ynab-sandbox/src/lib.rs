@@ -25,6 +25,7 @@
 //! - each area's endpoints (filters, hybrid rows, defaults, what may not change): the modules of
 //!   [`routes`]. One known difference: transaction lists do not default `since_date` to one year
 //!   ago as YNAB 1.85+ does ([`routes::transactions`]).
+//! - OAuth (users who see some plans, apps, codes, tokens, scopes, a clock): [`oauth`].
 
 pub mod body;
 pub mod builder;
@@ -37,6 +38,7 @@ pub mod heavy;
 pub mod ids;
 pub mod knowledge;
 pub mod ledger;
+pub mod oauth;
 pub mod planfile;
 pub mod routes;
 pub mod server;

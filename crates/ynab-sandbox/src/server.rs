@@ -1,6 +1,7 @@
 //! The HTTP face of the sandbox: the running [`Sandbox`], the one place where the router is
 //! assembled (YNAB API v1's routes from `crate::routes` under `/v1`, the bearer check and the
-//! request counter as layers), and the counter's `/__sandbox/stats` route.
+//! request counter as layers; YNAB's OAuth endpoints and their control routes from
+//! `crate::oauth`), and the counter's `/__sandbox/stats` route.
 //!
 //! To extend the router (control routes, fault middleware), change `router` only: `/v1` is
 //! built and layered there once.
@@ -9,14 +10,15 @@ use crate::derived::{Derived, Figures};
 use crate::error::error_response;
 use crate::faults::{self, Fault, FaultKind, Faults, status_response};
 use crate::knowledge;
+use crate::oauth::{self, Bearer, OAuth, OAuthStats};
 use crate::routes;
 use crate::state::PlanState;
 use axum::Router;
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -45,6 +47,8 @@ pub struct Stats {
     pub routes: BTreeMap<String, u64>,
     /// Of those, the requests that asked for a delta (`last_knowledge_of_server` in the query).
     pub deltas: u64,
+    /// Tokens granted by `POST /oauth/token`, by grant type (`crate::oauth`).
+    pub oauth: OAuthStats,
 }
 
 /// What the handlers share: the plans and the request counter.
@@ -61,6 +65,8 @@ pub(crate) struct Shared {
     pub(crate) faults: Arc<Faults>,
     /// The plans' derived figures at their present knowledge (`crate::derived`).
     pub(crate) figures: Figures,
+    /// Users, apps, codes, tokens and the clock of YNAB's OAuth (`crate::oauth`).
+    pub(crate) oauth: OAuth,
 }
 
 impl Shared {
@@ -73,6 +79,7 @@ impl Shared {
             stats: Stats::default(),
             faults: Arc::new(Faults::default()),
             figures: Figures::default(),
+            oauth: OAuth::default(),
         }
     }
 }
@@ -119,6 +126,11 @@ impl Sandbox {
             }
         });
         Ok(Sandbox { addr, state, task })
+    }
+
+    /// What the handlers share (`crate::oauth` adds its set-up methods with it).
+    pub(crate) fn state(&self) -> &AppState {
+        &self.state
     }
 
     /// The address it listens on.
@@ -204,7 +216,8 @@ pub fn app(plan: PlanState) -> Router {
     router(Arc::new(Mutex::new(Shared::new(plan))))
 }
 
-/// The router: `/v1` (routes, fallbacks, then the counting and bearer layer) and the stats route.
+/// The router: `/v1` (routes, fallbacks, then the counting and bearer layer), YNAB's OAuth
+/// endpoints, and the control routes.
 fn router(state: AppState) -> Router {
     let v1 = routes::v1()
         .fallback(routes::no_route)
@@ -217,16 +230,22 @@ fn router(state: AppState) -> Router {
     Router::new()
         .nest("/v1", v1)
         .route("/__sandbox/stats", get(stats))
-        .route("/__sandbox/reset", axum::routing::post(reset))
+        .route("/__sandbox/reset", post(reset))
         .route(
             "/__sandbox/faults",
             get(pending_faults).post(add_faults).delete(clear_faults),
         )
+        .route("/oauth/authorize", get(oauth::authorize))
+        .route("/oauth/token", post(oauth::token))
+        .route("/__sandbox/oauth/sign-in", post(oauth::sign_in))
+        .route("/__sandbox/oauth/fail-refresh", post(oauth::fail_refresh))
+        .route("/__sandbox/clock", post(oauth::clock))
         .fallback(routes::no_route)
         .with_state(state)
 }
 
-/// `POST /__sandbox/reset`: back to the plan as loaded, counters zeroed, faults cleared.
+/// `POST /__sandbox/reset`: back to the plan as loaded, counters zeroed, faults cleared (OAuth's
+/// users, apps, tokens and clock kept).
 async fn reset(State(state): State<AppState>) -> Response {
     let mut shared = lock(&state);
     shared.plan = shared.original.clone();
@@ -311,7 +330,9 @@ async fn clear_faults(State(state): State<AppState>) -> Response {
 /// The most a delayed request's body may hold (axum's default limit for the handlers' bodies).
 const HELD_BODY_LIMIT: usize = 2 * 1024 * 1024;
 
-/// Counts every `/v1` request, then refuses those without a bearer token, as YNAB does.
+/// Counts every `/v1` request, then refuses those without a bearer token, as YNAB does. A token
+/// issued by `POST /oauth/token` acts as its user (`crate::oauth`): expired, 401 as without one;
+/// read-only, 403.3 for anything but a read.
 async fn count_and_authorize(
     State(state): State<AppState>,
     matched: Option<MatchedPath>,
@@ -367,20 +388,34 @@ async fn count_and_authorize(
         Some(FaultKind::ApplyThenDrop) => drop_after = true,
         None => {}
     }
-    let authorized = headers
+    let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .is_some_and(|token| !token.trim().is_empty());
-    if !authorized {
-        return error_response(
+        .map(str::trim)
+        .filter(|token| !token.is_empty());
+    let unauthorized = || {
+        error_response(
             StatusCode::UNAUTHORIZED,
             "401",
             "unauthorized",
             "Unauthorized",
-        );
-    }
-    let response = next.run(request).await;
+        )
+    };
+    let Some(token) = token else {
+        return unauthorized();
+    };
+    let bearer = lock(&state).oauth.bearer(token);
+    let response = match bearer {
+        Bearer::Other => next.run(request).await,
+        Bearer::Expired => return unauthorized(),
+        Bearer::User { user, read_only } => {
+            if read_only && !matches!(*request.method(), Method::GET | Method::HEAD) {
+                return oauth::read_only_refusal();
+            }
+            oauth::acting_as(user, next.run(request)).await
+        }
+    };
     if let Some(ms) = hold_after {
         // The write is applied; its answer waits.
         faults.hold(ms).await;

@@ -44,7 +44,10 @@ async fn stats_count_requests_per_method_and_route() {
     let api = Api::demo();
     let stats = api.control("GET", "stats").await;
     assert_eq!(stats.status, 200);
-    assert_eq!(stats.body, json!({"total": 0, "routes": {}, "deltas": 0}));
+    assert_eq!(
+        stats.body,
+        json!({"total": 0, "routes": {}, "deltas": 0, "oauth": {"authorization_code": 0, "refresh_token": 0}})
+    );
 
     api.call("GET", "/plans", None).await;
     api.call("GET", "/plans", None).await;
@@ -81,7 +84,7 @@ async fn stats_count_requests_per_method_and_route() {
             "GET /v1/plans/{plan_id}/transactions/{transaction_id}": 1,
             "PUT /v1/plans/{plan_id}/transactions/{transaction_id}": 1,
             "GET (unknown)": 1,
-        }}),
+        }, "oauth": {"authorization_code": 0, "refresh_token": 0}}),
         "control routes are not counted"
     );
 }
@@ -118,7 +121,7 @@ async fn reset_restores_the_plan_and_zeroes_counters_and_faults() {
     assert_eq!((reset.status, reset.body), (204, Value::Null));
     assert_eq!(
         api.control("GET", "stats").await.body,
-        json!({"total": 0, "routes": {}, "deltas": 0})
+        json!({"total": 0, "routes": {}, "deltas": 0, "oauth": {"authorization_code": 0, "refresh_token": 0}})
     );
     assert_eq!(api.control("GET", "faults").await.body, json!([]));
     assert_eq!(

@@ -173,11 +173,14 @@ fn names_plan(plan: &PlanState, plan_id: &str) -> bool {
 }
 
 /// The plan `plan_id` names among the token's plans (`last-used` is the first), and the cached
-/// figures of the token's plans.
+/// figures of the token's plans. A token of an OAuth user sees only their plans
+/// (`crate::oauth::visible_plan_id`).
 fn plan_named<'a>(
     shared: &'a mut crate::server::Shared,
     plan_id: &str,
 ) -> Option<(&'a mut PlanState, &'a mut Figures)> {
+    let plan_id = crate::oauth::visible_plan_id(plan_id)?;
+    let plan_id = plan_id.as_str();
     let Shared {
         plan,
         others,

@@ -27,12 +27,17 @@ use ynab::models::{
     Month, PlanDetail, PlanSummary, ScheduledTransactionSummary, SubTransaction, TransactionSummary,
 };
 
+/// `GET /user`: the OAuth user the token acts as, or the sandbox's one user for any other token.
 pub(crate) async fn user() -> Response {
-    ok(json!({"user": {"id": crate::ids::id("sandbox-user")}}))
+    let id = match crate::oauth::current_user() {
+        Some(user) => user.id.clone(),
+        None => crate::ids::id("sandbox-user"),
+    };
+    ok(json!({"user": {"id": id}}))
 }
 
 /// `GET /plans` (`/budgets`): the token's plans, the last used first, each with its accounts when
-/// `include_accounts=true`.
+/// `include_accounts=true`. An OAuth user's token lists their plans, in the order they were given.
 pub(crate) async fn list(
     State(state): State<AppState>,
     params: Params,
@@ -40,8 +45,19 @@ pub(crate) async fn list(
 ) -> ApiResult<Response> {
     let include_accounts = params.flag("include_accounts")?;
     let shared = crate::server::lock(&state);
-    let entries: Vec<Value> = std::iter::once(&shared.plan)
+    let all: Vec<&PlanState> = std::iter::once(&shared.plan)
         .chain(shared.others.iter())
+        .collect();
+    let plans: Vec<&PlanState> = match crate::oauth::current_user() {
+        None => all,
+        Some(user) => user
+            .plan_ids
+            .iter()
+            .filter_map(|id| all.iter().find(|plan| &plan.id == id).copied())
+            .collect(),
+    };
+    let entries: Vec<Value> = plans
+        .into_iter()
         .map(|plan| {
             let mut entry = to_json(&summary(plan));
             if include_accounts && let Value::Object(map) = &mut entry {
