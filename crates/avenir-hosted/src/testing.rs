@@ -7,7 +7,7 @@
 //!
 //! A test binary usually keeps one in a `static` (`OnceLock`), which Rust never drops: so that the
 //! server never outlives the tests, `start` also leaves a small watcher (`sh`) that stops the
-//! server and removes the directory within about a second of the test process ending, however it
+//! server and removes the directory within a second or two of the test process ending, however it
 //! ends.
 //!
 //! PostgreSQL refuses to run as root. As root (this machine and CI), the directory is given to
@@ -202,7 +202,7 @@ impl TestPostgres {
     /// directory (for a server kept in a `static`, which is never dropped).
     fn leave_watcher(&self) {
         let script = r#"
-            while kill -0 "$1" 2>/dev/null; do sleep 1; done
+            while kill -0 "$1" 2>/dev/null; do sleep 0.2; done
             pid=$(head -n 1 "$2/data/postmaster.pid" 2>/dev/null)
             if [ -n "$pid" ]; then
                 kill -INT "$pid" 2>/dev/null
