@@ -762,6 +762,21 @@ async fn delete_person_removes_theirs_only(kind: Kind) {
     .await;
 }
 
+#[test]
+fn the_database_url_chooses_postgres_else_sqlite() {
+    let file = PathBuf::from("/var/lib/avenir/state.db");
+    assert!(matches!(
+        DbConfig::choose(Some("postgres://u@/avenir".into()), file.clone()),
+        DbConfig::Postgres(url) if url == "postgres://u@/avenir"
+    ));
+    for unset in [None, Some(String::new()), Some("  ".into())] {
+        assert!(matches!(
+            DbConfig::choose(unset, file.clone()),
+            DbConfig::Sqlite(path) if path == file
+        ));
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tls_to_the_database_is_refused_with_a_sentence() {
     for url in [

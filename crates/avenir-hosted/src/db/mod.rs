@@ -38,6 +38,25 @@ pub enum DbConfig {
     Sqlite(PathBuf),
 }
 
+/// The environment variable naming the PostgreSQL database.
+pub const DATABASE_URL_VAR: &str = "AVENIR_MCP_DATABASE_URL";
+
+impl DbConfig {
+    /// PostgreSQL when `AVENIR_MCP_DATABASE_URL` is set (and not empty), else the SQLite file
+    /// `sqlite_file`.
+    pub fn from_env(sqlite_file: PathBuf) -> DbConfig {
+        Self::choose(std::env::var(DATABASE_URL_VAR).ok(), sqlite_file)
+    }
+
+    /// [`DbConfig::from_env`] on a given value of the variable.
+    pub fn choose(database_url: Option<String>, sqlite_file: PathBuf) -> DbConfig {
+        match database_url.filter(|url| !url.trim().is_empty()) {
+            Some(url) => DbConfig::Postgres(url),
+            None => DbConfig::Sqlite(sqlite_file),
+        }
+    }
+}
+
 impl std::fmt::Debug for DbConfig {
     // The URL may hold a password: never shown.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
