@@ -41,8 +41,9 @@ impl TestPostgres {
     /// user) or what the server logged.
     pub fn start() -> Result<TestPostgres, String> {
         let bin = find_bin()?;
+        let as_root = running_as_root();
         static STARTED: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
+        let dir = base_dir(as_root).join(format!(
             "avenir-test-pg-{}-{}-{}",
             std::process::id(),
             STARTED.fetch_add(1, Ordering::Relaxed),
@@ -59,7 +60,7 @@ impl TestPostgres {
             databases: AtomicU64::new(0),
         };
         // From here on, dropping `server` removes the directory (and stops what was started).
-        if running_as_root() {
+        if as_root {
             if !user_exists("postgres") {
                 return Err(
                     "PostgreSQL refuses to run as root, and there is no `postgres` user to run it \
@@ -328,6 +329,21 @@ fn find_bin() -> Result<PathBuf, String> {
          install Debian's postgresql package (`apt-get install postgresql`)."
             .into()
     })
+}
+
+/// The system's temporary directory, unless running as root with one the `postgres` user cannot
+/// reach (a `TMPDIR` under `/root`): then `/tmp`.
+fn base_dir(as_root: bool) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let temp = std::env::temp_dir();
+    let reachable = temp
+        .ancestors()
+        .all(|dir| std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o001 != 0));
+    if as_root && !reachable {
+        PathBuf::from("/tmp")
+    } else {
+        temp
+    }
 }
 
 fn running_as_root() -> bool {
