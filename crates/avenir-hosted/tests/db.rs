@@ -123,9 +123,19 @@ both!(
 
 async fn migrations_apply_once(kind: Kind) {
     let place = place(kind).await;
-    // two instances starting at once
-    let (a, b) = tokio::join!(Db::open(&place.config), Db::open(&place.config));
-    let (a, b) = (a.unwrap(), b.unwrap());
+    // instances starting at once, each on its own task
+    let starting: Vec<_> = (0..4)
+        .map(|_| {
+            let config = place.config.clone();
+            tokio::spawn(async move { Db::open(&config).await })
+        })
+        .collect();
+    let mut opened = Vec::new();
+    for task in starting {
+        opened.push(task.await.unwrap().unwrap());
+    }
+    let (a, b) = (opened[0].clone(), opened[3].clone());
+    drop(opened);
     assert_eq!(a.schema_version().await.unwrap(), 1);
     assert_eq!(a.migrations_applied().await.unwrap(), 1);
     assert_eq!(b.migrations_applied().await.unwrap(), 1);
