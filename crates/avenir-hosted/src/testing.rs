@@ -139,6 +139,11 @@ impl TestPostgres {
         Ok(server)
     }
 
+    /// Its directory (data, socket and logs), removed when it is dropped.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The loopback port it listens on.
     pub fn port(&self) -> u16 {
         self.port

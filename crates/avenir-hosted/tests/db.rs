@@ -827,3 +827,30 @@ async fn sqlite_file_is_private_and_in_wal() {
     assert_eq!(mode, "wal");
     drop(db);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_test_server_stops_and_its_directory_goes() {
+    let (dir, pid) = blocking(|| {
+        let server = TestPostgres::start().unwrap();
+        let url = server.create_database().unwrap();
+        assert!(url.starts_with("postgres://postgres@127.0.0.1:"), "{url}");
+        let dir = server.dir().to_path_buf();
+        let pid: String = std::fs::read_to_string(dir.join("data/postmaster.pid"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_owned();
+        drop(server);
+        (dir, pid)
+    })
+    .await;
+    assert!(!dir.exists(), "{} is left", dir.display());
+    let alive = std::process::Command::new("kill")
+        .args(["-0", &pid])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap()
+        .success();
+    assert!(!alive, "the server {pid} still runs");
+}
