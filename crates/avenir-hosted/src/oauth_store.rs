@@ -139,7 +139,9 @@ pub trait OAuthStore: Send + Sync + std::fmt::Debug {
     /// The person signed in as this YNAB user (`GET /user`'s id), made on first sign-in. The
     /// person id is random, never derived from YNAB's.
     async fn person_for(&self, ynab_user_id: &str) -> Result<String, StoreError>;
-    /// Store a grant at version 1, or replace any grant unconditionally (a new sign-in).
+    /// Store a grant at version 1, or replace any grant unconditionally (a new sign-in); a
+    /// replaced grant's version is the stored one plus 1, so that a refresh which read the old
+    /// grant cannot overwrite the new one. `grant.version` is ignored.
     async fn put_ynab_grant(&self, person_id: &str, grant: &YnabGrant) -> Result<(), StoreError>;
     async fn ynab_grant(&self, person_id: &str) -> Result<Option<YnabGrant>, StoreError>;
     /// Store `grant` (its version is set to `read_version + 1`) only when the stored grant is

@@ -1,0 +1,358 @@
+//! PostgreSQL through tokio-postgres, without TLS (a local socket or loopback), with a small pool.
+
+use super::sql::{Sql, Statement, Value};
+use super::{DbError, MIGRATIONS, SCHEMA_VERSION, newer_schema, now};
+use async_trait::async_trait;
+use sha2::{Digest, Sha256};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio_postgres::types::{ToSql, Type};
+use tokio_postgres::{Client, Config, NoTls, Row};
+
+/// How many connections one instance keeps at most (the undo locks' connections aside).
+const POOL_SIZE: usize = 8;
+
+/// A 64-bit advisory lock key: the first 8 bytes of SHA-256 of `name`.
+pub(crate) fn advisory_key(name: &str) -> i64 {
+    let digest = Sha256::digest(name.as_bytes());
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&digest[..8]);
+    i64::from_be_bytes(bytes)
+}
+
+/// A PostgreSQL error as a sentence: the server's message when it sent one.
+pub(crate) fn pg_error(context: &str, e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{context}: PostgreSQL said: {}", db.message()),
+        None => format!("{context}: {e}"),
+    }
+}
+
+/// The database: its connection settings and a pool.
+pub(crate) struct PgDb {
+    config: Config,
+    idle: Mutex<Vec<Client>>,
+    permits: Semaphore,
+}
+
+impl std::fmt::Debug for PgDb {
+    // The settings hold the password: only where the database is.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgDb")
+            .field("dbname", &self.config.get_dbname())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A pooled connection, back to the pool when dropped (unless it broke).
+pub(crate) struct Conn<'a> {
+    client: Option<Client>,
+    db: &'a PgDb,
+    _permit: SemaphorePermit<'a>,
+}
+
+impl Conn<'_> {
+    pub(crate) fn client(&mut self) -> Result<&mut Client, String> {
+        self.client
+            .as_mut()
+            .ok_or_else(|| "A database connection was used after it was returned.".to_owned())
+    }
+}
+
+impl Drop for Conn<'_> {
+    fn drop(&mut self) {
+        if let Some(client) = self.client.take()
+            && !client.is_closed()
+        {
+            self.db
+                .idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(client);
+        }
+    }
+}
+
+/// Refuse what this build cannot do (TLS), before parsing, so that the sentence is ours.
+fn check_url(url: &str) -> Result<Config, DbError> {
+    let lower = url.to_ascii_lowercase();
+    for mode in [
+        "sslmode=require",
+        "sslmode=verify-ca",
+        "sslmode=verify-full",
+    ] {
+        if lower.contains(mode) {
+            return Err(DbError(format!(
+                "AVENIR_MCP_DATABASE_URL asks for {mode}, but TLS to the database is not \
+                 supported yet: connect through a local socket (`?host=/run/postgresql`) or \
+                 loopback, and leave sslmode out."
+            )));
+        }
+    }
+    let mut config: Config = url.parse().map_err(|e| {
+        DbError(format!(
+            "AVENIR_MCP_DATABASE_URL is not a PostgreSQL URL this server understands ({e}): give \
+             one like postgres://user:password@127.0.0.1/avenir or \
+             postgres://user@/avenir?host=/run/postgresql."
+        ))
+    })?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(Duration::from_secs(15));
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("avenir-mcp");
+    }
+    Ok(config)
+}
+
+impl PgDb {
+    pub(crate) async fn open(url: &str) -> Result<PgDb, DbError> {
+        let config = check_url(url)?;
+        let db = PgDb {
+            config,
+            idle: Mutex::new(Vec::new()),
+            permits: Semaphore::new(POOL_SIZE),
+        };
+        let mut conn = db.get().await.map_err(DbError)?;
+        migrate(conn.client().map_err(DbError)?).await?;
+        drop(conn);
+        Ok(db)
+    }
+
+    /// A new connection of its own (not pooled), its task ending when the client is dropped.
+    pub(crate) async fn connect(&self) -> Result<Client, String> {
+        let (client, connection) = self
+            .config
+            .connect(NoTls)
+            .await
+            .map_err(|e| pg_error("Could not connect to PostgreSQL", &e))?;
+        // Ends when the client is dropped (or the server goes away).
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!("a PostgreSQL connection ended: {e}");
+            }
+        });
+        Ok(client)
+    }
+
+    /// A connection from the pool, waiting while all are in use.
+    pub(crate) async fn get(&self) -> Result<Conn<'_>, String> {
+        let permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| "The database pool was closed.".to_owned())?;
+        let idle = self
+            .idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let client = match idle {
+            Some(client) if !client.is_closed() => client,
+            _ => self.connect().await?,
+        };
+        Ok(Conn {
+            client: Some(client),
+            db: self,
+            _permit: permit,
+        })
+    }
+}
+
+/// Apply the missing migrations in one transaction, under an advisory lock so that instances
+/// starting together apply each once.
+async fn migrate(client: &mut Client) -> Result<(), DbError> {
+    let fail = |what: &str, e: tokio_postgres::Error| DbError(pg_error(what, &e));
+    let tx = client
+        .transaction()
+        .await
+        .map_err(|e| fail("Could not begin the migration", e))?;
+    tx.execute(
+        "SELECT pg_advisory_xact_lock($1)",
+        &[&advisory_key("avenir-migrations")],
+    )
+    .await
+    .map_err(|e| fail("Could not take the migration lock", e))?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, \
+         applied_at BIGINT NOT NULL)",
+    )
+    .await
+    .map_err(|e| fail("Could not make the schema_migrations table", e))?;
+    let current: i64 = tx
+        .query_one(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            &[],
+        )
+        .await
+        .and_then(|row| row.try_get(0))
+        .map_err(|e| fail("Could not read the schema version", e))?;
+    if current > SCHEMA_VERSION {
+        return Err(newer_schema(current));
+    }
+    for (version, sql, _) in MIGRATIONS.iter().filter(|(v, _, _)| *v > current) {
+        tx.batch_execute(sql)
+            .await
+            .map_err(|e| fail(&format!("Migration {version} failed"), e))?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
+            &[version, &now()],
+        )
+        .await
+        .map_err(|e| fail(&format!("Migration {version} could not be recorded"), e))?;
+    }
+    tx.commit()
+        .await
+        .map_err(|e| fail("Could not commit the migrations", e))
+}
+
+static NULL_TEXT: Option<String> = None;
+
+fn params(values: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+    values
+        .iter()
+        .map(|v| match v {
+            Value::Null => &NULL_TEXT as &(dyn ToSql + Sync),
+            Value::Int(i) => i,
+            Value::Text(t) => t,
+            Value::Bytes(b) => b,
+            Value::Bool(b) => b,
+        })
+        .collect()
+}
+
+fn row_values(row: &Row) -> Result<Vec<Value>, String> {
+    let get_error = |e: tokio_postgres::Error| pg_error("Could not read a row", &e);
+    let mut out = Vec::with_capacity(row.len());
+    for (i, column) in row.columns().iter().enumerate() {
+        let ty = column.type_();
+        let value = if *ty == Type::INT8 {
+            row.try_get::<_, Option<i64>>(i)
+                .map_err(get_error)?
+                .map(Value::Int)
+        } else if *ty == Type::INT4 {
+            row.try_get::<_, Option<i32>>(i)
+                .map_err(get_error)?
+                .map(|v| Value::Int(v.into()))
+        } else if *ty == Type::TEXT || *ty == Type::VARCHAR {
+            row.try_get::<_, Option<String>>(i)
+                .map_err(get_error)?
+                .map(Value::Text)
+        } else if *ty == Type::BYTEA {
+            row.try_get::<_, Option<Vec<u8>>>(i)
+                .map_err(get_error)?
+                .map(Value::Bytes)
+        } else if *ty == Type::BOOL {
+            row.try_get::<_, Option<bool>>(i)
+                .map_err(get_error)?
+                .map(Value::Bool)
+        } else if *ty == Type::VOID {
+            None
+        } else {
+            return Err(format!(
+                "The database returned a column of type {ty}, which this server does not read."
+            ));
+        };
+        out.push(value.unwrap_or(Value::Null));
+    }
+    Ok(out)
+}
+
+#[async_trait]
+impl Sql for PgDb {
+    async fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, String> {
+        let mut conn = self.get().await?;
+        let rows = conn
+            .client()?
+            .query(sql, &params(&values))
+            .await
+            .map_err(|e| pg_error("A database query failed", &e))?;
+        rows.iter().map(row_values).collect()
+    }
+
+    async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, String> {
+        let mut conn = self.get().await?;
+        let tx = conn
+            .client()?
+            .transaction()
+            .await
+            .map_err(|e| pg_error("Could not begin a transaction", &e))?;
+        let mut counts = Vec::with_capacity(statements.len());
+        for (sql, values) in &statements {
+            counts.push(
+                tx.execute(*sql, &params(values))
+                    .await
+                    .map_err(|e| pg_error("A database update failed", &e))?,
+            );
+        }
+        tx.commit()
+            .await
+            .map_err(|e| pg_error("Could not commit a transaction", &e))?;
+        Ok(counts)
+    }
+}
+
+/// An undo lock held on a connection of its own: dropping it drops the client, whose connection
+/// task then closes the connection, and the server releases the lock with the session.
+#[derive(Debug)]
+pub(crate) struct PgLock {
+    _client: Client,
+}
+
+impl avenir::store::shared::HeldLock for PgLock {}
+
+impl PgDb {
+    /// Take the advisory lock `key` (shared or exclusive) on a new connection, waiting for it.
+    pub(crate) async fn advisory_lock(&self, key: i64, exclusive: bool) -> Result<PgLock, String> {
+        let client = self.connect().await?;
+        let sql = if exclusive {
+            "SELECT pg_advisory_lock($1)"
+        } else {
+            "SELECT pg_advisory_lock_shared($1)"
+        };
+        client
+            .execute(sql, &[&key])
+            .await
+            .map_err(|e| pg_error("Could not take the undo lock", &e))?;
+        Ok(PgLock { _client: client })
+    }
+
+    /// The ledger's read-change-write in one transaction, the row locked (`FOR UPDATE`) so that
+    /// updates of one key by any instance follow one another; `change` is called once.
+    pub(crate) async fn update_ledger(
+        &self,
+        key: &str,
+        change: &mut dyn FnMut(&str) -> String,
+    ) -> Result<(), String> {
+        let mut conn = self.get().await?;
+        let tx = conn
+            .client()?
+            .transaction()
+            .await
+            .map_err(|e| pg_error("Could not begin a ledger transaction", &e))?;
+        let fail = |e: tokio_postgres::Error| pg_error("A pacing ledger update failed", &e);
+        tx.execute(
+            "INSERT INTO pacing_ledgers (key, text) VALUES ($1, '') ON CONFLICT (key) DO NOTHING",
+            &[&key],
+        )
+        .await
+        .map_err(fail)?;
+        let text: String = tx
+            .query_one(
+                "SELECT text FROM pacing_ledgers WHERE key = $1 FOR UPDATE",
+                &[&key],
+            )
+            .await
+            .and_then(|row| row.try_get(0))
+            .map_err(fail)?;
+        let changed = change(&text);
+        tx.execute(
+            "UPDATE pacing_ledgers SET text = $2 WHERE key = $1",
+            &[&key, &changed],
+        )
+        .await
+        .map_err(fail)?;
+        tx.commit().await.map_err(fail)
+    }
+}

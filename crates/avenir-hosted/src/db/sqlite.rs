@@ -1,0 +1,269 @@
+//! A SQLite file (WAL, busy timeout), one connection per [`Db`](super::Db) handle, used on
+//! tokio's blocking pool. Several processes may share the file: SQLite's own locks order their
+//! writes, and every transaction that writes begins `IMMEDIATE`.
+
+use super::sql::{Sql, Statement, Value};
+use super::{DbError, MIGRATIONS, SCHEMA_VERSION, newer_schema, now};
+use async_trait::async_trait;
+use rusqlite::{Connection, TransactionBehavior, params_from_iter, types::ValueRef};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// How long a statement waits for another process's write to finish.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The file and this handle's connection.
+#[derive(Clone, Debug)]
+pub(crate) struct SqliteDb {
+    path: Arc<PathBuf>,
+    conn: Arc<Mutex<Connection>>,
+}
+
+fn lite_error(context: &str, path: &Path, e: &rusqlite::Error) -> String {
+    format!("{context} ({}): {e}", path.display())
+}
+
+/// PostgreSQL's `$1` placeholders as SQLite's `?1` (no SQL here has a literal `$`).
+fn placeholders(sql: &str) -> String {
+    sql.replace('$', "?")
+}
+
+fn to_lite(values: Vec<Value>) -> Vec<rusqlite::types::Value> {
+    use rusqlite::types::Value as L;
+    values
+        .into_iter()
+        .map(|v| match v {
+            Value::Null => L::Null,
+            Value::Int(i) => L::Integer(i),
+            Value::Text(t) => L::Text(t),
+            Value::Bytes(b) => L::Blob(b),
+            Value::Bool(b) => L::Integer(b.into()),
+        })
+        .collect()
+}
+
+fn from_lite(value: ValueRef<'_>) -> Value {
+    match value {
+        ValueRef::Null => Value::Null,
+        ValueRef::Integer(i) => Value::Int(i),
+        // No column is REAL: read as text so that a stray one says so where it is used.
+        ValueRef::Real(r) => Value::Text(r.to_string()),
+        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Blob(b) => Value::Bytes(b.to_vec()),
+    }
+}
+
+/// Make the file readable by its owner only, before SQLite opens it (its `-wal` and `-shm` files
+/// take the same mode).
+fn create_private(path: &Path) -> Result<(), DbError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            DbError(format!(
+                "Could not make the directory {} for the database: {e}",
+                parent.display()
+            ))
+        })?;
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(path)
+        .map(drop)
+        .map_err(|e| {
+            DbError(format!(
+                "Could not make the database file {}: {e}; give a path in a directory this \
+                 server can write.",
+                path.display()
+            ))
+        })
+}
+
+fn open_blocking(path: &Path) -> Result<Connection, DbError> {
+    create_private(path)?;
+    let fail = |what: &str, e: rusqlite::Error| DbError(lite_error(what, path, &e));
+    let mut conn = Connection::open(path).map_err(|e| fail("Could not open the database", e))?;
+    conn.busy_timeout(BUSY_TIMEOUT)
+        .map_err(|e| fail("Could not set the busy timeout", e))?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(|e| fail("Could not switch the database to WAL", e))?;
+    conn.pragma_update(None, "synchronous", "NORMAL")
+        .map_err(|e| fail("Could not set synchronous", e))?;
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(|e| fail("Could not begin the migration", e))?;
+    tx.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, \
+         applied_at INTEGER NOT NULL)",
+    )
+    .map_err(|e| fail("Could not make the schema_migrations table", e))?;
+    let current: i64 = tx
+        .query_row(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(|e| fail("Could not read the schema version", e))?;
+    if current > SCHEMA_VERSION {
+        return Err(newer_schema(current));
+    }
+    for (version, _, sql) in MIGRATIONS.iter().filter(|(v, _, _)| *v > current) {
+        tx.execute_batch(sql)
+            .map_err(|e| fail(&format!("Migration {version} failed"), e))?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
+            rusqlite::params![version, now()],
+        )
+        .map_err(|e| fail(&format!("Migration {version} could not be recorded"), e))?;
+    }
+    tx.commit()
+        .map_err(|e| fail("Could not commit the migrations", e))?;
+    Ok(conn)
+}
+
+impl SqliteDb {
+    pub(crate) async fn open(path: PathBuf) -> Result<SqliteDb, DbError> {
+        let opened = path.clone();
+        let conn = tokio::task::spawn_blocking(move || open_blocking(&opened))
+            .await
+            .map_err(|e| DbError(format!("Opening the database stopped: {e}")))??;
+        Ok(SqliteDb {
+            path: Arc::new(path),
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Run `f` on this handle's connection, on the calling thread (a blocking one).
+    pub(crate) fn blocking<T>(
+        &self,
+        f: impl FnOnce(&mut Connection, &Path) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let mut conn = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut conn, &self.path)
+    }
+
+    /// Run `f` on this handle's connection, on tokio's blocking pool.
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection, &Path) -> Result<T, String> + Send + 'static,
+    ) -> Result<T, String> {
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || this.blocking(f))
+            .await
+            .map_err(|e| format!("A database task stopped: {e}"))?
+    }
+
+    /// The ledger's read-change-write in one `IMMEDIATE` transaction; `change` is called once.
+    pub(crate) fn update_ledger(
+        &self,
+        key: &str,
+        change: &mut dyn FnMut(&str) -> String,
+    ) -> Result<(), String> {
+        self.blocking(|conn, path| {
+            let fail = |e: rusqlite::Error| lite_error("A pacing ledger update failed", path, &e);
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(fail)?;
+            let text: Option<String> = tx
+                .query_row(
+                    "SELECT text FROM pacing_ledgers WHERE key = ?1",
+                    [key],
+                    |r| r.get(0),
+                )
+                .map(Some)
+                .or_else(|e| match e {
+                    rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                    e => Err(e),
+                })
+                .map_err(fail)?;
+            let changed = change(text.as_deref().unwrap_or(""));
+            tx.execute(
+                "INSERT INTO pacing_ledgers (key, text) VALUES (?1, ?2) \
+                 ON CONFLICT (key) DO UPDATE SET text = excluded.text",
+                [key, changed.as_str()],
+            )
+            .map_err(fail)?;
+            tx.commit().map_err(fail)
+        })
+    }
+}
+
+fn query_blocking(
+    conn: &Connection,
+    path: &Path,
+    sql: &str,
+    values: Vec<Value>,
+) -> Result<Vec<Vec<Value>>, String> {
+    let fail = |e: rusqlite::Error| lite_error("A database query failed", path, &e);
+    let mut statement = conn.prepare_cached(&placeholders(sql)).map_err(fail)?;
+    let width = statement.column_count();
+    let mut rows = statement
+        .query(params_from_iter(to_lite(values)))
+        .map_err(fail)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(fail)? {
+        let mut values = Vec::with_capacity(width);
+        for i in 0..width {
+            values.push(from_lite(row.get_ref(i).map_err(fail)?));
+        }
+        out.push(values);
+    }
+    Ok(out)
+}
+
+fn execute_all_blocking(
+    conn: &mut Connection,
+    path: &Path,
+    statements: Vec<Statement>,
+) -> Result<Vec<u64>, String> {
+    let fail = |e: rusqlite::Error| lite_error("A database update failed", path, &e);
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(fail)?;
+    let mut counts = Vec::with_capacity(statements.len());
+    for (sql, values) in statements {
+        let mut statement = tx.prepare_cached(&placeholders(sql)).map_err(fail)?;
+        let changed = statement
+            .execute(params_from_iter(to_lite(values)))
+            .map_err(fail)?;
+        counts.push(changed as u64);
+    }
+    tx.commit().map_err(fail)?;
+    Ok(counts)
+}
+
+#[async_trait]
+impl Sql for SqliteDb {
+    async fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, String> {
+        let sql = sql.to_owned();
+        self.run(move |conn, path| query_blocking(conn, path, &sql, values))
+            .await
+    }
+
+    async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, String> {
+        self.run(move |conn, path| execute_all_blocking(conn, path, statements))
+            .await
+    }
+}
+
+/// The blocking forms, for the shared store (already on a blocking thread).
+impl SqliteDb {
+    pub(crate) fn query_now(
+        &self,
+        sql: &str,
+        values: Vec<Value>,
+    ) -> Result<Vec<Vec<Value>>, String> {
+        self.blocking(|conn, path| query_blocking(conn, path, sql, values))
+    }
+
+    pub(crate) fn execute_all_now(&self, statements: Vec<Statement>) -> Result<Vec<u64>, String> {
+        self.blocking(|conn, path| execute_all_blocking(conn, path, statements))
+    }
+}
