@@ -142,6 +142,22 @@ impl Harness {
             .unwrap()
     }
 
+    /// The person's answer on a consent page, from the browser that was shown it (`cookie`).
+    async fn answer(&self, consent: &str, cookie: Option<&str>, access: &str) -> reqwest::Response {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs([("consent", consent), ("access", access)])
+            .finish();
+        let mut request = self
+            .http
+            .post(format!("{}/authorize", self.base))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body);
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        request.send().await.unwrap()
+    }
+
     async fn register(&self, metadata: Value) -> reqwest::Response {
         self.http
             .post(format!("{}/register", self.base))
@@ -229,6 +245,22 @@ impl Harness {
         }
         request.send().await.unwrap()
     }
+}
+
+/// A consent page's hidden consent id and the cookie it set (`name=value`).
+async fn consent_of(r: reqwest::Response) -> (String, String, String) {
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let page = r.text().await.unwrap();
+    let consent = page
+        .split("name=\"consent\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_string();
+    assert!(cookie.ends_with(&format!("={consent}")));
+    (consent, cookie, page)
 }
 
 async fn error_of(r: reqwest::Response) -> String {
@@ -451,28 +483,21 @@ async fn consent_page_escapes_the_client_and_its_answer_goes_to_ynab_once() {
             .unwrap()
             .contains("frame-ancestors 'none'")
     );
-    let page = r.text().await.unwrap();
+    let (consent, cookie, page) = consent_of(r).await;
     assert!(!page.contains("<script>"));
     assert!(!page.contains("<img"));
     assert!(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&lt;img src=x&gt;"));
     assert!(!page.contains("src=\"http"), "no external resource");
     assert!(page.contains("value=\"read\"") && page.contains("value=\"write\""));
-    let consent = page
-        .split("name=\"consent\" value=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .unwrap()
-        .to_string();
 
-    // A forged consent id is refused.
-    let r = h
-        .form("/authorize", &[("consent", "forged"), ("access", "read")])
-        .await;
+    // A forged consent id is refused, and so is the right one posted from another site (no
+    // cookie): the pending request survives both.
+    let r = h.answer("forged", Some(&cookie), "read").await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let r = h.answer(&consent, None, "write").await;
     assert_eq!(r.status(), StatusCode::BAD_REQUEST);
 
-    let r = h
-        .form("/authorize", &[("consent", &consent), ("access", "read")])
-        .await;
+    let r = h.answer(&consent, Some(&cookie), "read").await;
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
     let location = r.headers()["location"].to_str().unwrap().to_string();
     assert!(location.starts_with(YNAB_AUTHORIZE));
@@ -485,9 +510,7 @@ async fn consent_page_escapes_the_client_and_its_answer_goes_to_ynab_once() {
     assert!(!location.contains("ynab-secret"));
 
     // The consent page answers once.
-    let again = h
-        .form("/authorize", &[("consent", &consent), ("access", "write")])
-        .await;
+    let again = h.answer(&consent, Some(&cookie), "write").await;
     assert_eq!(again.status(), StatusCode::BAD_REQUEST);
 
     // An unknown state at the callback is a page; YNAB's refusal goes back to the client.
@@ -512,7 +535,7 @@ async fn consent_page_escapes_the_client_and_its_answer_goes_to_ynab_once() {
 async fn consent_for_a_read_only_request_offers_no_write_and_refusal_goes_back() {
     let h = start().await;
     let client_id = h.registered_client("Tool").await;
-    let page = h
+    let r = h
         .get(&h.authorize_path(&[
             ("response_type", "code"),
             ("client_id", &client_id),
@@ -521,20 +544,10 @@ async fn consent_for_a_read_only_request_offers_no_write_and_refusal_goes_back()
             ("code_challenge_method", "S256"),
             ("scope", "read"),
         ]))
-        .await
-        .text()
-        .await
-        .unwrap();
-    assert!(!page.contains("value=\"write\""));
-    let consent = page
-        .split("name=\"consent\" value=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .unwrap()
-        .to_string();
-    let r = h
-        .form("/authorize", &[("consent", &consent), ("access", "deny")])
         .await;
+    let (consent, cookie, page) = consent_of(r).await;
+    assert!(!page.contains("value=\"write\""));
+    let r = h.answer(&consent, Some(&cookie), "deny").await;
     assert_eq!(r.status(), StatusCode::FOUND);
     let q = query_of(r.headers()["location"].to_str().unwrap());
     assert_eq!(q["error"], "access_denied");

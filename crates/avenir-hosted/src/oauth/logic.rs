@@ -497,6 +497,29 @@ pub fn with_query(url: &str, params: &[(&str, &str)]) -> Result<String, String> 
     Ok(url.to_string())
 }
 
+/// Whether `s` has the shape of the random values this server makes (32 bytes in base64url):
+/// a YNAB `state` or a consent id is nothing else.
+pub fn is_random_token(s: &str) -> bool {
+    s.len() == 43
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The cookie binding a consent page to the browser it was shown in (one per page, so that
+/// two sign-ins in two tabs do not overwrite each other).
+pub fn consent_cookie_name(consent_id: &str) -> String {
+    format!("avenir_consent_{}", &sha256_hex(consent_id)[..16])
+}
+
+/// The value of cookie `name` among `Cookie` header values.
+pub fn cookie_value<'a>(headers: impl Iterator<Item = &'a str>, name: &str) -> Option<&'a str> {
+    headers
+        .flat_map(|h| h.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
 /// Escape text for HTML content and attribute values.
 pub fn html_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -748,6 +771,21 @@ mod tests {
             resource,
         );
         assert_eq!(scoped.unwrap().scope, Some("read"));
+    }
+
+    #[test]
+    fn cookies_and_random_tokens() {
+        let headers = ["a=1; avenir_consent_x=v1", "b=2"];
+        assert_eq!(
+            cookie_value(headers.into_iter(), "avenir_consent_x"),
+            Some("v1")
+        );
+        assert_eq!(cookie_value(headers.into_iter(), "b"), Some("2"));
+        assert_eq!(cookie_value(headers.into_iter(), "c"), None);
+        assert!(consent_cookie_name("id").starts_with("avenir_consent_"));
+        assert!(is_random_token(&"a".repeat(43)));
+        assert!(!is_random_token(&format!("consent:{}", "a".repeat(35))));
+        assert!(!is_random_token("short"));
     }
 
     #[test]

@@ -766,13 +766,28 @@ async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
     {
         return storage_page(e);
     }
-    pages::consent_page(&pages::Consent {
+    let mut page = pages::consent_page(&pages::Consent {
         client_name: client.metadata.get("client_name").and_then(|v| v.as_str()),
         client_id,
         redirect_uri,
         consent_id: &consent_id,
         offer_write: request.scope != Some(SCOPE_READ),
-    })
+    });
+    // The answer must come from this browser: a cross-site form posting a consent id obtained
+    // elsewhere carries no such cookie (SameSite=Strict).
+    let cookie = format!(
+        "{}={consent_id}; Path=/authorize; Max-Age={PENDING_TTL}; HttpOnly; SameSite=Strict{}",
+        logic::consent_cookie_name(&consent_id),
+        if s.config.public_url.starts_with("https://") {
+            "; Secure"
+        } else {
+            ""
+        }
+    );
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        page.headers_mut().append(header::SET_COOKIE, value);
+    }
+    page
 }
 
 /// The store key of a consent page's pending request (apart from YNAB's states).
@@ -781,7 +796,7 @@ fn consent_key(consent_id: &str) -> String {
 }
 
 /// `POST /authorize`: the person's answer on the consent page.
-async fn consent(State(s): S, body: String) -> Response {
+async fn consent(State(s): S, headers: HeaderMap, body: String) -> Response {
     let params = match logic::parse_params(&body) {
         Ok(p) => p,
         Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
@@ -792,6 +807,18 @@ async fn consent(State(s): S, body: String) -> Response {
             "The answer is incomplete: use the buttons of the consent page.",
         );
     };
+    let cookies = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok());
+    let name = logic::consent_cookie_name(consent_id);
+    if logic::cookie_value(cookies, &name) != Some(consent_id.as_str()) {
+        return pages::error_page(
+            StatusCode::BAD_REQUEST,
+            "This answer did not come from the consent page shown in this browser. Start again \
+             from your application (cookies must be allowed for this site).",
+        );
+    }
     let pending = match s.store.take_pending(&consent_key(consent_id)).await {
         Ok(Some(p)) if s.now() - p.created_at <= PENDING_TTL => p,
         Ok(_) => {
@@ -855,8 +882,11 @@ async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Response {
         Ok(p) => p,
         Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
     };
-    let Some(state) = params.get("state") else {
-        return pages::error_page(StatusCode::BAD_REQUEST, "YNAB's answer has no state.");
+    let Some(state) = params.get("state").filter(|st| logic::is_random_token(st)) else {
+        return pages::error_page(
+            StatusCode::BAD_REQUEST,
+            "YNAB's answer has no valid state: start again from your application.",
+        );
     };
     let pending = match s.store.take_pending(&sha256_hex(state)).await {
         Ok(Some(p)) if s.now() - p.created_at <= PENDING_TTL => p,
