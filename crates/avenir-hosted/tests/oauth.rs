@@ -547,8 +547,9 @@ async fn consent_for_a_read_only_request_offers_no_write_and_refusal_goes_back()
         .await;
     let (consent, cookie, page) = consent_of(r).await;
     assert!(!page.contains("value=\"write\""));
+    assert!(page.contains(&format!("action=\"{}/authorize\"", h.base)));
     let r = h.answer(&consent, Some(&cookie), "deny").await;
-    assert_eq!(r.status(), StatusCode::FOUND);
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
     let q = query_of(r.headers()["location"].to_str().unwrap());
     assert_eq!(q["error"], "access_denied");
     assert!(!q.contains_key("state"));

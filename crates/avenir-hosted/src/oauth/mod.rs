@@ -766,7 +766,9 @@ async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
     {
         return storage_page(e);
     }
+    let action = format!("{}/authorize", s.issuer());
     let mut page = pages::consent_page(&pages::Consent {
+        action: &action,
         client_name: client.metadata.get("client_name").and_then(|v| v.as_str()),
         client_id,
         redirect_uri,
@@ -776,8 +778,11 @@ async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
     // The answer must come from this browser: a cross-site form posting a consent id obtained
     // elsewhere carries no such cookie (SameSite=Strict).
     let cookie = format!(
-        "{}={consent_id}; Path=/authorize; Max-Age={PENDING_TTL}; HttpOnly; SameSite=Strict{}",
+        "{}={consent_id}; Path={}; Max-Age={PENDING_TTL}; HttpOnly; SameSite=Strict{}",
         logic::consent_cookie_name(&consent_id),
+        url::Url::parse(&action)
+            .map(|u| u.path().to_string())
+            .unwrap_or_else(|_| "/authorize".into()),
         if s.config.public_url.starts_with("https://") {
             "; Secure"
         } else {
@@ -830,12 +835,17 @@ async fn consent(State(s): S, headers: HeaderMap, body: String) -> Response {
         Err(e) => return storage_page(e),
     };
     if access == "deny" {
-        return s.redirect_error(
+        let mut refused = s.redirect_error(
             &pending.redirect_uri,
             "access_denied",
             "the person refused",
             pending.client_state.as_deref(),
         );
+        if refused.status() == StatusCode::FOUND {
+            // 303 after a POST, as for YNAB below.
+            *refused.status_mut() = StatusCode::SEE_OTHER;
+        }
+        return refused;
     }
     let Some(granted) = logic::granted_scope(&pending.scope, access) else {
         return pages::error_page(

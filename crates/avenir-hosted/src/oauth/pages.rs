@@ -57,6 +57,8 @@ pub struct Consent<'a> {
     pub client_name: Option<&'a str>,
     pub client_id: &'a str,
     pub redirect_uri: &'a str,
+    /// Where the form posts: `<public_url>/authorize`.
+    pub action: &'a str,
     /// The random id of the pending request (hidden field).
     pub consent_id: &'a str,
     /// Whether "read and change" may be offered (the client did not ask for `read` only).
@@ -85,13 +87,14 @@ pub fn consent_page(c: &Consent<'_>) -> Response {
          confirmed before avenir-mcp makes it.</p>\
          <p class=\"small\">After you answer, you are sent back to <code>{}</code>. \
          Allow only if you started this from that application.</p>\
-         <form method=\"post\" action=\"/authorize\">\
+         <form method=\"post\" action=\"{}\">\
          <input type=\"hidden\" name=\"consent\" value=\"{}\">\
          <button type=\"submit\" name=\"access\" value=\"read\">Allow reading only</button>\
          {write_button}\
          <button type=\"submit\" name=\"access\" value=\"deny\">Refuse</button>\
          </form>",
         html_escape(c.redirect_uri),
+        html_escape(c.action),
         html_escape(c.consent_id),
     );
     page(StatusCode::OK, "Allow access — avenir-mcp", &body)
