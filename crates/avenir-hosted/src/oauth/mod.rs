@@ -57,6 +57,8 @@ use logic::{SCOPE_READ, SCOPE_READ_WRITE, sha256_hex};
 
 /// How long a consent page or a sign-in at YNAB may take before it must start again.
 pub const PENDING_TTL: i64 = 15 * 60;
+/// The longest query `/authorize` and the YNAB callback read (what they keep goes to the store).
+const MAX_QUERY: usize = 8 * 1024;
 /// How long a fetched client metadata document is trusted before it is fetched again.
 pub const METADATA_CACHE_TTL: i64 = 60 * 60;
 
@@ -707,6 +709,9 @@ async fn register(State(s): S, body: Bytes) -> Response {
 /// `GET /authorize`: errors before the client and its redirect URI are known good are a page,
 /// never a redirect; after, they go back to the client.
 async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
+    if query.as_ref().is_some_and(|q| q.len() > MAX_QUERY) {
+        return pages::error_page(StatusCode::URI_TOO_LONG, "The request is too long.");
+    }
     let params = match logic::parse_params(query.as_deref().unwrap_or("")) {
         Ok(p) => p,
         Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
@@ -887,6 +892,9 @@ async fn consent(State(s): S, headers: HeaderMap, body: String) -> Response {
 
 /// `GET /oauth/ynab/callback`: YNAB's answer.
 async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Response {
+    if query.as_ref().is_some_and(|q| q.len() > MAX_QUERY) {
+        return pages::error_page(StatusCode::URI_TOO_LONG, "The request is too long.");
+    }
     let params: HashMap<String, String> = match logic::parse_params(query.as_deref().unwrap_or(""))
     {
         Ok(p) => p,
