@@ -315,6 +315,22 @@ async fn metadata_documents_name_the_issuer_and_the_resource() {
         asm["authorization_response_iss_parameter_supported"],
         json!(true)
     );
+
+    // Browser-based clients may call the machine endpoints (CORS), not the pages.
+    let r = h
+        .http
+        .request(reqwest::Method::OPTIONS, format!("{}/token", h.base))
+        .header("origin", "https://inspector.example")
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NO_CONTENT);
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    let r = h.get("/.well-known/oauth-protected-resource/mcp").await;
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    let r = h.get("/authorize").await;
+    assert!(r.headers().get("access-control-allow-origin").is_none());
 }
 
 #[tokio::test]

@@ -18,6 +18,10 @@
 //! | `POST /revoke` | RFC 7009 revocation (a refresh token revokes its whole family) |
 //! | `POST /delete` | with a valid access token: forget the person entirely |
 //!
+//! The metadata, `/register`, `/token`, `/revoke` and `/delete` answer CORS preflights and
+//! allow any origin (browser-based clients; no cookie is involved). The two pages do not: the
+//! consent page sets a `SameSite=Strict` cookie that its answer must carry, and is never framed.
+//!
 //! `/.well-known/openid-configuration` is not served: for an issuer without a path the MCP
 //! specification has clients try `oauth-authorization-server` first, and an authorization
 //! server needs to offer only one of the two.
@@ -255,25 +259,32 @@ impl OAuthServer {
 
     /// Every route of the authorization server (see the module documentation).
     pub fn router(&self) -> Router {
-        Router::new()
+        // What programs call, browser-based clients included (CORS, no cookies involved): the
+        // metadata, registration, token, revocation and deletion.
+        let machine = Router::new()
             .route(
                 "/.well-known/oauth-protected-resource/mcp",
-                get(protected_resource_metadata),
+                get(protected_resource_metadata).options(preflight),
             )
             .route(
                 "/.well-known/oauth-protected-resource",
-                get(protected_resource_metadata),
+                get(protected_resource_metadata).options(preflight),
             )
             .route(
                 "/.well-known/oauth-authorization-server",
-                get(authorization_server_metadata),
+                get(authorization_server_metadata).options(preflight),
             )
-            .route("/register", post(register))
+            .route("/register", post(register).options(preflight))
+            .route("/token", post(token).options(preflight))
+            .route("/revoke", post(revoke).options(preflight))
+            .route("/delete", post(delete).options(preflight))
+            .layer(axum::middleware::map_response(allow_any_origin));
+        // What a person's browser is sent to.
+        let pages = Router::new()
             .route("/authorize", get(authorize).post(consent))
-            .route("/oauth/ynab/callback", get(ynab_callback))
-            .route("/token", post(token))
-            .route("/revoke", post(revoke))
-            .route("/delete", post(delete))
+            .route("/oauth/ynab/callback", get(ynab_callback));
+        machine
+            .merge(pages)
             .layer(DefaultBodyLimit::max(16 * 1024))
             .with_state(self.inner.clone())
     }
@@ -568,14 +579,37 @@ fn no_store_json(status: StatusCode, body: serde_json::Value) -> Response {
     response
 }
 
-/// A public metadata document: readable from browser-based clients too.
-fn public_json(body: serde_json::Value) -> Response {
-    let mut response = axum::Json(body).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
+async fn allow_any_origin(mut response: Response) -> Response {
+    response.headers_mut().insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),
     );
+    response
+}
+
+/// A CORS preflight's answer (the origin is added by `allow_any_origin`).
+async fn preflight() -> Response {
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, POST, OPTIONS"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static("authorization, content-type, mcp-protocol-version"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("86400"),
+    );
+    response
+}
+
+/// A public metadata document.
+fn public_json(body: serde_json::Value) -> Response {
+    let mut response = axum::Json(body).into_response();
+    let headers = response.headers_mut();
     headers.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=3600"),
