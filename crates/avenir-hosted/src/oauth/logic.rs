@@ -77,6 +77,29 @@ pub fn scope_within(asked: &str, granted: &str) -> bool {
         .all(|a| granted.split(' ').any(|g| g == a))
 }
 
+/// Check the server's public URL (the issuer): https, or http on loopback for a local trial;
+/// no query, fragment or user information (RFC 8414 §2).
+pub fn check_public_url(public_url: &str) -> Result<(), String> {
+    let url = Url::parse(public_url)
+        .map_err(|e| format!("the public URL '{public_url}' is not a URL ({e})"))?;
+    if url.query().is_some()
+        || url.fragment().is_some()
+        || !url.username().is_empty()
+        || url.password().is_some()
+    {
+        return Err(format!(
+            "the public URL '{public_url}' must have no query, fragment or user information"
+        ));
+    }
+    match url.scheme() {
+        "https" if url.host().is_some() => Ok(()),
+        "http" if is_loopback_host(&url) => Ok(()),
+        _ => Err(format!(
+            "the public URL '{public_url}' must be https (http only on 127.0.0.1 or localhost)"
+        )),
+    }
+}
+
 /// Whether `host` names this machine: `localhost`, 127.0.0.0/8 or `[::1]`.
 fn is_loopback_host(url: &Url) -> bool {
     match url.host() {
@@ -771,6 +794,15 @@ mod tests {
             resource,
         );
         assert_eq!(scoped.unwrap().scope, Some("read"));
+    }
+
+    #[test]
+    fn public_urls_are_https_issuers() {
+        assert!(check_public_url("https://budget.example.org").is_ok());
+        assert!(check_public_url("http://127.0.0.1:8080").is_ok());
+        assert!(check_public_url("http://budget.example.org").is_err());
+        assert!(check_public_url("https://budget.example.org/?x=1").is_err());
+        assert!(check_public_url("budget.example.org").is_err());
     }
 
     #[test]

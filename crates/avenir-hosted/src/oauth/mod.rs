@@ -220,13 +220,15 @@ impl fmt::Debug for OAuthServer {
 }
 
 impl OAuthServer {
-    /// Fails when an extra root certificate is not PEM or an HTTP client cannot be built.
+    /// Fails when the public URL is not an https URL (http only on loopback), an extra root
+    /// certificate is not PEM, or an HTTP client cannot be built.
     pub fn new(
         mut config: OAuthConfig,
         store: Arc<dyn OAuthStore>,
         hook: Arc<dyn SignInHook>,
     ) -> Result<Self, String> {
         config.public_url = config.public_url.trim_end_matches('/').to_string();
+        logic::check_public_url(&config.public_url)?;
         let metadata_http =
             fetch::metadata_client(&config.metadata_roots, config.allow_private_metadata_hosts)?;
         let ynab_http = reqwest::Client::builder()
