@@ -14,3 +14,6 @@ pub mod db;
 pub mod oauth;
 pub mod oauth_store;
 pub mod testing;
+pub mod people;
+pub mod serve;
+pub mod start;

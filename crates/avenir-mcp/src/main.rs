@@ -60,6 +60,15 @@ enum Command {
     ///
     /// Exit status: 0 for an answer, 1 for a tool error, 2 for bad usage.
     Call(cli::CallArgs),
+    /// The hosted mode: MCP over HTTP for people who sign in with YNAB (a phone, a web client),
+    /// behind a reverse proxy that terminates TLS. avenir-mcp is its own OAuth authorization
+    /// server; state is kept in PostgreSQL (AVENIR_MCP_DATABASE_URL) or a SQLite file.
+    ///
+    /// Needs AVENIR_MCP_PUBLIC_URL (https://…), AVENIR_MCP_SECRET_KEY (or _FILE),
+    /// AVENIR_MCP_YNAB_CLIENT_ID and AVENIR_MCP_YNAB_CLIENT_SECRET (or _FILE) of your YNAB OAuth
+    /// application. AVENIR_MCP_TRANSPORT=http with AVENIR_MCP_PUBLIC_URL set does the same.
+    /// See README.md, "Host it for a household".
+    Serve,
 }
 
 #[derive(Debug, Subcommand)]
@@ -92,6 +101,14 @@ struct SandboxArgs {
     /// (an export of your own plan, to try the tools on a copy of it).
     #[arg(long, value_name = "FILE", conflicts_with = "plan")]
     plan_file: Option<std::path::PathBuf>,
+    /// Speak YNAB's OAuth for this application too (`/oauth/authorize`, `/oauth/token`), to try
+    /// the hosted mode on one machine: CLIENT_ID:CLIENT_SECRET:REDIRECT_URI. The authorize page
+    /// consents at once as the first --oauth-user.
+    #[arg(long, value_name = "ID:SECRET:REDIRECT_URI")]
+    oauth_app: Option<String>,
+    /// A person who signs in through the sandbox's OAuth and reads its plan (repeatable).
+    #[arg(long, value_name = "NAME", requires = "oauth_app")]
+    oauth_user: Vec<String>,
 }
 
 fn main() -> std::process::ExitCode {
@@ -129,6 +146,7 @@ fn main() -> std::process::ExitCode {
             }
             Some(Command::Sandbox(args)) => run_sandbox(args).await.map(|()| 0),
             Some(Command::Cache(CacheCommand::Clear)) => clear_cache().map(|()| 0),
+            Some(Command::Serve) => run_hosted().await.map(|()| 0),
             None if cli.demo => run_demo().await.map(|()| 0),
             None => run_server().await.map(|()| 0),
         }
@@ -145,8 +163,23 @@ fn main() -> std::process::ExitCode {
     }
 }
 
+/// The hosted mode (`avenir-mcp serve`).
+async fn run_hosted() -> anyhow::Result<()> {
+    let mut settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
+    // nothing of anyone's plan on the server's disk but what the database keeps
+    settings.cache = None;
+    let config =
+        avenir_hosted::start::HostedConfig::from_env(settings).map_err(anyhow::Error::msg)?;
+    avenir_hosted::start::serve(config).await
+}
+
 /// The server over stdio, on the person's own YNAB.
 async fn run_server() -> anyhow::Result<()> {
+    if std::env::var("AVENIR_MCP_TRANSPORT").as_deref() == Ok("http")
+        && std::env::var_os("AVENIR_MCP_PUBLIC_URL").is_some_and(|v| !v.is_empty())
+    {
+        return run_hosted().await;
+    }
     let settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
     let client = Arc::new(ynab::Client::from_env().map_err(anyhow::Error::msg)?);
     serve(settings, client).await
@@ -331,6 +364,26 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
     let sandbox = ynab_sandbox::Sandbox::start(plan_state, ynab_sandbox::SandboxOptions { listen })
         .await
         .with_context(|| format!("cannot listen on {listen}"))?;
+    if let Some(app) = &args.oauth_app {
+        let mut parts = app.splitn(3, ':');
+        let (Some(id), Some(secret), Some(redirect)) = (parts.next(), parts.next(), parts.next())
+        else {
+            anyhow::bail!(
+                "--oauth-app takes CLIENT_ID:CLIENT_SECRET:REDIRECT_URI, got {app:?}."
+            );
+        };
+        sandbox.add_oauth_app(id, secret, redirect);
+        let users = if args.oauth_user.is_empty() {
+            vec!["person".to_string()]
+        } else {
+            args.oauth_user.clone()
+        };
+        for user in &users {
+            sandbox
+                .add_user(user, &[sandbox.plan_id()])
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+    }
     {
         use std::io::Write;
         let mut out = std::io::stdout().lock();

@@ -1,0 +1,370 @@
+//! The people signed in to a hosted server: each one's YNAB grant (sealed in the database), the
+//! YNAB token a request sends (refreshed before YNAB's two hours are up, by one instance only),
+//! and each one's server context — their own plans, journal, codes and hourly budget.
+//!
+//! Nothing of one person reaches another: a context is made for one person id, from that
+//! person's grant, and its journal and codes are that person's rows.
+
+use crate::crypto::SecretKey;
+use crate::db::Db;
+use crate::oauth::{YnabApp, YnabTokens};
+use crate::oauth_store::{OAuthStore, YnabGrant};
+use avenir::Context;
+use avenir::config::Settings;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use ynab::Error as YnabError;
+use ynab::config::{BaseUrl, ProvideToken, Token, TokenSource};
+use ynab::pacing::Pacer;
+
+/// Refresh YNAB's access token when it has less than this left (seconds).
+pub const REFRESH_MARGIN: i64 = 300;
+/// How long YNAB's access tokens last when its answer does not say (seconds).
+pub const YNAB_TOKEN_LIFETIME: i64 = 7200;
+
+/// YNAB's tokens as sealed in a grant.
+#[derive(Serialize, Deserialize)]
+struct Sealed {
+    access_token: String,
+    refresh_token: String,
+}
+
+/// YNAB's answer at its token endpoint (to a refresh).
+#[derive(Deserialize)]
+struct YnabTokenAnswer {
+    pub access_token: String,
+    pub refresh_token: String,
+    pub expires_in: i64,
+    #[serde(default)]
+    pub scope: Option<String>,
+}
+
+/// The clock of expiries: UTC seconds (tests move it).
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+/// What every person's context is made from.
+pub struct People {
+    db: Db,
+    key: SecretKey,
+    app: YnabApp,
+    /// YNAB's API (`AVENIR_MCP_YNAB_URL`).
+    base: BaseUrl,
+    settings: Settings,
+    budget: u32,
+    /// Where a person signs in again (said in errors).
+    sign_in_url: String,
+    clock: Clock,
+    http: reqwest::Client,
+    contexts: Mutex<HashMap<String, Arc<Context>>>,
+}
+
+impl std::fmt::Debug for People {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("People").field("app", &self.app).finish()
+    }
+}
+
+/// The additional authenticated data of a person's sealed grant: a grant moved to another
+/// person's row does not open.
+fn grant_aad(person_id: &str) -> Vec<u8> {
+    format!("avenir-mcp ynab grant {person_id}").into_bytes()
+}
+
+impl People {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        db: Db,
+        key: SecretKey,
+        app: YnabApp,
+        base: BaseUrl,
+        settings: Settings,
+        budget: u32,
+        sign_in_url: String,
+        clock: Clock,
+    ) -> Result<Self, String> {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(std::time::Duration::from_secs(10))
+            .timeout(std::time::Duration::from_secs(30))
+            .build()
+            .map_err(|e| format!("the HTTP client for YNAB's OAuth cannot start: {e}"))?;
+        Ok(People {
+            db,
+            key,
+            app,
+            base,
+            settings,
+            budget,
+            sign_in_url,
+            clock,
+            http,
+            contexts: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn app(&self) -> &YnabApp {
+        &self.app
+    }
+
+    fn now(&self) -> i64 {
+        (self.clock)()
+    }
+
+    /// The context of `person_id`, made on first use in this instance.
+    pub fn context(self: &Arc<Self>, person_id: &str) -> Result<Arc<Context>, String> {
+        let mut contexts = self.contexts.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(context) = contexts.get(person_id) {
+            return Ok(context.clone());
+        }
+        let token = YnabToken {
+            people: Arc::downgrade(self),
+            person_id: person_id.to_string(),
+        };
+        let ledger = format!(
+            "person-{}",
+            hex::encode(&Sha256::digest(format!("avenir-mcp-ledger:{person_id}"))[..8])
+        );
+        let client = ynab::Client::new(
+            self.base.clone(),
+            TokenSource::Provided(Arc::new(token)),
+        )
+        .map_err(|e| e.to_string())?
+        .with_pacer(Pacer::Shared {
+            store: self.db.ledger_store(),
+            key: ledger,
+            budget: self.budget,
+        });
+        let context = Arc::new(Context::hosted(
+            self.settings.clone(),
+            Arc::new(client),
+            self.db.shared_store(person_id),
+            self.key.derive("avenir-mcp answer states"),
+        )?);
+        contexts.insert(person_id.to_string(), context.clone());
+        Ok(context)
+    }
+
+    /// Forget a person's context in this instance (after `/delete`).
+    pub fn forget(&self, person_id: &str) {
+        let mut contexts = self.contexts.lock().unwrap_or_else(|p| p.into_inner());
+        contexts.remove(person_id);
+    }
+
+    /// YNAB signed the person in: find who they are at YNAB (`GET /user`), make or find their
+    /// person, and keep YNAB's tokens sealed. Returns the person id.
+    pub async fn signed_in(&self, answer: &YnabTokens, read_only: bool) -> Result<String, String> {
+        let user_url = format!("{}/user", self.base.as_str().trim_end_matches('/'));
+        let response = self
+            .http
+            .get(&user_url)
+            .bearer_auth(&answer.access_token)
+            .send()
+            .await
+            .map_err(|e| format!("YNAB could not be asked who signed in: {e}"))?;
+        if !response.status().is_success() {
+            return Err(format!(
+                "YNAB refused to say who signed in (HTTP {}): sign in again.",
+                response.status().as_u16()
+            ));
+        }
+        let body: serde_json::Value = response
+            .json()
+            .await
+            .map_err(|e| format!("YNAB's answer about who signed in cannot be read: {e}"))?;
+        let ynab_user = body
+            .pointer("/data/user/id")
+            .and_then(serde_json::Value::as_str)
+            .ok_or("YNAB's answer about who signed in has no user id")?;
+        let person_id = self
+            .db
+            .person_for(ynab_user)
+            .await
+            .map_err(|e| e.to_string())?;
+        let scope = match (read_only, answer.scope.as_deref()) {
+            (_, Some(scope)) if !scope.is_empty() => scope.to_string(),
+            (true, _) => "read-only".to_string(),
+            (false, _) => String::new(),
+        };
+        let grant = YnabGrant {
+            sealed: self.seal(&person_id, &answer.access_token, &answer.refresh_token)?,
+            expires_at: self.now() + answer.expires_in.map_or(YNAB_TOKEN_LIFETIME, |s| s as i64),
+            scope,
+            version: 1,
+            needs_sign_in: false,
+        };
+        self.db
+            .put_ynab_grant(&person_id, &grant)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(person_id)
+    }
+
+    fn seal(&self, person_id: &str, access: &str, refresh: &str) -> Result<Vec<u8>, String> {
+        let plain = serde_json::to_vec(&Sealed {
+            access_token: access.to_string(),
+            refresh_token: refresh.to_string(),
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(self.key.seal(&plain, &grant_aad(person_id)))
+    }
+
+    fn open(&self, person_id: &str, grant: &YnabGrant) -> Result<Sealed, YnabError> {
+        let plain = self
+            .key
+            .open(&grant.sealed, &grant_aad(person_id))
+            .map_err(|_| self.sign_in_again("the stored YNAB sign-in cannot be opened with this server's key"))?;
+        serde_json::from_slice(&plain)
+            .map_err(|_| self.sign_in_again("the stored YNAB sign-in is damaged"))
+    }
+
+    fn sign_in_again(&self, why: &str) -> YnabError {
+        YnabError::SignIn(format!(
+            "YNAB access for this account has ended ({why}): sign in with YNAB again at {} (your client may do it when it next connects). Nothing was sent to YNAB.",
+            self.sign_in_url
+        ))
+    }
+
+    /// The access token to send for `person_id` now, refreshed first when it expires within
+    /// [`REFRESH_MARGIN`]. Two instances refreshing at once: the first to store its new grant
+    /// wins; the other finds the grant moved on and uses it (YNAB rotates refresh tokens, so
+    /// the loser's own refresh, if sent, is refused and ignored).
+    pub async fn access_token(&self, person_id: &str) -> Result<Token, YnabError> {
+        let store_error = |e: crate::oauth_store::StoreError| {
+            YnabError::SignIn(format!("the server's database cannot be read ({e}): try again shortly."))
+        };
+        for _ in 0..3 {
+            let grant = self
+                .db
+                .ynab_grant(person_id)
+                .await
+                .map_err(store_error)?
+                .ok_or_else(|| self.sign_in_again("no YNAB sign-in is kept for this account"))?;
+            if grant.needs_sign_in {
+                return Err(self.sign_in_again("YNAB refused to renew it"));
+            }
+            let tokens = self.open(person_id, &grant)?;
+            if grant.expires_at - self.now() > REFRESH_MARGIN {
+                return Ok(Token::new(tokens.access_token));
+            }
+            match self.refresh(&tokens.refresh_token).await {
+                Ok(answer) => {
+                    let renewed = YnabGrant {
+                        sealed: self
+                            .seal(person_id, &answer.access_token, &answer.refresh_token)
+                            .map_err(|e| self.sign_in_again(&e))?,
+                        expires_at: self.now() + answer.expires_in,
+                        scope: answer.scope.clone().unwrap_or(grant.scope.clone()),
+                        version: grant.version + 1,
+                        needs_sign_in: false,
+                    };
+                    if self
+                        .db
+                        .replace_ynab_grant(person_id, grant.version, &renewed)
+                        .await
+                        .map_err(store_error)?
+                    {
+                        tracing::info!("a person's YNAB access was renewed");
+                        return Ok(Token::new(answer.access_token));
+                    }
+                    // another instance renewed it first: read theirs
+                }
+                Err(Refresh::Refused) => {
+                    let now = self
+                        .db
+                        .ynab_grant(person_id)
+                        .await
+                        .map_err(store_error)?;
+                    if now.as_ref().is_some_and(|g| g.version != grant.version) {
+                        continue; // renewed elsewhere meanwhile
+                    }
+                    let ended = YnabGrant {
+                        needs_sign_in: true,
+                        version: grant.version + 1,
+                        ..grant.clone()
+                    };
+                    self.db
+                        .replace_ynab_grant(person_id, grant.version, &ended)
+                        .await
+                        .map_err(store_error)?;
+                    tracing::info!("YNAB refused to renew a person's access: they must sign in again");
+                    return Err(self.sign_in_again("YNAB refused to renew it"));
+                }
+                Err(Refresh::Failed(why)) => {
+                    return Err(YnabError::SignIn(format!(
+                        "YNAB access could not be renewed ({why}): nothing was sent to YNAB; try again in a moment."
+                    )));
+                }
+            }
+        }
+        Err(YnabError::SignIn(
+            "YNAB access is being renewed by another server instance: try again in a moment."
+                .to_string(),
+        ))
+    }
+
+    /// `grant_type=refresh_token` at YNAB's token endpoint.
+    async fn refresh(&self, refresh_token: &str) -> Result<YnabTokenAnswer, Refresh> {
+        let form = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("grant_type", "refresh_token")
+            .append_pair("client_id", &self.app.client_id)
+            .append_pair("client_secret", &self.app.client_secret)
+            .append_pair("refresh_token", refresh_token)
+            .finish();
+        let response = self
+            .http
+            .post(&self.app.token_url)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form)
+            .send()
+            .await
+            .map_err(|e| Refresh::Failed(format!("YNAB could not be reached: {e}")))?;
+        let status = response.status();
+        if status.is_success() {
+            return response
+                .json()
+                .await
+                .map_err(|e| Refresh::Failed(format!("YNAB's answer cannot be read: {e}")));
+        }
+        if status.is_client_error() {
+            return Err(Refresh::Refused);
+        }
+        Err(Refresh::Failed(format!("YNAB answered HTTP {}", status.as_u16())))
+    }
+}
+
+enum Refresh {
+    /// YNAB said no (invalid_grant and the like): the person must sign in again.
+    Refused,
+    /// YNAB could not be asked: try later.
+    Failed(String),
+}
+
+/// The token source of one person's YNAB client.
+struct YnabToken {
+    /// Weak: `People` holds the contexts that hold this.
+    people: std::sync::Weak<People>,
+    person_id: String,
+}
+
+impl std::fmt::Debug for YnabToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("YnabToken(****)")
+    }
+}
+
+impl ProvideToken for YnabToken {
+    fn current(&self) -> Pin<Box<dyn Future<Output = Result<Token, YnabError>> + Send + '_>> {
+        Box::pin(async move {
+            match self.people.upgrade() {
+                Some(people) => people.access_token(&self.person_id).await,
+                None => Err(YnabError::SignIn(
+                    "the server is stopping: try again in a moment.".to_string(),
+                )),
+            }
+        })
+    }
+}

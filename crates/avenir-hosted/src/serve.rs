@@ -1,0 +1,286 @@
+//! The hosted server's HTTP face: the authorization server's routes (`oauth`) and MCP at `/mcp`
+//! (rmcp's streamable HTTP, both protocol eras), behind four checks run on every `/mcp` request:
+//!
+//! 1. Host: the public URL's authority, or a loopback name when listening on loopback (the
+//!    reverse proxy in front forwards either).
+//! 2. Origin, when sent: the public URL's origin, or one of `AVENIR_MCP_ALLOWED_ORIGINS`.
+//! 3. The bearer token: one this server issued, unexpired, for this resource (`oauth`); else
+//!    401 with `WWW-Authenticate: Bearer resource_metadata=…`.
+//! 4. Step-up: a `tools/call` of a write tool with a token granted read only answers 403
+//!    `insufficient_scope`, so the client can ask the person for more.
+//!
+//! Then the request carries the person (`avenir::server::Person`): every call runs on their
+//! own context.
+
+use crate::oauth::OAuthServer;
+use crate::people::People;
+use avenir::server::Person;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The largest MCP request body read for the step-up check (tool arguments are small).
+const BODY_LIMIT: usize = 4 * 1024 * 1024;
+
+/// The public URL (`AVENIR_MCP_PUBLIC_URL`), parsed once.
+#[derive(Debug, Clone)]
+pub struct PublicUrl {
+    /// `https://budget.example.org` (no trailing slash).
+    pub base: String,
+    /// `budget.example.org` or `host:port`, lower-case, default port left out.
+    pub authority: String,
+    /// `https://budget.example.org`.
+    pub origin: String,
+}
+
+impl PublicUrl {
+    /// `https://…` (plain `http://` only for a loopback host: tests and a first look), with no
+    /// path, query or fragment.
+    pub fn parse(raw: &str) -> Result<PublicUrl, String> {
+        let trimmed = raw.trim().trim_end_matches('/');
+        let url = reqwest::Url::parse(trimmed).map_err(|e| {
+            format!("AVENIR_MCP_PUBLIC_URL must be the server's public https:// URL, got {trimmed:?} ({e}).")
+        })?;
+        let host = url
+            .host_str()
+            .ok_or("AVENIR_MCP_PUBLIC_URL has no host: give https://your.host.example")?
+            .to_ascii_lowercase();
+        let loopback = host == "localhost"
+            || host
+                .trim_matches(['[', ']'])
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        match url.scheme() {
+            "https" => {}
+            "http" if loopback => {}
+            _ => {
+                return Err(format!(
+                    "AVENIR_MCP_PUBLIC_URL must start with https:// (plain http only for localhost), got {trimmed:?}: put the server behind a reverse proxy that terminates TLS."
+                ));
+            }
+        }
+        if url.path() != "/" && !url.path().is_empty() || url.query().is_some() {
+            return Err(format!(
+                "AVENIR_MCP_PUBLIC_URL must be the server's origin only (no path or query), got {trimmed:?}: MCP is served at /mcp under it."
+            ));
+        }
+        let authority = match url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host,
+        };
+        let origin = format!("{}://{authority}", url.scheme());
+        Ok(PublicUrl {
+            base: origin.clone(),
+            authority,
+            origin,
+        })
+    }
+
+    /// The canonical URI of the MCP resource (RFC 8707): `{base}/mcp`.
+    pub fn resource(&self) -> String {
+        format!("{}/mcp", self.base)
+    }
+}
+
+/// What the `/mcp` checks need.
+#[derive(Clone)]
+struct Checks {
+    public: PublicUrl,
+    loopback_listener: bool,
+    allowed_origins: Arc<HashSet<String>>,
+    oauth: Arc<OAuthServer>,
+    people: Arc<People>,
+    write_tools: Arc<HashSet<&'static str>>,
+}
+
+/// The whole hosted router: the authorization server's routes and `/mcp`.
+pub fn router(
+    template: Arc<avenir::Context>,
+    oauth: Arc<OAuthServer>,
+    people: Arc<People>,
+    public: PublicUrl,
+    loopback_listener: bool,
+    allowed_origins: Vec<String>,
+) -> Router {
+    let server = avenir::AvenirServer::hosted(template);
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        LocalSessionManager::default().into(),
+        StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(true)
+            // checked below against the public URL, for every path
+            .disable_allowed_hosts()
+            .disable_allowed_origins(),
+    );
+    let write_tools = avenir::tools::registry()
+        .into_iter()
+        .filter(|t| !t.read_only)
+        .map(|t| t.name)
+        .collect();
+    let checks = Checks {
+        public,
+        loopback_listener,
+        allowed_origins: Arc::new(
+            allowed_origins
+                .into_iter()
+                .map(|o| o.trim().trim_end_matches('/').to_ascii_lowercase())
+                .collect(),
+        ),
+        oauth: oauth.clone(),
+        people,
+        write_tools: Arc::new(write_tools),
+    };
+    let mcp = Router::new()
+        .nest_service("/mcp", service)
+        .layer(middleware::from_fn_with_state(checks, mcp_checks));
+    oauth.router().merge(mcp)
+}
+
+fn plain(status: StatusCode, body: &'static str) -> Response {
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+fn is_loopback_name(host: &str) -> bool {
+    let host = host.trim_matches(['[', ']']);
+    host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The Host header's host part (no port), lower-case.
+fn host_only(authority: &str) -> &str {
+    if let Some(rest) = authority.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    authority.rsplit_once(':').map_or(authority, |(h, _)| h)
+}
+
+async fn mcp_checks(State(checks): State<Checks>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(|h| h.trim().to_ascii_lowercase());
+    let host_ok = host.as_deref().is_some_and(|host| {
+        host == checks.public.authority
+            || (checks.loopback_listener && is_loopback_name(host_only(host)))
+    });
+    if !host_ok {
+        return plain(StatusCode::MISDIRECTED_REQUEST, "Misdirected Request");
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin
+            .to_str()
+            .unwrap_or("")
+            .trim()
+            .trim_end_matches('/')
+            .to_ascii_lowercase();
+        if origin != checks.public.origin && !checks.allowed_origins.contains(&origin) {
+            return plain(StatusCode::FORBIDDEN, "Forbidden Origin");
+        }
+    }
+    let authenticated = match checks
+        .oauth
+        .authenticate(headers.get(header::AUTHORIZATION))
+        .await
+    {
+        Ok(authenticated) => authenticated,
+        Err(refusal) => return refusal,
+    };
+    let writes = authenticated.scope.split(' ').any(|s| s == "write");
+    let (parts, body) = request.into_parts();
+    let body = if !writes && parts.method == Method::POST {
+        let bytes = match axum::body::to_bytes(body, BODY_LIMIT).await {
+            Ok(bytes) => bytes,
+            Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large"),
+        };
+        if let Some(tool) = called_tool(&bytes)
+            && checks.write_tools.contains(tool.as_str())
+        {
+            return checks.oauth.insufficient_scope("read write");
+        }
+        Body::from(bytes)
+    } else {
+        body
+    };
+    let context = match checks.people.context(&authenticated.person_id) {
+        Ok(context) => context,
+        Err(why) => {
+            tracing::warn!("a person's context cannot be made: {why}");
+            return plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The server cannot serve this account right now: try again shortly.",
+            );
+        }
+    };
+    let mut request = Request::from_parts(parts, body);
+    request
+        .extensions_mut()
+        .insert(Person { context, writes });
+    next.run(request).await
+}
+
+/// The tool a JSON-RPC `tools/call` (or a batch holding one) names.
+fn called_tool(body: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let calls = match &value {
+        serde_json::Value::Array(items) => items.iter().collect(),
+        single => vec![single],
+    };
+    calls.into_iter().find_map(|call| {
+        (call.get("method")?.as_str()? == "tools/call")
+            .then(|| call.pointer("/params/name")?.as_str().map(str::to_string))
+            .flatten()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_urls() {
+        let url = PublicUrl::parse("https://Budget.Example.org/").unwrap();
+        assert_eq!(url.base, "https://budget.example.org");
+        assert_eq!(url.authority, "budget.example.org");
+        assert_eq!(url.resource(), "https://budget.example.org/mcp");
+        let local = PublicUrl::parse("http://127.0.0.1:8103").unwrap();
+        assert_eq!(local.authority, "127.0.0.1:8103");
+        assert!(PublicUrl::parse("http://budget.example.org").is_err());
+        assert!(PublicUrl::parse("https://budget.example.org/mcp").is_err());
+        assert!(PublicUrl::parse("ftp://x").is_err());
+    }
+
+    #[test]
+    fn the_called_tool_is_read_from_the_body() {
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set_category_budget"}}"#;
+        assert_eq!(called_tool(call).as_deref(), Some("set_category_budget"));
+        let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        assert_eq!(called_tool(list), None);
+        assert_eq!(called_tool(b"not json"), None);
+        let batch = br#"[{"method":"ping"},{"method":"tools/call","params":{"name":"x"}}]"#;
+        assert_eq!(called_tool(batch).as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn hosts() {
+        assert_eq!(host_only("[::1]:80"), "::1");
+        assert_eq!(host_only("example.org:443"), "example.org");
+        assert!(is_loopback_name("[::1]"));
+        assert!(!is_loopback_name("example.org"));
+    }
+}

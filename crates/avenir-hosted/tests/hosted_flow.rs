@@ -1,0 +1,350 @@
+//! The hosted mode end to end, with a real MCP client that does OAuth (rmcp's `auth`): the YNAB
+//! side is the project's sandbox speaking YNAB's OAuth, the database a real SQLite file or a
+//! throwaway PostgreSQL started here.
+
+mod support;
+
+use avenir_hosted::db::DbConfig;
+use avenir_hosted::testing::TestPostgres;
+use serde_json::{Value, json};
+use std::sync::OnceLock;
+use support::{World, call, structured, text};
+
+fn postgres() -> &'static TestPostgres {
+    static SERVER: OnceLock<TestPostgres> = OnceLock::new();
+    SERVER.get_or_init(|| TestPostgres::start().expect("a throwaway PostgreSQL"))
+}
+
+fn postgres_db() -> DbConfig {
+    DbConfig::Postgres(postgres().create_database().expect("a database"))
+}
+
+fn sqlite_db() -> (DbConfig, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!(
+        "avenir-hosted-{}-{}",
+        std::process::id(),
+        avenir::random::hex::<6>()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    (DbConfig::Sqlite(dir.join("hosted.sqlite")), dir)
+}
+
+fn id(readable: &str) -> String {
+    ynab_sandbox::ids::id(readable)
+}
+
+/// Restaurants' assigned amount in September in Alice's plan, as YNAB (the sandbox) holds it.
+async fn restaurants(world: &World) -> i64 {
+    let other_app = ynab::Client::new(
+        ynab::config::BaseUrl::new(world.sandbox.base_url()),
+        ynab::config::TokenSource::Fixed(ynab::config::Token::new("another-app")),
+    )
+    .expect("client");
+    other_app
+        .month(&world.alice_plan, "2026-09-01")
+        .await
+        .expect("month")
+        .categories
+        .unwrap_or_default()
+        .iter()
+        .find(|c| c.id == id("cat-restaurants"))
+        .map(|c| c.budgeted)
+        .expect("Restaurants")
+}
+
+fn budget_args(amount: f64) -> Value {
+    json!({"month": "2026-09", "category_id": id("cat-restaurants"), "amount": amount})
+}
+
+fn names(result: &rmcp::model::CallToolResult, list: &str, field: &str) -> Vec<String> {
+    structured(result)[list]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|i| i[field].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_oauth_client_signs_in_with_ynab_calls_a_tool_and_is_refreshed_then_revoked() {
+    let (db, dir) = sqlite_db();
+    let world = World::start(db, 1).await;
+    let alice = world.sign_in("alice", "write", 0).await;
+    assert_eq!(world.sandbox.stats().oauth.authorization_code, 1, "one YNAB sign-in");
+
+    // a tool call, on Alice's plan
+    let accounts = call(&alice.client, "list_accounts", json!({})).await;
+    assert_ne!(accounts.is_error, Some(true), "{}", text(&accounts));
+    assert!(names(&accounts, "result", "name").contains(&"Checking".to_string()));
+    let tools = alice.client.list_all_tools().await.expect("tools");
+    assert!(
+        tools.iter().any(|t| t.name == "set_category_budget"),
+        "read and change: the write tools are listed"
+    );
+
+    // YNAB's two hours pass: the server renews YNAB's token before the next request
+    world.advance(7_000);
+    let again = call(&alice.client, "list_accounts", json!({})).await;
+    assert_ne!(again.is_error, Some(true), "{}", text(&again));
+    assert_eq!(
+        world.sandbox.stats().oauth.refresh_token,
+        1,
+        "one refresh at YNAB's side"
+    );
+    // and the renewed token is the one kept: no second refresh on the next call
+    call(&alice.client, "list_plans", json!({})).await;
+    assert_eq!(world.sandbox.stats().oauth.refresh_token, 1);
+
+    // revocation: the token stops working at once
+    let http = support::browser();
+    let revoked = http
+        .post(format!("{}/revoke", world.public))
+        .form(&[("token", alice.access_token.as_str())])
+        .send()
+        .await
+        .expect("revoke");
+    assert_eq!(revoked.status(), 200);
+    let refused = http
+        .post(world.instances[0].mcp())
+        .bearer_auth(&alice.access_token)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(refused.status(), 401);
+    let challenge = refused
+        .headers()
+        .get("www-authenticate")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    assert!(challenge.contains("invalid_token"), "{challenge}");
+    assert!(
+        challenge.contains(&format!(
+            "resource_metadata=\"{}/.well-known/oauth-protected-resource/mcp\"",
+            world.public
+        )),
+        "{challenge}"
+    );
+    drop(world);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_see_only_their_own_plans_and_journals() {
+    let (db, dir) = sqlite_db();
+    let world = World::start(db, 1).await;
+    let alice = world.sign_in("alice", "write", 0).await;
+    let bob = world.sign_in("bob", "write", 0).await;
+
+    let alices = call(&alice.client, "list_plans", json!({})).await;
+    let bobs = call(&bob.client, "list_plans", json!({})).await;
+    assert_eq!(names(&alices, "result", "id"), vec![world.alice_plan.clone()]);
+    assert_eq!(names(&bobs, "result", "id"), vec![world.bob_plan.clone()]);
+
+    // Bob cannot read Alice's plan by its id
+    let peek = call(
+        &bob.client,
+        "list_accounts",
+        json!({"plan_id": world.alice_plan}),
+    )
+    .await;
+    assert_eq!(peek.is_error, Some(true), "{}", text(&peek));
+    assert!(!text(&peek).contains("Checking"), "{}", text(&peek));
+
+    // Alice changes her plan (a code, then the code back)
+    let preview = call(&alice.client, "set_category_budget", budget_args(150.0)).await;
+    let preview = structured(&preview);
+    assert_eq!(preview["status"], "confirmation_required", "{preview}");
+    let code = preview["confirmation"].as_str().expect("code").to_string();
+    let mut confirm = budget_args(150.0);
+    confirm["confirmation"] = json!(code);
+    let applied = structured(&call(&alice.client, "set_category_budget", confirm.clone()).await);
+    assert_eq!(applied["status"], "applied", "{applied}");
+    assert_eq!(restaurants(&world).await, 150_000);
+
+    // Alice's code is nothing to Bob, and Bob's journal has nothing of Alice's
+    let mut bobs_try = confirm.clone();
+    bobs_try["plan_id"] = json!(world.bob_plan);
+    let refused = call(&bob.client, "set_category_budget", bobs_try).await;
+    assert!(
+        refused.is_error == Some(true) || structured(&refused)["status"] != "applied",
+        "{refused:?}"
+    );
+    let bobs_undo = call(&bob.client, "undo_operation", json!({})).await;
+    let bobs_undo_text = text(&bobs_undo);
+    assert!(
+        !bobs_undo_text.contains(applied["operation_id"].as_str().unwrap_or("-")),
+        "{bobs_undo_text}"
+    );
+    assert_eq!(restaurants(&world).await, 150_000, "Bob changed nothing");
+    let alices_undo = structured(&call(&alice.client, "undo_operation", json!({})).await);
+    assert_eq!(alices_undo["status"], "confirmation_required", "{alices_undo}");
+    drop(world);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_on_one_postgresql_behave_as_one_server() {
+    let world = World::start(postgres_db(), 2).await;
+    let alice = world.sign_in("alice", "write", 0).await;
+    let on_b = world.client_with_token(&alice.access_token, 1).await;
+
+    // previewed on A, confirmed with its code on B: applied once
+    let preview = structured(&call(&alice.client, "set_category_budget", budget_args(150.0)).await);
+    let code = preview["confirmation"].as_str().expect("code").to_string();
+    let mut confirm = budget_args(150.0);
+    confirm["confirmation"] = json!(code);
+    let applied = structured(&call(&on_b, "set_category_budget", confirm.clone()).await);
+    assert_eq!(applied["status"], "applied", "{applied}");
+    assert_eq!(restaurants(&world).await, 150_000);
+    let operation = applied["operation_id"].as_str().expect("operation").to_string();
+
+    // the same code again, on either instance: refused, nothing written
+    for client in [&alice.client, &on_b] {
+        let replay = call(client, "set_category_budget", confirm.clone()).await;
+        assert_eq!(replay.is_error, Some(true), "{replay:?}");
+    }
+    assert_eq!(restaurants(&world).await, 150_000);
+
+    // two undos of the operation, confirmed at once on A and on B: one reverts it
+    let undo = json!({"operation_id": operation});
+    let code_a = structured(&call(&alice.client, "undo_operation", undo.clone()).await)
+        ["confirmation"]
+        .as_str()
+        .expect("undo code on A")
+        .to_string();
+    let code_b = structured(&call(&on_b, "undo_operation", undo.clone()).await)["confirmation"]
+        .as_str()
+        .expect("undo code on B")
+        .to_string();
+    let mut with_a = undo.clone();
+    with_a["confirmation"] = json!(code_a);
+    let mut with_b = undo.clone();
+    with_b["confirmation"] = json!(code_b);
+    let (a, b) = tokio::join!(
+        call(&alice.client, "undo_operation", with_a),
+        call(&on_b, "undo_operation", with_b)
+    );
+    let applied: Vec<_> = [&a, &b]
+        .into_iter()
+        .filter(|r| r.is_error != Some(true) && structured(r)["status"] == "applied")
+        .collect();
+    assert_eq!(applied.len(), 1, "exactly one undo applies: {a:?} {b:?}");
+    assert_eq!(restaurants(&world).await, 120_000, "reverted once");
+    let journal = structured(&call(&on_b, "undo_operation", json!({})).await);
+    assert_ne!(journal["status"], "applied", "{journal}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_only_lists_no_write_tool_and_a_write_asks_to_step_up() {
+    let (db, dir) = sqlite_db();
+    let world = World::start(db, 1).await;
+    let reader = world.sign_in("alice", "read", 0).await;
+    let tools = reader.client.list_all_tools().await.expect("tools");
+    assert!(tools.iter().any(|t| t.name == "list_accounts"));
+    assert!(
+        !tools.iter().any(|t| t.name == "set_category_budget"),
+        "read only: no write tool"
+    );
+    let step_up = support::browser()
+        .post(world.instances[0].mcp())
+        .bearer_auth(&reader.access_token)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(
+            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                   "params": {"name": "set_category_budget", "arguments": budget_args(150.0)}})
+            .to_string(),
+        )
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(step_up.status(), 403);
+    let challenge = step_up
+        .headers()
+        .get("www-authenticate")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    assert!(challenge.contains("error=\"insufficient_scope\""), "{challenge}");
+    assert!(challenge.contains("scope=\"read write\""), "{challenge}");
+    assert_eq!(restaurants(&world).await, 120_000, "nothing written");
+    drop(world);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_ynab_refuses_to_renew_the_person_is_asked_to_sign_in_again() {
+    let (db, dir) = sqlite_db();
+    let world = World::start(db, 1).await;
+    let alice = world.sign_in("alice", "write", 0).await;
+    world.sandbox.fail_refresh("alice").expect("fail refresh");
+    world.advance(7_000);
+    let result = call(&alice.client, "list_accounts", json!({})).await;
+    assert_eq!(result.is_error, Some(true));
+    let message = text(&result);
+    assert!(message.contains("sign in with YNAB again"), "{message}");
+    assert!(message.contains(&world.public), "{message}");
+    // and it stays so, without asking YNAB again
+    let again = text(&call(&alice.client, "list_accounts", json!({})).await);
+    assert!(again.contains("sign in with YNAB again"), "{again}");
+    drop(world);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forged_expired_or_other_audience_token_is_refused() {
+    let (db, dir) = sqlite_db();
+    let world = World::start(db, 1).await;
+    let alice = world.sign_in("alice", "write", 0).await;
+    let http = support::browser();
+    let status = |token: String| {
+        let http = http.clone();
+        let mcp = world.instances[0].mcp();
+        async move {
+            let answer = http
+                .post(mcp)
+                .bearer_auth(token)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+                .send()
+                .await
+                .expect("request");
+            (
+                answer.status().as_u16(),
+                answer
+                    .headers()
+                    .get("www-authenticate")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default()
+                    .to_string(),
+            )
+        }
+    };
+    // forged: the right shape, never issued
+    let (forged, challenge) = status(avenir::random::base64url::<32>()).await;
+    assert_eq!(forged, 401);
+    assert!(challenge.contains("resource_metadata="), "{challenge}");
+    // another audience: a token this database holds, issued for another resource
+    let other = World::start(DbConfig::Sqlite(dir.join("hosted.sqlite")), 1).await;
+    let elsewhere = other.sign_in("alice", "write", 0).await;
+    let (wrong_audience, _) = status(elsewhere.access_token.clone()).await;
+    assert_eq!(wrong_audience, 401, "a token for another server's /mcp");
+    // expired: past its lifetime on the server's clock
+    let (fresh, _) = status(alice.access_token.clone()).await;
+    assert_ne!(fresh, 401);
+    world.advance(25 * 3600);
+    let (expired, _) = status(alice.access_token.clone()).await;
+    assert_eq!(expired, 401);
+    drop(other);
+    drop(world);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,1018 @@
+//! The authorization server through real HTTP (axum on 127.0.0.1, reqwest without redirects),
+//! with the in-memory store. The YNAB side (the code exchange and `SignInHook::signed_in`) is
+//! not exercised here: codes are seeded through the store.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use avenir_hosted::oauth::{OAuthConfig, OAuthServer, SignInHook, YnabApp, YnabTokens};
+use avenir_hosted::oauth_store::{CodeGrant, OAuthStore, TokenKind};
+use axum::http::HeaderMap;
+use common::MemoryStore;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+const T0: i64 = 1_800_000_000;
+const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+const REDIRECT: &str = "http://127.0.0.1:7777/callback";
+const YNAB_AUTHORIZE: &str = "https://app.ynab.example/oauth/authorize";
+
+#[derive(Default)]
+struct Hook {
+    deleted: Mutex<Vec<String>>,
+}
+
+#[async_trait]
+impl SignInHook for Hook {
+    async fn signed_in(&self, _tokens: YnabTokens, _read_only: bool) -> Result<String, String> {
+        Err("YNAB is not part of these tests".into())
+    }
+    async fn deleted(&self, person_id: &str) {
+        self.deleted.lock().unwrap().push(person_id.to_string());
+    }
+}
+
+struct Harness {
+    base: String,
+    server: OAuthServer,
+    store: Arc<MemoryStore>,
+    hook: Arc<Hook>,
+    clock: Arc<AtomicI64>,
+    http: reqwest::Client,
+}
+
+async fn start_with(roots: Vec<Vec<u8>>, allow_private: bool) -> Harness {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let clock = Arc::new(AtomicI64::new(T0));
+    let now = clock.clone();
+    let mut config = OAuthConfig::new(
+        base.clone(),
+        YnabApp {
+            authorize_url: YNAB_AUTHORIZE.into(),
+            token_url: "http://127.0.0.1:9/oauth/token".into(),
+            client_id: "ynab-app".into(),
+            client_secret: "ynab-secret".into(),
+        },
+    );
+    config.clock = Arc::new(move || now.load(Ordering::SeqCst));
+    config.metadata_roots = roots;
+    config.allow_private_metadata_hosts = allow_private;
+    let store = Arc::new(MemoryStore::default());
+    let hook = Arc::new(Hook::default());
+    let server = OAuthServer::new(config, store.clone(), hook.clone()).unwrap();
+    // The MCP endpoint's middleware, as the hosted server will mount it.
+    let guard = server.clone();
+    let app = server.router().route(
+        "/mcp",
+        axum::routing::post(move |headers: HeaderMap| {
+            let guard = guard.clone();
+            async move {
+                use axum::response::IntoResponse;
+                match guard
+                    .authenticate(headers.get(axum::http::header::AUTHORIZATION))
+                    .await
+                {
+                    Ok(who) if headers.contains_key("x-needs-write") && !who.can_write() => {
+                        guard.insufficient_scope("read write")
+                    }
+                    Ok(who) => axum::Json(json!({"person": who.person_id, "client": who.client_id,
+                                                 "scope": who.scope}))
+                    .into_response(),
+                    Err(response) => response,
+                }
+            }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    Harness {
+        base,
+        server,
+        store,
+        hook,
+        clock,
+        http,
+    }
+}
+
+async fn start() -> Harness {
+    start_with(Vec::new(), true).await
+}
+
+fn sha256_hex(s: &str) -> String {
+    hex::encode(Sha256::digest(s.as_bytes()))
+}
+
+fn query_of(location: &str) -> HashMap<String, String> {
+    let url = url::Url::parse(location).unwrap();
+    url.query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+impl Harness {
+    async fn get(&self, path: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn form(&self, path: &str, params: &[(&str, &str)]) -> reqwest::Response {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(params)
+            .finish();
+        self.http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// The person's answer on a consent page, from the browser that was shown it (`cookie`).
+    async fn answer(&self, consent: &str, cookie: Option<&str>, access: &str) -> reqwest::Response {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs([("consent", consent), ("access", access)])
+            .finish();
+        let mut request = self
+            .http
+            .post(format!("{}/authorize", self.base))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body);
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        request.send().await.unwrap()
+    }
+
+    async fn register(&self, metadata: Value) -> reqwest::Response {
+        self.http
+            .post(format!("{}/register", self.base))
+            .json(&metadata)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn registered_client(&self, name: &str) -> String {
+        let r = self
+            .register(json!({"redirect_uris": [REDIRECT], "client_name": name}))
+            .await;
+        assert_eq!(r.status(), StatusCode::CREATED);
+        r.json::<Value>().await.unwrap()["client_id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    fn authorize_path(&self, params: &[(&str, &str)]) -> String {
+        let query = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(params)
+            .finish();
+        format!("/authorize?{query}")
+    }
+
+    /// A code as the callback would have made it, for `client_id`.
+    async fn seed_code(&self, client_id: &str, scope: &str) -> String {
+        let code = format!("code-{}", avenir::random::base64url::<16>());
+        let grant = CodeGrant {
+            client_id: client_id.into(),
+            person_id: "person-1".into(),
+            redirect_uri: REDIRECT.into(),
+            code_challenge: CHALLENGE.into(),
+            scope: scope.into(),
+            resource: self.server.resource().into(),
+            expires_at: self.clock.load(Ordering::SeqCst) + 60,
+        };
+        self.store
+            .put_code(&sha256_hex(&code), &grant)
+            .await
+            .unwrap();
+        code
+    }
+
+    async fn exchange(&self, code: &str, client_id: &str, verifier: &str) -> reqwest::Response {
+        self.form(
+            "/token",
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", code),
+                ("redirect_uri", REDIRECT),
+                ("client_id", client_id),
+                ("code_verifier", verifier),
+                ("resource", &format!("{}/mcp", self.base)),
+            ],
+        )
+        .await
+    }
+
+    async fn tokens(&self, client_id: &str, scope: &str) -> Value {
+        let code = self.seed_code(client_id, scope).await;
+        let r = self.exchange(&code, client_id, VERIFIER).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        r.json().await.unwrap()
+    }
+
+    async fn refresh(&self, refresh: &str, client_id: &str) -> reqwest::Response {
+        self.form(
+            "/token",
+            &[
+                ("grant_type", "refresh_token"),
+                ("refresh_token", refresh),
+                ("client_id", client_id),
+            ],
+        )
+        .await
+    }
+
+    async fn mcp(&self, authorization: Option<&str>) -> reqwest::Response {
+        let mut request = self.http.post(format!("{}/mcp", self.base));
+        if let Some(a) = authorization {
+            request = request.header("authorization", a);
+        }
+        request.send().await.unwrap()
+    }
+}
+
+/// A consent page's hidden consent id and the cookie it set (`name=value`).
+async fn consent_of(r: reqwest::Response) -> (String, String, String) {
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let page = r.text().await.unwrap();
+    let consent = page
+        .split("name=\"consent\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_string();
+    assert!(cookie.ends_with(&format!("={consent}")));
+    (consent, cookie, page)
+}
+
+async fn error_of(r: reqwest::Response) -> String {
+    let body: Value = r.json().await.unwrap();
+    body["error"].as_str().unwrap_or_default().to_string()
+}
+
+#[tokio::test]
+async fn metadata_documents_name_the_issuer_and_the_resource() {
+    let h = start().await;
+    for path in [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+    ] {
+        let r = h.get(path).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        let prm: Value = r.json().await.unwrap();
+        assert_eq!(prm["resource"], format!("{}/mcp", h.base));
+        assert_eq!(prm["authorization_servers"], json!([h.base]));
+        assert_eq!(prm["scopes_supported"], json!(["read", "write"]));
+        assert_eq!(prm["bearer_methods_supported"], json!(["header"]));
+        assert!(prm["resource_name"].is_string());
+    }
+    let asm: Value = h
+        .get("/.well-known/oauth-authorization-server")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(asm["issuer"], h.base);
+    for (key, path) in [
+        ("authorization_endpoint", "/authorize"),
+        ("token_endpoint", "/token"),
+        ("registration_endpoint", "/register"),
+        ("revocation_endpoint", "/revoke"),
+    ] {
+        assert_eq!(asm[key], format!("{}{path}", h.base), "{key}");
+    }
+    assert_eq!(asm["response_types_supported"], json!(["code"]));
+    assert_eq!(
+        asm["grant_types_supported"],
+        json!(["authorization_code", "refresh_token"])
+    );
+    assert_eq!(asm["code_challenge_methods_supported"], json!(["S256"]));
+    assert_eq!(
+        asm["token_endpoint_auth_methods_supported"],
+        json!(["none"])
+    );
+    assert_eq!(asm["scopes_supported"], json!(["read", "write"]));
+    assert_eq!(asm["client_id_metadata_document_supported"], json!(true));
+    assert_eq!(
+        asm["authorization_response_iss_parameter_supported"],
+        json!(true)
+    );
+
+    // Browser-based clients may call the machine endpoints (CORS), not the pages.
+    let r = h
+        .http
+        .request(reqwest::Method::OPTIONS, format!("{}/token", h.base))
+        .header("origin", "https://inspector.example")
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NO_CONTENT);
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    let r = h.get("/.well-known/oauth-protected-resource/mcp").await;
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    let r = h.get("/authorize").await;
+    assert!(r.headers().get("access-control-allow-origin").is_none());
+}
+
+#[tokio::test]
+async fn registration_accepts_public_clients_and_refuses_the_rest() {
+    let h = start().await;
+    let r = h
+        .register(
+            json!({"redirect_uris": [REDIRECT, "https://app.example/cb"],
+                         "client_name": "Tool", "token_endpoint_auth_method": "none"}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::CREATED);
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let body: Value = r.json().await.unwrap();
+    let client_id = body["client_id"].as_str().unwrap();
+    assert!(client_id.len() >= 32);
+    assert_eq!(
+        body["redirect_uris"],
+        json!([REDIRECT, "https://app.example/cb"])
+    );
+    assert_eq!(body["token_endpoint_auth_method"], "none");
+    assert!(h.store.client(client_id).await.unwrap().is_some());
+
+    for (metadata, error) in [
+        (
+            json!({"client_name": "no redirects"}),
+            "invalid_redirect_uri",
+        ),
+        (
+            json!({"redirect_uris": ["http://app.example/cb"]}),
+            "invalid_redirect_uri",
+        ),
+        (
+            json!({"redirect_uris": ["javascript:alert(1)"]}),
+            "invalid_redirect_uri",
+        ),
+        (
+            json!({"redirect_uris": [REDIRECT], "token_endpoint_auth_method": "client_secret_post"}),
+            "invalid_client_metadata",
+        ),
+        (
+            json!({"redirect_uris": [REDIRECT], "grant_types": ["client_credentials"]}),
+            "invalid_client_metadata",
+        ),
+    ] {
+        let r = h.register(metadata.clone()).await;
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{metadata}");
+        assert_eq!(error_of(r).await, error, "{metadata}");
+    }
+}
+
+#[tokio::test]
+async fn authorize_shows_a_page_not_a_redirect_until_client_and_redirect_are_known() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let base = [
+        ("response_type", "code"),
+        ("code_challenge", CHALLENGE),
+        ("code_challenge_method", "S256"),
+        ("state", "st"),
+    ];
+    let with = |extra: &[(&'static str, &'static str)], client: &str| {
+        let mut p: Vec<(&str, String)> = base.iter().map(|(k, v)| (*k, v.to_string())).collect();
+        p.push(("client_id", client.to_string()));
+        p.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
+        p
+    };
+    let cases = [
+        with(&[("redirect_uri", REDIRECT)], "unknown-client"),
+        with(
+            &[("redirect_uri", "http://127.0.0.1:7777/elsewhere")],
+            &client_id,
+        ),
+        with(&[("redirect_uri", "https://evil.example/cb")], &client_id),
+        with(&[], &client_id),
+    ];
+    for params in cases {
+        let params: Vec<(&str, &str)> = params.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let r = h.get(&h.authorize_path(&params)).await;
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{params:?}");
+        assert!(r.headers().get("location").is_none(), "{params:?}");
+        assert!(
+            r.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html")
+        );
+    }
+}
+
+#[tokio::test]
+async fn authorize_sends_request_errors_back_to_the_client_with_state_and_iss() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let wrong_resource = "https://other.example/mcp".to_string();
+    let cases: Vec<(Vec<(&str, &str)>, &str)> = vec![
+        (vec![("code_challenge_method", "S256")], "invalid_request"),
+        (
+            vec![
+                ("code_challenge", CHALLENGE),
+                ("code_challenge_method", "plain"),
+            ],
+            "invalid_request",
+        ),
+        (vec![("code_challenge", CHALLENGE)], "invalid_request"),
+        (
+            vec![
+                ("code_challenge", CHALLENGE),
+                ("code_challenge_method", "S256"),
+                ("resource", &wrong_resource),
+            ],
+            "invalid_target",
+        ),
+        (
+            vec![
+                ("code_challenge", CHALLENGE),
+                ("code_challenge_method", "S256"),
+                ("scope", "admin"),
+            ],
+            "invalid_scope",
+        ),
+    ];
+    for (extra, error) in cases {
+        let mut params = vec![
+            ("response_type", "code"),
+            ("client_id", client_id.as_str()),
+            ("redirect_uri", REDIRECT),
+            ("state", "st-1"),
+        ];
+        params.extend(extra);
+        let r = h.get(&h.authorize_path(&params)).await;
+        assert_eq!(r.status(), StatusCode::FOUND, "{params:?}");
+        let location = r.headers()["location"].to_str().unwrap();
+        assert!(location.starts_with("http://127.0.0.1:7777/callback?"));
+        let q = query_of(location);
+        assert_eq!(q["error"], error, "{params:?}");
+        assert_eq!(q["state"], "st-1");
+        assert_eq!(q["iss"], h.base);
+    }
+    assert_eq!(h.store.pending_count(), 0);
+}
+
+#[tokio::test]
+async fn consent_page_escapes_the_client_and_its_answer_goes_to_ynab_once() {
+    let h = start().await;
+    let client_id = h
+        .registered_client("<script>alert('x')</script><img src=x>")
+        .await;
+    let resource = format!("{}/mcp", h.base);
+    let r = h
+        .get(&h.authorize_path(&[
+            ("response_type", "code"),
+            ("client_id", &client_id),
+            ("redirect_uri", "http://127.0.0.1:41234/callback"),
+            ("code_challenge", CHALLENGE),
+            ("code_challenge_method", "S256"),
+            ("state", "client-state"),
+            ("resource", &resource),
+        ]))
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["x-frame-options"], "DENY");
+    assert!(
+        r.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .contains("frame-ancestors 'none'")
+    );
+    let (consent, cookie, page) = consent_of(r).await;
+    assert!(!page.contains("<script>"));
+    assert!(!page.contains("<img"));
+    assert!(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&lt;img src=x&gt;"));
+    assert!(!page.contains("src=\"http"), "no external resource");
+    assert!(page.contains("value=\"read\"") && page.contains("value=\"write\""));
+
+    // A forged consent id is refused, and so is the right one posted from another site (no
+    // cookie): the pending request survives both.
+    let r = h.answer("forged", Some(&cookie), "read").await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let r = h.answer(&consent, None, "write").await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+
+    let r = h.answer(&consent, Some(&cookie), "read").await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let location = r.headers()["location"].to_str().unwrap().to_string();
+    assert!(location.starts_with(YNAB_AUTHORIZE));
+    let q = query_of(&location);
+    assert_eq!(q["client_id"], "ynab-app");
+    assert_eq!(q["redirect_uri"], format!("{}/oauth/ynab/callback", h.base));
+    assert_eq!(q["response_type"], "code");
+    assert_eq!(q["scope"], "read-only");
+    assert!(q["state"].len() >= 43);
+    assert!(!location.contains("ynab-secret"));
+
+    // The consent page answers once.
+    let again = h.answer(&consent, Some(&cookie), "write").await;
+    assert_eq!(again.status(), StatusCode::BAD_REQUEST);
+
+    // An unknown state at the callback is a page; YNAB's refusal goes back to the client.
+    let r = h.get("/oauth/ynab/callback?code=c&state=unknown").await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert!(r.headers().get("location").is_none());
+    let path = format!(
+        "/oauth/ynab/callback?error=access_denied&state={}",
+        q["state"]
+    );
+    let r = h.get(&path).await;
+    assert_eq!(r.status(), StatusCode::FOUND);
+    let back = query_of(r.headers()["location"].to_str().unwrap());
+    assert_eq!(back["error"], "access_denied");
+    assert_eq!(back["state"], "client-state");
+    assert_eq!(back["iss"], h.base);
+    // …and only once.
+    assert_eq!(h.get(&path).await.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn consent_for_a_read_only_request_offers_no_write_and_refusal_goes_back() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let r = h
+        .get(&h.authorize_path(&[
+            ("response_type", "code"),
+            ("client_id", &client_id),
+            ("redirect_uri", REDIRECT),
+            ("code_challenge", CHALLENGE),
+            ("code_challenge_method", "S256"),
+            ("scope", "read"),
+        ]))
+        .await;
+    let (consent, cookie, page) = consent_of(r).await;
+    assert!(!page.contains("value=\"write\""));
+    assert!(page.contains(&format!("action=\"{}/authorize\"", h.base)));
+    let r = h.answer(&consent, Some(&cookie), "deny").await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let q = query_of(r.headers()["location"].to_str().unwrap());
+    assert_eq!(q["error"], "access_denied");
+    assert!(!q.contains_key("state"));
+}
+
+#[tokio::test]
+async fn token_endpoint_checks_pkce_and_takes_a_code_once() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+
+    let code = h.seed_code(&client_id, "read").await;
+    let wrong = "x".repeat(43);
+    let r = h.exchange(&code, &client_id, &wrong).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    assert_eq!(error_of(r).await, "invalid_grant");
+    // A failed attempt used the code up.
+    let r = h.exchange(&code, &client_id, VERIFIER).await;
+    assert_eq!(error_of(r).await, "invalid_grant");
+
+    let code = h.seed_code(&client_id, "read write").await;
+    let r = h.exchange(&code, &client_id, VERIFIER).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["token_type"], "Bearer");
+    assert_eq!(body["expires_in"], 3600);
+    assert_eq!(body["scope"], "read write");
+    let access = body["access_token"].as_str().unwrap();
+    assert!(access.len() >= 43);
+    let stored = h.store.token(&sha256_hex(access)).await.unwrap().unwrap();
+    assert_eq!(stored.kind, TokenKind::Access);
+    assert_eq!(stored.resource, format!("{}/mcp", h.base));
+    assert_eq!(stored.expires_at, T0 + 3600);
+    // Reuse is refused.
+    let r = h.exchange(&code, &client_id, VERIFIER).await;
+    assert_eq!(error_of(r).await, "invalid_grant");
+
+    // Another client, an expired code, a wrong resource.
+    let code = h.seed_code(&client_id, "read").await;
+    assert_eq!(
+        error_of(h.exchange(&code, "someone-else", VERIFIER).await).await,
+        "invalid_grant"
+    );
+    let code = h.seed_code(&client_id, "read").await;
+    h.clock.fetch_add(61, Ordering::SeqCst);
+    assert_eq!(
+        error_of(h.exchange(&code, &client_id, VERIFIER).await).await,
+        "invalid_grant"
+    );
+    let code = h.seed_code(&client_id, "read").await;
+    let r = h
+        .form(
+            "/token",
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", &code),
+                ("redirect_uri", REDIRECT),
+                ("client_id", &client_id),
+                ("code_verifier", VERIFIER),
+                ("resource", "https://other.example/mcp"),
+            ],
+        )
+        .await;
+    assert_eq!(error_of(r).await, "invalid_target");
+    let r = h.form("/token", &[("grant_type", "password")]).await;
+    assert_eq!(error_of(r).await, "unsupported_grant_type");
+    let r = h
+        .form("/token", &[("grant_type", "authorization_code")])
+        .await;
+    assert_eq!(error_of(r).await, "invalid_request");
+}
+
+#[tokio::test]
+async fn refresh_rotates_and_a_replay_revokes_the_family() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let first = h.tokens(&client_id, "read write").await;
+    let refresh1 = first["refresh_token"].as_str().unwrap();
+
+    // Another client cannot use it (and does not burn it).
+    let r = h.refresh(refresh1, "someone-else").await;
+    assert_eq!(error_of(r).await, "invalid_grant");
+
+    let r = h
+        .form(
+            "/token",
+            &[
+                ("grant_type", "refresh_token"),
+                ("refresh_token", refresh1),
+                ("client_id", &client_id),
+                ("scope", "read"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let second: Value = r.json().await.unwrap();
+    let refresh2 = second["refresh_token"].as_str().unwrap();
+    assert_ne!(refresh1, refresh2);
+    assert_eq!(second["scope"], "read");
+    let access2 = second["access_token"].as_str().unwrap();
+    let r2 = h.store.token(&sha256_hex(refresh2)).await.unwrap().unwrap();
+    let r1 = h.store.token(&sha256_hex(refresh1)).await.unwrap().unwrap();
+    assert_eq!(r1.family, r2.family);
+    assert_eq!(r2.scope, "read write", "the refresh token keeps its scope");
+    assert_eq!(
+        h.mcp(Some(&format!("Bearer {access2}"))).await.status(),
+        StatusCode::OK
+    );
+
+    // Replaying the first refresh token revokes everything of the family.
+    let r = h.refresh(refresh1, &client_id).await;
+    assert_eq!(error_of(r).await, "invalid_grant");
+    assert_eq!(
+        h.mcp(Some(&format!("Bearer {access2}"))).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        error_of(h.refresh(refresh2, &client_id).await).await,
+        "invalid_grant"
+    );
+    assert_eq!(
+        error_of(h.refresh("never-issued", &client_id).await).await,
+        "invalid_grant"
+    );
+
+    // A refresh cannot widen a read-only grant.
+    let read = h.tokens(&client_id, "read").await;
+    let r = h
+        .form(
+            "/token",
+            &[
+                ("grant_type", "refresh_token"),
+                ("refresh_token", read["refresh_token"].as_str().unwrap()),
+                ("client_id", &client_id),
+                ("scope", "read write"),
+            ],
+        )
+        .await;
+    assert_eq!(error_of(r).await, "invalid_scope");
+}
+
+#[tokio::test]
+async fn revocation_answers_200_and_revokes() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let t = h.tokens(&client_id, "read").await;
+    let access = t["access_token"].as_str().unwrap();
+    let refresh = t["refresh_token"].as_str().unwrap();
+    assert_eq!(
+        h.form("/revoke", &[("token", "unknown")]).await.status(),
+        StatusCode::OK
+    );
+    let r = h
+        .form(
+            "/revoke",
+            &[("token", access), ("token_type_hint", "access_token")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(
+        h.mcp(Some(&format!("Bearer {access}"))).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    // Revoking the refresh token ends the grant: refresh refused.
+    let t = h.tokens(&client_id, "read").await;
+    let access = t["access_token"].as_str().unwrap();
+    assert_eq!(
+        h.form("/revoke", &[("token", refresh)]).await.status(),
+        StatusCode::OK
+    );
+    let refresh = t["refresh_token"].as_str().unwrap();
+    assert_eq!(
+        h.form("/revoke", &[("token", refresh)]).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        error_of(h.refresh(refresh, &client_id).await).await,
+        "invalid_grant"
+    );
+    assert_eq!(
+        h.mcp(Some(&format!("Bearer {access}"))).await.status(),
+        StatusCode::UNAUTHORIZED,
+        "the refresh token's access tokens go with it"
+    );
+    assert_eq!(
+        h.form("/revoke", &[]).await.status(),
+        StatusCode::BAD_REQUEST
+    );
+}
+
+#[tokio::test]
+async fn authenticate_refuses_missing_forged_expired_foreign_and_revoked_tokens() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let metadata = format!("{}/.well-known/oauth-protected-resource/mcp", h.base);
+    let missing = format!("Bearer resource_metadata=\"{metadata}\", scope=\"read write\"");
+    let invalid = format!(
+        "Bearer error=\"invalid_token\", resource_metadata=\"{metadata}\", scope=\"read write\""
+    );
+
+    let r = h.mcp(None).await;
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(r.headers()["www-authenticate"], missing.as_str());
+
+    let t = h.tokens(&client_id, "read").await;
+    let access = t["access_token"].as_str().unwrap().to_string();
+    let r = h.mcp(Some(&format!("bearer {access}"))).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let who: Value = r.json().await.unwrap();
+    assert_eq!(
+        who,
+        json!({"person": "person-1", "client": client_id, "scope": "read"})
+    );
+
+    // Read-only token on a change: 403 insufficient_scope.
+    let r = h
+        .http
+        .post(format!("{}/mcp", h.base))
+        .header("authorization", format!("Bearer {access}"))
+        .header("x-needs-write", "1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        r.headers()["www-authenticate"],
+        format!(
+            "Bearer error=\"insufficient_scope\", scope=\"read write\", \
+             resource_metadata=\"{metadata}\""
+        )
+        .as_str()
+    );
+
+    let refresh = t["refresh_token"].as_str().unwrap();
+    for presented in [
+        "Bearer forged-token".to_string(),
+        format!("Basic {access}"),
+        "Bearer ".to_string(),
+        format!("Bearer {refresh}"),
+    ] {
+        let r = h.mcp(Some(&presented)).await;
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED, "{presented}");
+        assert_eq!(
+            r.headers()["www-authenticate"],
+            invalid.as_str(),
+            "{presented}"
+        );
+    }
+
+    // Wrong audience: a token stored for another resource.
+    let mut foreign = h.store.token(&sha256_hex(&access)).await.unwrap().unwrap();
+    foreign.resource = "https://other.example/mcp".into();
+    h.store
+        .put_token(&sha256_hex("foreign-token"), &foreign)
+        .await
+        .unwrap();
+    let r = h.mcp(Some("Bearer foreign-token")).await;
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(r.headers()["www-authenticate"], invalid.as_str());
+
+    // Expired: the clock moves past the hour.
+    h.clock.fetch_add(3600, Ordering::SeqCst);
+    let r = h.mcp(Some(&format!("Bearer {access}"))).await;
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(r.headers()["www-authenticate"], invalid.as_str());
+    h.clock.fetch_sub(3600, Ordering::SeqCst);
+
+    // Revoked.
+    assert_eq!(
+        h.mcp(Some(&format!("Bearer {access}"))).await.status(),
+        StatusCode::OK
+    );
+    h.store.revoke_token(&sha256_hex(&access)).await.unwrap();
+    let r = h.mcp(Some(&format!("Bearer {access}"))).await;
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(r.headers()["www-authenticate"], invalid.as_str());
+
+    // The same through the API the middleware uses.
+    let refused = h.server.authenticate(None).await.unwrap_err();
+    assert_eq!(refused.status(), axum::http::StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn delete_forgets_the_person() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let t = h.tokens(&client_id, "read").await;
+    let access = t["access_token"].as_str().unwrap();
+    let unauthenticated = h.form("/delete", &[]).await;
+    assert_eq!(unauthenticated.status(), StatusCode::UNAUTHORIZED);
+    let r = h
+        .http
+        .post(format!("{}/delete", h.base))
+        .header("authorization", format!("Bearer {access}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["deleted"], true);
+    assert!(body["removed"].as_array().unwrap().len() >= 3);
+    assert_eq!(
+        *h.hook.deleted.lock().unwrap(),
+        vec!["person-1".to_string()]
+    );
+    assert_eq!(h.store.token_count(), 0);
+    assert_eq!(
+        h.mcp(Some(&format!("Bearer {access}"))).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+/// A client metadata document served over HTTPS by a throwaway CA (a minimal HTTP/1.1 server
+/// on tokio-rustls), answering the documents `make(port)` returns by path. Returns the port and
+/// the CA's PEM.
+async fn serve_documents(make: impl FnOnce(u16) -> HashMap<String, String>) -> (u16, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio_rustls::rustls;
+
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let issuer = rcgen::Issuer::from_params(&ca_params, &ca_key);
+    let leaf_key = rcgen::KeyPair::generate().unwrap();
+    let leaf = rcgen::CertificateParams::new(vec!["localhost".to_string()])
+        .unwrap()
+        .signed_by(&leaf_key, &issuer)
+        .unwrap();
+
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![leaf.der().clone()],
+            rustls::pki_types::PrivateKeyDer::Pkcs8(leaf_key.serialize_der().into()),
+        )
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let documents = Arc::new(make(port));
+    tokio::spawn(async move {
+        loop {
+            let Ok((tcp, _)) = listener.accept().await else {
+                return;
+            };
+            let acceptor = acceptor.clone();
+            let documents = documents.clone();
+            tokio::spawn(async move {
+                let Ok(mut tls) = acceptor.accept(tcp).await else {
+                    return;
+                };
+                let mut request = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match tls.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => request.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let text = String::from_utf8_lossy(&request);
+                let path = text.split(' ').nth(1).unwrap_or("/").to_string();
+                let (status, body) = match documents.get(&path) {
+                    Some(body) => ("200 OK", body.clone()),
+                    None => ("404 Not Found", String::new()),
+                };
+                let response = format!(
+                    "HTTP/1.1 {status}\r\ncontent-type: application/json\r\n\
+                     content-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = tls.write_all(response.as_bytes()).await;
+                let _ = tls.shutdown().await;
+            });
+        }
+    });
+    (port, ca.pem().into_bytes())
+}
+
+#[tokio::test]
+async fn a_client_metadata_document_is_fetched_over_https_validated_and_cached() {
+    let documents_for = |port: u16| {
+        let good = format!("https://localhost:{port}/client.json");
+        let big = format!("https://localhost:{port}/big.json");
+        HashMap::from([
+            (
+                "/client.json".to_string(),
+                json!({"client_id": good, "client_name": "Doc <Client>",
+                       "redirect_uris": [REDIRECT]})
+                .to_string(),
+            ),
+            (
+                "/liar.json".to_string(),
+                json!({"client_id": "https://elsewhere.example/client.json",
+                       "redirect_uris": [REDIRECT]})
+                .to_string(),
+            ),
+            (
+                "/big.json".to_string(),
+                json!({"client_id": big, "redirect_uris": [REDIRECT],
+                       "padding": "x".repeat(6000)})
+                .to_string(),
+            ),
+        ])
+    };
+    let (port, ca_pem) = serve_documents(documents_for).await;
+
+    let h = start_with(vec![ca_pem.clone()], true).await;
+    let client_id = format!("https://localhost:{port}/client.json");
+    let authorize = |client: &str, redirect: &str| {
+        h.authorize_path(&[
+            ("response_type", "code"),
+            ("client_id", client),
+            ("redirect_uri", redirect),
+            ("code_challenge", CHALLENGE),
+            ("code_challenge_method", "S256"),
+        ])
+    };
+    let r = h.get(&authorize(&client_id, REDIRECT)).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let page = r.text().await.unwrap();
+    assert!(page.contains("Doc &lt;Client&gt;"));
+    let cached = h.store.client(&client_id).await.unwrap().unwrap();
+    assert_eq!(cached.metadata["client_name"], "Doc <Client>");
+
+    // A redirect URI the document does not list: page, no redirect.
+    let r = h
+        .get(&authorize(&client_id, "http://127.0.0.1:7777/other"))
+        .await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert!(r.headers().get("location").is_none());
+
+    for bad in ["liar.json", "big.json", "missing.json"] {
+        let id = format!("https://localhost:{port}/{bad}");
+        let r = h.get(&authorize(&id, REDIRECT)).await;
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{bad}");
+        assert!(r.headers().get("location").is_none(), "{bad}");
+        assert!(h.store.client(&id).await.unwrap().is_none(), "{bad}");
+    }
+
+    // In production (no private hosts), localhost is never fetched.
+    let prod = start_with(vec![ca_pem], false).await;
+    let r = prod.get(&authorize(&client_id, REDIRECT)).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert!(prod.store.client(&client_id).await.unwrap().is_none());
+}
