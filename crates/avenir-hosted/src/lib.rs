@@ -13,7 +13,7 @@ pub mod crypto;
 pub mod db;
 pub mod oauth;
 pub mod oauth_store;
-pub mod testing;
 pub mod people;
 pub mod serve;
 pub mod start;
+pub mod testing;

@@ -128,16 +128,13 @@ impl People {
             "person-{}",
             hex::encode(&Sha256::digest(format!("avenir-mcp-ledger:{person_id}"))[..8])
         );
-        let client = ynab::Client::new(
-            self.base.clone(),
-            TokenSource::Provided(Arc::new(token)),
-        )
-        .map_err(|e| e.to_string())?
-        .with_pacer(Pacer::Shared {
-            store: self.db.ledger_store(),
-            key: ledger,
-            budget: self.budget,
-        });
+        let client = ynab::Client::new(self.base.clone(), TokenSource::Provided(Arc::new(token)))
+            .map_err(|e| e.to_string())?
+            .with_pacer(Pacer::Shared {
+                store: self.db.ledger_store(),
+                key: ledger,
+                budget: self.budget,
+            });
         let context = Arc::new(Context::hosted(
             self.settings.clone(),
             Arc::new(client),
@@ -216,7 +213,11 @@ impl People {
         let plain = self
             .key
             .open(&grant.sealed, &grant_aad(person_id))
-            .map_err(|_| self.sign_in_again("the stored YNAB sign-in cannot be opened with this server's key"))?;
+            .map_err(|_| {
+                self.sign_in_again(
+                    "the stored YNAB sign-in cannot be opened with this server's key",
+                )
+            })?;
         serde_json::from_slice(&plain)
             .map_err(|_| self.sign_in_again("the stored YNAB sign-in is damaged"))
     }
@@ -234,7 +235,9 @@ impl People {
     /// the loser's own refresh, if sent, is refused and ignored).
     pub async fn access_token(&self, person_id: &str) -> Result<Token, YnabError> {
         let store_error = |e: crate::oauth_store::StoreError| {
-            YnabError::SignIn(format!("the server's database cannot be read ({e}): try again shortly."))
+            YnabError::SignIn(format!(
+                "the server's database cannot be read ({e}): try again shortly."
+            ))
         };
         for _ in 0..3 {
             let grant = self
@@ -273,11 +276,7 @@ impl People {
                     // another instance renewed it first: read theirs
                 }
                 Err(Refresh::Refused) => {
-                    let now = self
-                        .db
-                        .ynab_grant(person_id)
-                        .await
-                        .map_err(store_error)?;
+                    let now = self.db.ynab_grant(person_id).await.map_err(store_error)?;
                     if now.as_ref().is_some_and(|g| g.version != grant.version) {
                         continue; // renewed elsewhere meanwhile
                     }
@@ -290,7 +289,9 @@ impl People {
                         .replace_ynab_grant(person_id, grant.version, &ended)
                         .await
                         .map_err(store_error)?;
-                    tracing::info!("YNAB refused to renew a person's access: they must sign in again");
+                    tracing::info!(
+                        "YNAB refused to renew a person's access: they must sign in again"
+                    );
                     return Err(self.sign_in_again("YNAB refused to renew it"));
                 }
                 Err(Refresh::Failed(why)) => {
@@ -332,7 +333,10 @@ impl People {
         if status.is_client_error() {
             return Err(Refresh::Refused);
         }
-        Err(Refresh::Failed(format!("YNAB answered HTTP {}", status.as_u16())))
+        Err(Refresh::Failed(format!(
+            "YNAB answered HTTP {}",
+            status.as_u16()
+        )))
     }
 }
 

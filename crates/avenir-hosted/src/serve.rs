@@ -228,9 +228,7 @@ async fn mcp_checks(State(checks): State<Checks>, request: Request, next: Next) 
         }
     };
     let mut request = Request::from_parts(parts, body);
-    request
-        .extensions_mut()
-        .insert(Person { context, writes });
+    request.extensions_mut().insert(Person { context, writes });
     next.run(request).await
 }
 

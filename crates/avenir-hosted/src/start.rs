@@ -70,17 +70,23 @@ fn secret(name: &str, what: &str) -> Result<String, String> {
     }
     let file_var = format!("{name}_FILE");
     let Some(path) = var(&file_var) else {
-        return Err(format!("{name} (or {file_var}, a file holding it) is not set: {what}"));
+        return Err(format!(
+            "{name} (or {file_var}, a file holding it) is not set: {what}"
+        ));
     };
-    let metadata = std::fs::metadata(&path).map_err(|e| format!("{file_var} cannot be read: {e}"))?;
+    let metadata =
+        std::fs::metadata(&path).map_err(|e| format!("{file_var} cannot be read: {e}"))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         if metadata.permissions().mode() & 0o077 != 0 {
-            return Err(format!("{file_var} is readable by other users: run chmod 600 {path}"));
+            return Err(format!(
+                "{file_var} is readable by other users: run chmod 600 {path}"
+            ));
         }
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{file_var} cannot be read: {e}"))?;
+    let text =
+        std::fs::read_to_string(&path).map_err(|e| format!("{file_var} cannot be read: {e}"))?;
     Ok(text.trim().to_string())
 }
 
@@ -104,7 +110,9 @@ impl HostedConfig {
         };
         let listen = format!("{}:{port}", bracket(&host))
             .parse::<SocketAddr>()
-            .map_err(|_| format!("AVENIR_MCP_HOST must be an IP address to listen on, got {host:?}."))?;
+            .map_err(|_| {
+                format!("AVENIR_MCP_HOST must be an IP address to listen on, got {host:?}.")
+            })?;
         let database = match var("AVENIR_MCP_DATABASE_URL") {
             Some(url) => DbConfig::Postgres(url),
             None => DbConfig::Sqlite(default_sqlite()?),
@@ -147,7 +155,8 @@ impl HostedConfig {
             clock: Arc::new(|| chrono::Utc::now().timestamp()),
             access_ttl: 3600,
             metadata_roots,
-            allow_private_metadata_hosts: var("AVENIR_MCP_ALLOW_PRIVATE_CLIENT_METADATA").as_deref()
+            allow_private_metadata_hosts: var("AVENIR_MCP_ALLOW_PRIVATE_CLIENT_METADATA")
+                .as_deref()
                 == Some("1"),
         })
     }
@@ -195,7 +204,9 @@ impl SignInHook for Hook {
 impl Hosted {
     /// Open the database (applying migrations) and build the router.
     pub async fn build(config: HostedConfig) -> Result<Hosted, String> {
-        let db = Db::open(&config.database).await.map_err(|e| e.to_string())?;
+        let db = Db::open(&config.database)
+            .await
+            .map_err(|e| e.to_string())?;
         let people = Arc::new(People::new(
             db.clone(),
             config.key.clone(),
@@ -219,8 +230,11 @@ impl Hosted {
         let template = Arc::new(avenir::Context::new(
             config.settings.clone(),
             Arc::new(
-                ynab::Client::new(config.ynab_api.clone(), ynab::config::TokenSource::Environment)
-                    .map_err(|e| e.to_string())?,
+                ynab::Client::new(
+                    config.ynab_api.clone(),
+                    ynab::config::TokenSource::Environment,
+                )
+                .map_err(|e| e.to_string())?,
             ),
         ));
         let router = crate::serve::router(
@@ -244,7 +258,9 @@ impl Hosted {
 pub async fn serve(config: HostedConfig) -> anyhow::Result<()> {
     let listen = config.listen;
     let public = config.public.base.clone();
-    let hosted = Hosted::build(config).await.map_err(|e| anyhow::anyhow!(e))?;
+    let hosted = Hosted::build(config)
+        .await
+        .map_err(|e| anyhow::anyhow!(e))?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {listen}: {e}"))?;

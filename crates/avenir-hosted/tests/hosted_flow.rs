@@ -33,14 +33,18 @@ fn id(readable: &str) -> String {
     ynab_sandbox::ids::id(readable)
 }
 
-/// Restaurants' assigned amount in September in Alice's plan, as YNAB (the sandbox) holds it.
-async fn restaurants(world: &World) -> i64 {
-    let other_app = ynab::Client::new(
+/// Another app reading and writing Alice's plan at YNAB (the sandbox) directly.
+fn other_app(world: &World) -> ynab::Client {
+    ynab::Client::new(
         ynab::config::BaseUrl::new(world.sandbox.base_url()),
         ynab::config::TokenSource::Fixed(ynab::config::Token::new("another-app")),
     )
-    .expect("client");
-    other_app
+    .expect("client")
+}
+
+/// Restaurants' assigned amount in September in Alice's plan, as YNAB (the sandbox) holds it.
+async fn restaurants(world: &World) -> i64 {
+    other_app(world)
         .month(&world.alice_plan, "2026-09-01")
         .await
         .expect("month")
@@ -73,7 +77,11 @@ async fn a_real_oauth_client_signs_in_with_ynab_calls_a_tool_and_is_refreshed_th
     let (db, dir) = sqlite_db();
     let world = World::start(db, 1).await;
     let alice = world.sign_in("alice", "write", 0).await;
-    assert_eq!(world.sandbox.stats().oauth.authorization_code, 1, "one YNAB sign-in");
+    assert_eq!(
+        world.sandbox.stats().oauth.authorization_code,
+        1,
+        "one YNAB sign-in"
+    );
 
     // a tool call, on Alice's plan
     let accounts = call(&alice.client, "list_accounts", json!({})).await;
@@ -102,7 +110,8 @@ async fn a_real_oauth_client_signs_in_with_ynab_calls_a_tool_and_is_refreshed_th
     let http = support::browser();
     let revoked = http
         .post(format!("{}/revoke", world.public))
-        .form(&[("token", alice.access_token.as_str())])
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(support::form(&[("token", alice.access_token.as_str())]))
         .send()
         .await
         .expect("revoke");
@@ -144,7 +153,10 @@ async fn two_people_see_only_their_own_plans_and_journals() {
 
     let alices = call(&alice.client, "list_plans", json!({})).await;
     let bobs = call(&bob.client, "list_plans", json!({})).await;
-    assert_eq!(names(&alices, "result", "id"), vec![world.alice_plan.clone()]);
+    assert_eq!(
+        names(&alices, "result", "id"),
+        vec![world.alice_plan.clone()]
+    );
     assert_eq!(names(&bobs, "result", "id"), vec![world.bob_plan.clone()]);
 
     // Bob cannot read Alice's plan by its id
@@ -184,7 +196,10 @@ async fn two_people_see_only_their_own_plans_and_journals() {
     );
     assert_eq!(restaurants(&world).await, 150_000, "Bob changed nothing");
     let alices_undo = structured(&call(&alice.client, "undo_operation", json!({})).await);
-    assert_eq!(alices_undo["status"], "confirmation_required", "{alices_undo}");
+    assert_eq!(
+        alices_undo["status"], "confirmation_required",
+        "{alices_undo}"
+    );
     drop(world);
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -203,22 +218,48 @@ async fn two_instances_on_one_postgresql_behave_as_one_server() {
     let applied = structured(&call(&on_b, "set_category_budget", confirm.clone()).await);
     assert_eq!(applied["status"], "applied", "{applied}");
     assert_eq!(restaurants(&world).await, 150_000);
-    let operation = applied["operation_id"].as_str().expect("operation").to_string();
+    let operation = applied["operation_id"]
+        .as_str()
+        .expect("operation")
+        .to_string();
 
-    // the same code again, on either instance: refused, nothing written
+    // the same code again, on either instance, once the plan is back where the code was
+    // issued (another app set 120 again): refused, nothing written
+    let set_restaurants = async |amount: i64| {
+        other_app(&world)
+            .set_assigned(
+                &world.alice_plan,
+                "2026-09-01",
+                &id("cat-restaurants"),
+                amount,
+            )
+            .await
+            .expect("another app sets the amount");
+    };
+    set_restaurants(120_000).await;
     for client in [&alice.client, &on_b] {
         let replay = call(client, "set_category_budget", confirm.clone()).await;
         assert_eq!(replay.is_error, Some(true), "{replay:?}");
+        assert!(
+            text(&replay).starts_with("This confirmation code is unknown, expired, already used"),
+            "{}",
+            text(&replay)
+        );
     }
-    assert_eq!(restaurants(&world).await, 150_000);
+    assert_eq!(
+        restaurants(&world).await,
+        120_000,
+        "the replays wrote nothing"
+    );
+    set_restaurants(150_000).await;
 
     // two undos of the operation, confirmed at once on A and on B: one reverts it
     let undo = json!({"operation_id": operation});
-    let code_a = structured(&call(&alice.client, "undo_operation", undo.clone()).await)
-        ["confirmation"]
-        .as_str()
-        .expect("undo code on A")
-        .to_string();
+    let code_a =
+        structured(&call(&alice.client, "undo_operation", undo.clone()).await)["confirmation"]
+            .as_str()
+            .expect("undo code on A")
+            .to_string();
     let code_b = structured(&call(&on_b, "undo_operation", undo.clone()).await)["confirmation"]
         .as_str()
         .expect("undo code on B")
@@ -239,6 +280,30 @@ async fn two_instances_on_one_postgresql_behave_as_one_server() {
     assert_eq!(restaurants(&world).await, 120_000, "reverted once");
     let journal = structured(&call(&on_b, "undo_operation", json!({})).await);
     assert_ne!(journal["status"], "applied", "{journal}");
+
+    // the hourly YNAB budget is the person's, whichever instance sends
+    let left = |result: &rmcp::model::CallToolResult| {
+        result
+            .meta
+            .as_ref()
+            .and_then(|m| m.0.get("avenir-mcp/ynab_requests_left"))
+            .and_then(Value::as_u64)
+            .expect("requests left")
+    };
+    let on_a = call(&alice.client, "list_plans", json!({})).await;
+    let then_b = call(&on_b, "list_plans", json!({})).await;
+    let sent_by_b = then_b
+        .meta
+        .as_ref()
+        .and_then(|m| m.0.get("avenir-mcp/ynab_requests"))
+        .and_then(Value::as_u64)
+        .expect("requests sent");
+    assert!(sent_by_b >= 1);
+    assert_eq!(
+        left(&then_b),
+        left(&on_a) - sent_by_b,
+        "one budget for both instances"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -273,7 +338,10 @@ async fn read_only_lists_no_write_tool_and_a_write_asks_to_step_up() {
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_string();
-    assert!(challenge.contains("error=\"insufficient_scope\""), "{challenge}");
+    assert!(
+        challenge.contains("error=\"insufficient_scope\""),
+        "{challenge}"
+    );
     assert!(challenge.contains("scope=\"read write\""), "{challenge}");
     assert_eq!(restaurants(&world).await, 120_000, "nothing written");
     drop(world);

@@ -368,9 +368,7 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         let mut parts = app.splitn(3, ':');
         let (Some(id), Some(secret), Some(redirect)) = (parts.next(), parts.next(), parts.next())
         else {
-            anyhow::bail!(
-                "--oauth-app takes CLIENT_ID:CLIENT_SECRET:REDIRECT_URI, got {app:?}."
-            );
+            anyhow::bail!("--oauth-app takes CLIENT_ID:CLIENT_SECRET:REDIRECT_URI, got {app:?}.");
         };
         sandbox.add_oauth_app(id, secret, redirect);
         let users = if args.oauth_user.is_empty() {

@@ -17,7 +17,9 @@ use rmcp::RoleClient;
 use rmcp::ServiceExt;
 use rmcp::service::RunningService;
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::auth::{AuthClient, AuthorizationManager, AuthorizationRequest, AuthorizationSession};
+use rmcp::transport::auth::{
+    AuthClient, AuthorizationManager, AuthorizationRequest, AuthorizationSession,
+};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -105,7 +107,7 @@ impl World {
     pub async fn start(database: DbConfig, instances: usize) -> World {
         let alice = ynab_sandbox::demo::demo_plan(today());
         let bob = bobs_plan();
-        let (alice_plan, bob_plan) = (alice.plan.id.clone(), bob.plan.id.clone());
+        let (alice_plan, bob_plan) = (alice.id.clone(), bob.id.clone());
         let sandbox = Sandbox::start_plans(alice, vec![bob], SandboxOptions::default())
             .await
             .expect("sandbox");
@@ -250,7 +252,11 @@ impl World {
     }
 
     /// A client of instance `at` holding `token` (as another instance would be reached).
-    pub async fn client_with_token(&self, token: &str, at: usize) -> RunningService<RoleClient, ()> {
+    pub async fn client_with_token(
+        &self,
+        token: &str,
+        at: usize,
+    ) -> RunningService<RoleClient, ()> {
         let transport = StreamableHttpClientTransport::from_config(
             StreamableHttpClientTransportConfig::with_uri(self.instances[at].mcp())
                 .auth_header(token.to_string()),
@@ -300,7 +306,8 @@ pub async fn browse(http: &reqwest::Client, start: &str, access: &str) -> String
     let mut next = http
         .post(start.split('?').next().unwrap_or(start))
         .header("cookie", cookie)
-        .form(&[("consent", consent.as_str()), ("access", access)])
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form(&[("consent", consent.as_str()), ("access", access)]))
         .send()
         .await
         .expect("consent");
@@ -323,6 +330,15 @@ pub async fn browse(http: &reqwest::Client, start: &str, access: &str) -> String
         next = http.get(&location).send().await.expect("redirect");
     }
     panic!("the sign-in never reached the client's redirect URI");
+}
+
+/// A form body, URL-encoded.
+pub fn form(pairs: &[(&str, &str)]) -> String {
+    let mut body = url::form_urlencoded::Serializer::new(String::new());
+    for (key, value) in pairs {
+        body.append_pair(key, value);
+    }
+    body.finish()
 }
 
 /// The value of the hidden input `name` in a page.
