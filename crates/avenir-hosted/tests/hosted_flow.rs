@@ -409,6 +409,26 @@ async fn a_forged_expired_or_other_audience_token_is_refused() {
     // expired: past its lifetime on the server's clock
     let (fresh, _) = status(alice.access_token.clone()).await;
     assert_ne!(fresh, 401);
+    // the Host and Origin guards stand before the token
+    let guarded = |header: &'static str, value: &'static str| {
+        let http = http.clone();
+        let mcp = world.instances[0].mcp();
+        let token = alice.access_token.clone();
+        async move {
+            http.post(mcp)
+                .bearer_auth(token)
+                .header(header, value)
+                .header("content-type", "application/json")
+                .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+                .send()
+                .await
+                .expect("request")
+                .status()
+                .as_u16()
+        }
+    };
+    assert_eq!(guarded("origin", "https://evil.example").await, 403);
+    assert_eq!(guarded("host", "evil.example").await, 421);
     world.advance(25 * 3600);
     let (expired, _) = status(alice.access_token.clone()).await;
     assert_eq!(expired, 401);
