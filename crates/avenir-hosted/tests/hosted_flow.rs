@@ -5,6 +5,7 @@
 mod support;
 
 use avenir_hosted::db::DbConfig;
+use avenir_hosted::oauth_store::OAuthStore;
 use avenir_hosted::testing::TestPostgres;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
@@ -200,6 +201,46 @@ async fn two_people_see_only_their_own_plans_and_journals() {
         alices_undo["status"], "confirmation_required",
         "{alices_undo}"
     );
+
+    // Alice leaves: her tokens and journal go, Bob stays
+    let instance = &world.instances[0].hosted;
+    let person = instance
+        .db
+        .person_for(&ynab_sandbox::oauth::user_id("alice"))
+        .await
+        .expect("Alice's person");
+    let journal_of = |person: &str| {
+        let journal = instance.db.shared_store(person);
+        async move {
+            tokio::task::spawn_blocking(move || {
+                journal.lines(avenir::store::shared::Stream::Journal)
+            })
+            .await
+            .expect("task")
+            .expect("journal")
+        }
+    };
+    assert_eq!(journal_of(&person).await.len(), 1, "Alice's one operation");
+    let deleted = support::browser()
+        .post(format!("{}/delete", world.public))
+        .bearer_auth(&alice.access_token)
+        .send()
+        .await
+        .expect("delete");
+    assert_eq!(deleted.status(), 200);
+    let lines = journal_of(&person).await;
+    assert!(lines.is_empty(), "Alice's journal is gone: {lines:?}");
+    let after = call(&bob.client, "list_plans", json!({})).await;
+    assert_eq!(names(&after, "result", "id"), vec![world.bob_plan.clone()]);
+    let refused = support::browser()
+        .post(world.instances[0].mcp())
+        .bearer_auth(&alice.access_token)
+        .header("content-type", "application/json")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(refused.status(), 401, "Alice's token went with her");
     drop(world);
     let _ = std::fs::remove_dir_all(dir);
 }

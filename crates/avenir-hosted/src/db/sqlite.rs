@@ -59,12 +59,18 @@ fn from_lite(value: ValueRef<'_>) -> Value {
 fn create_private(path: &Path) -> Result<(), DbError> {
     use std::os::unix::fs::OpenOptionsExt;
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| {
-            DbError(format!(
-                "Could not make the directory {} for the database: {e}",
-                parent.display()
-            ))
-        })?;
+        // a directory it makes is the owner's only, as the state directory of the local server
+        use std::os::unix::fs::DirBuilderExt;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(parent)
+            .map_err(|e| {
+                DbError(format!(
+                    "Could not make the directory {} for the database: {e}",
+                    parent.display()
+                ))
+            })?;
     }
     std::fs::OpenOptions::new()
         .write(true)
