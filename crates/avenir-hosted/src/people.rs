@@ -361,6 +361,17 @@ impl std::fmt::Debug for YnabToken {
 }
 
 impl ProvideToken for YnabToken {
+    fn unauthorized(&self) -> YnabError {
+        let place = self
+            .people
+            .upgrade()
+            .map(|people| people.sign_in_url.clone())
+            .unwrap_or_default();
+        YnabError::SignInRefused(format!(
+            "YNAB 401: YNAB no longer accepts this account's sign-in (access may have been revoked in YNAB's settings): sign in with YNAB again at {place}."
+        ))
+    }
+
     fn current(&self) -> Pin<Box<dyn Future<Output = Result<Token, YnabError>> + Send + '_>> {
         Box::pin(async move {
             match self.people.upgrade() {

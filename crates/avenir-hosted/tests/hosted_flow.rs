@@ -404,6 +404,19 @@ async fn when_ynab_refuses_to_renew_the_person_is_asked_to_sign_in_again() {
     // and it stays so, without asking YNAB again
     let again = text(&call(&alice.client, "list_accounts", json!({})).await);
     assert!(again.contains("sign in with YNAB again"), "{again}");
+
+    // Bob revokes the application in YNAB while his token is still valid: YNAB's 401 is said
+    // as what it means here
+    let bob = world.sign_in("bob", "write", 0).await;
+    world.sandbox.revoke_app("bob").expect("revoke");
+    let revoked = call(&bob.client, "list_accounts", json!({})).await;
+    assert_eq!(revoked.is_error, Some(true));
+    let message = text(&revoked);
+    assert!(
+        message.starts_with("YNAB 401: YNAB no longer accepts this account's sign-in"),
+        "{message}"
+    );
+    assert!(!message.contains("Personal Access Token"), "{message}");
     drop(world);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -192,6 +192,17 @@ impl OAuth {
         Ok(())
     }
 
+    /// The person revokes the application in YNAB: their refresh tokens go, and their access
+    /// tokens answer 401 from now on.
+    fn revoke_app(&mut self, name: &str) -> Result<(), OAuthSetupError> {
+        let id = self.user(name)?.id.clone();
+        self.refresh.retain(|_, token| token.user.id != id);
+        for token in self.access.values_mut().filter(|t| t.user.id == id) {
+            token.expires_at = i64::MIN;
+        }
+        Ok(())
+    }
+
     fn advance_clock(&mut self, seconds: i64) -> i64 {
         self.clock_offset = self.clock_offset.saturating_add(seconds);
         self.clock_offset
@@ -338,6 +349,12 @@ impl Sandbox {
     /// Every refresh token of the user stops working (`invalid_grant`).
     pub fn fail_refresh(&self, name: &str) -> Result<(), OAuthSetupError> {
         lock(self.state()).oauth.fail_refresh(name)
+    }
+
+    /// `name` revokes the application in YNAB's settings: refresh tokens refused, access tokens
+    /// answered 401.
+    pub fn revoke_app(&self, name: &str) -> Result<(), OAuthSetupError> {
+        lock(self.state()).oauth.revoke_app(name)
     }
 
     /// Moves the OAuth clock by `seconds`; answers its offset from real time.

@@ -621,7 +621,10 @@ impl Client {
         is_read: bool,
     ) -> Result<T, Error> {
         match status {
-            401 => Err(Error::Unauthorized),
+            401 => Err(match &self.token {
+                TokenSource::Provided(provider) => provider.unauthorized(),
+                _ => Error::Unauthorized,
+            }),
             429 => {
                 let seconds = pause_seconds(retry_after);
                 self.pacer.pause(token, seconds);

@@ -56,6 +56,11 @@ pub trait ProvideToken: Send + Sync + std::fmt::Debug {
     fn current(
         &self,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Token, Error>> + Send + '_>>;
+
+    /// What a 401 from YNAB means for this token (by default, the personal token's sentence).
+    fn unauthorized(&self) -> Error {
+        Error::Unauthorized
+    }
 }
 
 impl std::fmt::Debug for TokenSource {

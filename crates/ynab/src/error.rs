@@ -18,6 +18,9 @@ pub enum Error {
     /// made); the sentence says where to sign in again.
     #[error("{0}")]
     SignIn(String),
+    /// The hosted mode's YNAB 401: the person's sign-in is no longer accepted (revoked in YNAB).
+    #[error("{0}")]
+    SignInRefused(String),
     #[error("YNAB_API_KEY_FILE cannot be read: {0}")]
     TokenFileUnreadable(String),
     #[error("YNAB_API_KEY_FILE is readable by other users: run chmod 600 {0}")]
@@ -86,7 +89,7 @@ impl Error {
     /// The HTTP status YNAB answered, when the failure is one.
     pub fn status(&self) -> Option<u16> {
         match self {
-            Error::Unauthorized => Some(401),
+            Error::Unauthorized | Error::SignInRefused(_) => Some(401),
             Error::TooManyRequests(_) => Some(429),
             Error::Status { status, .. }
             | Error::NotJson { status }
