@@ -75,17 +75,8 @@ fn grant_aad(person_id: &str) -> Vec<u8> {
 }
 
 impl People {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        db: Db,
-        key: SecretKey,
-        app: YnabApp,
-        base: BaseUrl,
-        settings: Settings,
-        budget: u32,
-        sign_in_url: String,
-        clock: Clock,
-    ) -> Result<Self, String> {
+    /// Every person's context will be made from `config` and kept in `db`.
+    pub fn new(db: Db, config: &crate::start::HostedConfig) -> Result<Self, String> {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(std::time::Duration::from_secs(10))
@@ -94,13 +85,13 @@ impl People {
             .map_err(|e| format!("the HTTP client for YNAB's OAuth cannot start: {e}"))?;
         Ok(People {
             db,
-            key,
-            app,
-            base,
-            settings,
-            budget,
-            sign_in_url,
-            clock,
+            key: config.key.clone(),
+            app: config.ynab.clone(),
+            base: config.ynab_api.clone(),
+            settings: config.settings.clone(),
+            budget: config.budget,
+            sign_in_url: format!("{}/mcp", config.public.base),
+            clock: config.clock.clone(),
             http,
             contexts: Mutex::new(HashMap::new()),
         })

@@ -90,6 +90,22 @@ impl PublicUrl {
     }
 }
 
+/// rmcp's streamable HTTP service for `server`, both protocol eras (2025-11-25's sessions kept in
+/// this process). Its own Host and Origin checks are off: the caller's middleware makes them, for
+/// every path (the local transport's in `avenir-mcp`, the hosted mode's here).
+pub fn mcp_service(
+    server: avenir::AvenirServer,
+) -> StreamableHttpService<avenir::AvenirServer, LocalSessionManager> {
+    StreamableHttpService::new(
+        move || Ok(server.clone()),
+        LocalSessionManager::default().into(),
+        StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(true)
+            .disable_allowed_hosts()
+            .disable_allowed_origins(),
+    )
+}
+
 /// What the `/mcp` checks need.
 #[derive(Clone)]
 struct Checks {
@@ -110,16 +126,7 @@ pub fn router(
     loopback_listener: bool,
     allowed_origins: Vec<String>,
 ) -> Router {
-    let server = avenir::AvenirServer::hosted(template);
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        LocalSessionManager::default().into(),
-        StreamableHttpServerConfig::default()
-            .with_legacy_session_mode(true)
-            // checked below against the public URL, for every path
-            .disable_allowed_hosts()
-            .disable_allowed_origins(),
-    );
+    let service = mcp_service(avenir::AvenirServer::hosted(template));
     let write_tools = avenir::tools::registry()
         .into_iter()
         .filter(|t| !t.read_only)

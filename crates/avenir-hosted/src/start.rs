@@ -207,16 +207,7 @@ impl Hosted {
         let db = Db::open(&config.database)
             .await
             .map_err(|e| e.to_string())?;
-        let people = Arc::new(People::new(
-            db.clone(),
-            config.key.clone(),
-            config.ynab.clone(),
-            config.ynab_api.clone(),
-            config.settings.clone(),
-            config.budget,
-            format!("{}/mcp", config.public.base),
-            config.clock.clone(),
-        )?);
+        let people = Arc::new(People::new(db.clone(), &config)?);
         let mut oauth_config = OAuthConfig::new(config.public.base.clone(), config.ynab.clone());
         oauth_config.clock = config.clock.clone();
         oauth_config.access_ttl = config.access_ttl;

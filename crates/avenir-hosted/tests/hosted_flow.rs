@@ -9,7 +9,7 @@ use avenir_hosted::oauth_store::OAuthStore;
 use avenir_hosted::testing::TestPostgres;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
-use support::{World, call, structured, text};
+use support::{TOOLS_LIST, World, call, raw_mcp, structured, text};
 
 fn postgres() -> &'static TestPostgres {
     static SERVER: OnceLock<TestPostgres> = OnceLock::new();
@@ -108,8 +108,7 @@ async fn a_real_oauth_client_signs_in_with_ynab_calls_a_tool_and_is_refreshed_th
     assert_eq!(world.sandbox.stats().oauth.refresh_token, 1);
 
     // revocation: the token stops working at once
-    let http = support::browser();
-    let revoked = http
+    let revoked = support::browser()
         .post(format!("{}/revoke", world.public))
         .header("content-type", "application/x-www-form-urlencoded")
         .body(support::form(&[("token", alice.access_token.as_str())]))
@@ -117,22 +116,14 @@ async fn a_real_oauth_client_signs_in_with_ynab_calls_a_tool_and_is_refreshed_th
         .await
         .expect("revoke");
     assert_eq!(revoked.status(), 200);
-    let refused = http
-        .post(world.instances[0].mcp())
-        .bearer_auth(&alice.access_token)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(refused.status(), 401);
-    let challenge = refused
-        .headers()
-        .get("www-authenticate")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string();
+    let (refused, challenge) = raw_mcp(
+        &world.instances[0].mcp(),
+        &alice.access_token,
+        TOOLS_LIST,
+        &[],
+    )
+    .await;
+    assert_eq!(refused, 401);
     assert!(challenge.contains("invalid_token"), "{challenge}");
     assert!(
         challenge.contains(&format!(
@@ -232,15 +223,14 @@ async fn two_people_see_only_their_own_plans_and_journals() {
     assert!(lines.is_empty(), "Alice's journal is gone: {lines:?}");
     let after = call(&bob.client, "list_plans", json!({})).await;
     assert_eq!(names(&after, "result", "id"), vec![world.bob_plan.clone()]);
-    let refused = support::browser()
-        .post(world.instances[0].mcp())
-        .bearer_auth(&alice.access_token)
-        .header("content-type", "application/json")
-        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(refused.status(), 401, "Alice's token went with her");
+    let (refused, _) = raw_mcp(
+        &world.instances[0].mcp(),
+        &alice.access_token,
+        TOOLS_LIST,
+        &[],
+    )
+    .await;
+    assert_eq!(refused, 401, "Alice's token went with her");
     drop(world);
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -358,27 +348,16 @@ async fn read_only_lists_no_write_tool_and_a_write_asks_to_step_up() {
         !tools.iter().any(|t| t.name == "set_category_budget"),
         "read only: no write tool"
     );
-    let step_up = support::browser()
-        .post(world.instances[0].mcp())
-        .bearer_auth(&reader.access_token)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .body(
-            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                   "params": {"name": "set_category_budget", "arguments": budget_args(150.0)}})
-            .to_string(),
-        )
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(step_up.status(), 403);
-    let challenge = step_up
-        .headers()
-        .get("www-authenticate")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string();
+    let call_a_write = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "set_category_budget", "arguments": budget_args(150.0)}});
+    let (step_up, challenge) = raw_mcp(
+        &world.instances[0].mcp(),
+        &reader.access_token,
+        &call_a_write.to_string(),
+        &[("mcp-protocol-version", "2025-11-25")],
+    )
+    .await;
+    assert_eq!(step_up, 403);
     assert!(
         challenge.contains("error=\"insufficient_scope\""),
         "{challenge}"
@@ -426,31 +405,8 @@ async fn a_forged_expired_or_other_audience_token_is_refused() {
     let (db, dir) = sqlite_db();
     let world = World::start(db, 1).await;
     let alice = world.sign_in("alice", "write", 0).await;
-    let http = support::browser();
-    let status = |token: String| {
-        let http = http.clone();
-        let mcp = world.instances[0].mcp();
-        async move {
-            let answer = http
-                .post(mcp)
-                .bearer_auth(token)
-                .header("content-type", "application/json")
-                .header("accept", "application/json, text/event-stream")
-                .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
-                .send()
-                .await
-                .expect("request");
-            (
-                answer.status().as_u16(),
-                answer
-                    .headers()
-                    .get("www-authenticate")
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or_default()
-                    .to_string(),
-            )
-        }
-    };
+    let mcp = world.instances[0].mcp();
+    let status = async |token: String| raw_mcp(&mcp, &token, TOOLS_LIST, &[]).await;
     // forged: the right shape, never issued
     let (forged, challenge) = status(avenir::random::base64url::<32>()).await;
     assert_eq!(forged, 401);
@@ -464,22 +420,10 @@ async fn a_forged_expired_or_other_audience_token_is_refused() {
     let (fresh, _) = status(alice.access_token.clone()).await;
     assert_ne!(fresh, 401);
     // the Host and Origin guards stand before the token
-    let guarded = |header: &'static str, value: &'static str| {
-        let http = http.clone();
-        let mcp = world.instances[0].mcp();
-        let token = alice.access_token.clone();
-        async move {
-            http.post(mcp)
-                .bearer_auth(token)
-                .header(header, value)
-                .header("content-type", "application/json")
-                .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
-                .send()
-                .await
-                .expect("request")
-                .status()
-                .as_u16()
-        }
+    let guarded = async |header: &str, value: &str| {
+        raw_mcp(&mcp, &alice.access_token, TOOLS_LIST, &[(header, value)])
+            .await
+            .0
     };
     assert_eq!(guarded("origin", "https://evil.example").await, 403);
     assert_eq!(guarded("host", "evil.example").await, 421);

@@ -10,8 +10,6 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::IpAddr;
 use std::sync::Arc;
 use subtle::ConstantTimeEq;
@@ -91,15 +89,8 @@ pub async fn serve(server: avenir::AvenirServer, options: HttpOptions) -> anyhow
     }
     tracing::info!("Starting avenir-mcp on {}:{}", options.host, local.port());
     eprintln!("avenir-mcp: MCP over HTTP at http://{local}/mcp");
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        LocalSessionManager::default().into(),
-        StreamableHttpServerConfig::default()
-            .with_legacy_session_mode(true)
-            // the guards below check Host and Origin for every path, as the reference does
-            .disable_allowed_hosts()
-            .disable_allowed_origins(),
-    );
+    // the guards below check Host and Origin for every path, as the reference does
+    let service = avenir_hosted::serve::mcp_service(server);
     let bind = match options.host.parse::<IpAddr>() {
         Ok(ip) if ip.is_unspecified() => None,
         _ => Some(options.host.trim_matches(['[', ']']).to_ascii_lowercase()),

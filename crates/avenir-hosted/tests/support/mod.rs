@@ -332,6 +332,39 @@ pub async fn browse(http: &reqwest::Client, start: &str, access: &str) -> String
     panic!("the sign-in never reached the client's redirect URI");
 }
 
+/// A JSON-RPC request posted to `mcp` with `token` and `headers`, as a client or an attacker
+/// would: the status and the `WWW-Authenticate` challenge, if any.
+pub async fn raw_mcp(
+    mcp: &str,
+    token: &str,
+    body: &str,
+    headers: &[(&str, &str)],
+) -> (u16, String) {
+    let mut request = browser()
+        .post(mcp)
+        .bearer_auth(token)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let answer = request
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("request");
+    let challenge = answer
+        .headers()
+        .get("www-authenticate")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    (answer.status().as_u16(), challenge)
+}
+
+/// `tools/list`, as a raw request.
+pub const TOOLS_LIST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+
 /// A form body, URL-encoded.
 pub fn form(pairs: &[(&str, &str)]) -> String {
     let mut body = url::form_urlencoded::Serializer::new(String::new());
