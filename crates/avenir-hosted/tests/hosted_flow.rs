@@ -348,6 +348,16 @@ async fn read_only_lists_no_write_tool_and_a_write_asks_to_step_up() {
         !tools.iter().any(|t| t.name == "set_category_budget"),
         "read only: no write tool"
     );
+    let instructions = reader
+        .client
+        .peer_info()
+        .and_then(|info| info.instructions.clone())
+        .expect("instructions");
+    assert!(instructions.contains("list_accounts"), "{instructions}");
+    assert!(
+        !instructions.contains("set_category_budget"),
+        "the guide names no write tool for a reader: {instructions}"
+    );
     let call_a_write = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
         "params": {"name": "set_category_budget", "arguments": budget_args(150.0)}});
     let (step_up, challenge) = raw_mcp(

@@ -286,6 +286,29 @@ impl ServerHandler for AvenirServer {
             .with_instructions(self.guide())
     }
 
+    /// The handshake of 2025-11-25: the instructions name the tools this person has (the hosted
+    /// mode's read-only people get the read-only guide).
+    async fn initialize(
+        &self,
+        request: rmcp::model::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::InitializeResult, McpError> {
+        context.peer.set_peer_info(request.clone());
+        self.for_request(&context)?.negotiate_initialize(&request)
+    }
+
+    /// `server/discover` of 2026-07-28, with the same instructions as `initialize`.
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::DiscoverResult, McpError> {
+        let server = self.for_request(&context)?;
+        Ok(rmcp::model::DiscoverResult::from_server_info(
+            server.supported_protocol_versions().into_owned(),
+            server.get_info(),
+        ))
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
