@@ -135,6 +135,9 @@ pub trait OAuthStore: Send + Sync + std::fmt::Debug {
     async fn revoke_token(&self, token_hash: &str) -> Result<bool, StoreError>;
     /// Revoke every token of a family.
     async fn revoke_family(&self, family: &str) -> Result<(), StoreError>;
+    /// Revoke every token of a person (their YNAB sign-in ended: their clients must sign them in
+    /// again, which a revoked refresh token makes them do).
+    async fn revoke_person(&self, person_id: &str) -> Result<(), StoreError>;
 
     /// The person signed in as this YNAB user (`GET /user`'s id), made on first sign-in. The
     /// person id is random, never derived from YNAB's.

@@ -280,6 +280,12 @@ impl People {
                         .replace_ynab_grant(person_id, grant.version, &ended)
                         .await
                         .map_err(store_error)?;
+                    // their MCP tokens go too: the next request answers 401 and the client
+                    // signs them in again (consent, then YNAB)
+                    self.db
+                        .revoke_person(person_id)
+                        .await
+                        .map_err(store_error)?;
                     tracing::info!(
                         "YNAB refused to renew a person's access: they must sign in again"
                     );

@@ -390,9 +390,26 @@ async fn when_ynab_refuses_to_renew_the_person_is_asked_to_sign_in_again() {
     let message = text(&result);
     assert!(message.contains("sign in with YNAB again"), "{message}");
     assert!(message.contains(&world.public), "{message}");
-    // and it stays so, without asking YNAB again
-    let again = text(&call(&alice.client, "list_accounts", json!({})).await);
-    assert!(again.contains("sign in with YNAB again"), "{again}");
+    // and her client is made to sign her in again: her MCP token no longer opens /mcp
+    let (status, challenge) = raw_mcp(
+        &world.instances[0].mcp(),
+        &alice.access_token,
+        TOOLS_LIST,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 401);
+    assert!(challenge.contains("invalid_token"), "{challenge}");
+    let refreshes = world.sandbox.stats().oauth.refresh_token;
+    // signing in again gives her a working YNAB grant
+    let again = world.sign_in("alice", "write", 0).await;
+    let accounts = call(&again.client, "list_accounts", json!({})).await;
+    assert_ne!(accounts.is_error, Some(true), "{}", text(&accounts));
+    assert_eq!(
+        world.sandbox.stats().oauth.refresh_token,
+        refreshes,
+        "a new grant, no refresh"
+    );
 
     // Bob revokes the application in YNAB while his token is still valid: YNAB's 401 is said
     // as what it means here

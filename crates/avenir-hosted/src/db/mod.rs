@@ -482,6 +482,17 @@ impl OAuthStore for Db {
         Ok(())
     }
 
+    async fn revoke_person(&self, person_id: &str) -> Result<(), StoreError> {
+        self.sql()
+            .execute_all(vec![(
+                "UPDATE oauth_tokens SET revoked = TRUE WHERE person_id = $1",
+                vec![person_id.into()],
+            )])
+            .await
+            .map_err(store_error)?;
+        Ok(())
+    }
+
     async fn person_for(&self, ynab_user_id: &str) -> Result<String, StoreError> {
         let sql = self.sql();
         let lookup = || {

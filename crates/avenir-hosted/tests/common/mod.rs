@@ -110,6 +110,14 @@ impl OAuthStore for MemoryStore {
         }
         Ok(())
     }
+    async fn revoke_person(&self, person_id: &str) -> Result<(), StoreError> {
+        for t in self.lock().tokens.values_mut() {
+            if t.person_id == person_id {
+                t.revoked = true;
+            }
+        }
+        Ok(())
+    }
     async fn person_for(&self, ynab_user_id: &str) -> Result<String, StoreError> {
         let mut state = self.lock();
         let next = format!("person-{}", state.people.len() + 1);
