@@ -4,7 +4,7 @@
 # Needs valgrind and python3; builds the release binary twice (without the list and with its map,
 # then with the list). Functions that only a native run reaches (timing, CPU features) can be
 # missed: `perf record -e page-faults -c 1 -d` on the final binary shows what still faults outside
-# `.text.hot`.
+# `.text.hot` (add those to crates/avenir-mcp/link/hot-text-native.txt).
 # The list names functions as the compiler mangles them, so it holds for the toolchain and the
 # Cargo.lock it was made with: after an upgrade, run this again (a stale list only leaves the
 # layout as it was without it).
@@ -55,5 +55,5 @@ exec 3>&-
 wait "$SERVER"
 kill "$SB_PID" 2>/dev/null || true
 python3 scripts/hot_text.py "$WORK/avenir-mcp.map" "$WORK/callgrind.out" "$BIN" \
-  >crates/avenir-mcp/link/hot-text.ld
+  crates/avenir-mcp/link/hot-text-native.txt >crates/avenir-mcp/link/hot-text.ld
 cargo build --release -p avenir-mcp
