@@ -38,7 +38,7 @@ async fn october(h: &Harness) -> (HashMap<String, i64>, i64) {
         .categories
         .unwrap_or_default()
         .into_iter()
-        .map(|c| (c.name, c.budgeted))
+        .map(|c| (c.name.into(), c.budgeted))
         .collect();
     (assigned, month.to_be_budgeted)
 }
@@ -50,7 +50,7 @@ async fn category_id(h: &Harness, name: &str) -> String {
         .unwrap_or_default()
         .into_iter()
         .find(|c| c.name == name)
-        .map(|c| c.id)
+        .map(|c| c.id.into())
         .unwrap_or_else(|| panic!("no category {name}"))
 }
 
@@ -373,7 +373,7 @@ async fn goals(h: &Harness) -> HashMap<String, (Option<String>, Option<i64>)> {
         .expect("categories")
         .into_iter()
         .flat_map(|g| g.categories)
-        .map(|c| (c.name, (c.goal_type, c.goal_target)))
+        .map(|c| (c.name.into(), (c.goal_type.map(Into::into), c.goal_target)))
         .collect()
 }
 

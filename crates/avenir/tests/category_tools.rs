@@ -54,7 +54,7 @@ async fn categories(h: &Harness) -> Vec<(String, String, String)> {
         .into_iter()
         .flat_map(|g| g.categories)
         .filter(|c| !c.deleted)
-        .map(|c| (c.id, c.name, c.category_group_id))
+        .map(|c| (c.id.into(), c.name.into(), c.category_group_id.into()))
         .collect()
 }
 

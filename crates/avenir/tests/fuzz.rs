@@ -495,7 +495,7 @@ impl Pools {
                 .filter(|a| a.kind.contains("Loan") || a.kind == "creditCard")
                 .flat_map(|a| [a.id.clone(), a.name.clone(), a.name.to_uppercase()])
                 .collect(),
-            categories: plan.categories.iter().map(|c| c.id.clone()).collect(),
+            categories: plan.categories.iter().map(|c| c.id.to_string()).collect(),
             groups: plan.groups.iter().map(|g| g.id.clone()).collect(),
             group_names: plan.groups.iter().map(|g| g.name.clone()).collect(),
             payees: plan.payees.iter().map(|p| p.id.to_string()).collect(),
@@ -1172,7 +1172,7 @@ impl Slots {
             plan.categories
                 .iter()
                 .find(|c| c.name == name)
-                .map(|c| c.id.clone())
+                .map(|c| c.id.to_string())
                 .unwrap_or_else(|| panic!("category {name} in the demo"))
         };
         let on = |d: &str| {
@@ -1312,7 +1312,7 @@ fn dress(plan: &mut PlanState, slots: &Slots, text: &BankText) {
     }
     for (id, name) in slots.categories.iter().zip(&text.categories) {
         if let Some(c) = plan.categories.iter_mut().find(|c| &c.id == id) {
-            c.name = name.clone();
+            c.name = name.clone().into();
         }
     }
     if let Some(g) = plan.groups.iter_mut().find(|g| g.id == slots.group) {

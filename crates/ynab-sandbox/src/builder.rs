@@ -495,9 +495,9 @@ impl PlanBuilder {
         self.categories
             .insert(readable_id.into(), self.plan.categories.len());
         self.plan.categories.push(Category {
-            id: self.uuid(readable_id),
-            category_group_id: group_id,
-            category_group_name: Some(group_name),
+            id: self.uuid(readable_id).into(),
+            category_group_id: group_id.into(),
+            category_group_name: Some(group_name.into()),
             name: name.into(),
             hidden: false,
             internal,
@@ -525,7 +525,7 @@ impl PlanBuilder {
         c.goal_needs_whole_amount = Some(true);
         c.goal_target_date = None;
         c.goal_target_month = None;
-        c.goal_creation_month = Some(created);
+        c.goal_creation_month = Some(created.into());
         self
     }
 
@@ -546,9 +546,9 @@ impl PlanBuilder {
         c.goal_cadence = Some(0);
         c.goal_cadence_frequency = None;
         c.goal_needs_whole_amount = None;
-        c.goal_target_month = Some(due.clone());
-        c.goal_target_date = Some(due);
-        c.goal_creation_month = Some(created);
+        c.goal_target_month = Some(due.clone().into());
+        c.goal_target_date = Some(due.into());
+        c.goal_creation_month = Some(created.into());
         self
     }
 
@@ -557,7 +557,7 @@ impl PlanBuilder {
         let month = month_label(date(month));
         let id = self.plan.categories[self.category_index(category)]
             .id
-            .clone();
+            .to_string();
         self.plan.assigned.insert((month, id), amount);
         self
     }
@@ -580,7 +580,7 @@ impl PlanBuilder {
         }
         self.plan.categories[self.category_index(readable_id)]
             .id
-            .clone()
+            .to_string()
     }
 
     /// Adds an ordinary transaction.
@@ -590,11 +590,15 @@ impl PlanBuilder {
         let category_id = tx
             .category
             .as_deref()
-            .map(|c| self.plan.categories[self.category_index(c)].id.clone());
+            .map(|c| self.plan.categories[self.category_index(c)].id.to_string());
         let category_name = tx
             .category
             .as_deref()
-            .map(|c| self.plan.categories[self.category_index(c)].name.clone())
+            .map(|c| {
+                self.plan.categories[self.category_index(c)]
+                    .name
+                    .to_string()
+            })
             .unwrap_or_default();
         let row = Row {
             series: tx.series,
@@ -689,7 +693,7 @@ impl PlanBuilder {
         let category_id = s
             .category
             .as_deref()
-            .map(|c| self.plan.categories[self.category_index(c)].id.clone());
+            .map(|c| self.plan.categories[self.category_index(c)].id.to_string());
         self.plan.scheduled.push(ScheduledTransaction {
             id: self.uuid(&s.readable_id),
             date_first: s.first.format("%Y-%m-%d").to_string(),
@@ -740,7 +744,7 @@ impl PlanBuilder {
                             let index = self.categories.get(c).copied().unwrap_or_else(|| {
                                 panic!("unknown category {c:?} in a split line")
                             });
-                            self.plan.categories[index].id.clone()
+                            self.plan.categories[index].id.to_string()
                         }),
                         category_name: None,
                         transfer_account_id: None,

@@ -79,7 +79,7 @@ use crate::state::PlanState;
 use chrono::{Datelike, Months, NaiveDate};
 use std::collections::{BTreeMap, BTreeSet};
 use ynab::models::{
-    Account, Category, Milliunits, Month, ScheduledTransaction, SubTransaction, Transaction,
+    Account, Category, Milliunits, Month, ScheduledTransaction, Str, SubTransaction, Transaction,
 };
 
 /// Where a budget line's activity goes: a category id, or `None` for the hidden uncategorized
@@ -272,7 +272,7 @@ fn fold_each(plan: &PlanState, month: NaiveDate, mut each: impl FnMut(NaiveDate,
         let month_assigned = assigned_by_month.get(&m).cloned().unwrap_or_default();
         let month_activity = activity.get(&m).cloned().unwrap_or_default();
         let mut buckets: BTreeSet<Bucket> = available.keys().cloned().collect();
-        buckets.extend(plan.categories.iter().map(|c| Some(c.id.clone())));
+        buckets.extend(plan.categories.iter().map(|c| Some(c.id.to_string())));
         buckets.extend(month_activity.keys().cloned());
         buckets.extend(month_assigned.keys().map(|c| Some(c.clone())));
 
@@ -343,8 +343,8 @@ fn categories_of(plan: &PlanState, m: NaiveDate, folded: &Folded) -> Vec<Categor
     plan.categories
         .iter()
         .map(|c| {
-            let key = Some(c.id.clone());
-            let assigned = folded.assigned.get(&c.id).copied().unwrap_or(0);
+            let key = Some(c.id.to_string());
+            let assigned = folded.assigned.get(c.id.as_str()).copied().unwrap_or(0);
             let activity = folded.activity.get(&key).copied().unwrap_or(0);
             let balance = folded.available.get(&key).copied().unwrap_or(0);
             let carried = folded.carried.get(&key).copied().unwrap_or(0);
@@ -455,7 +455,7 @@ fn with_figures(
         .groups
         .iter()
         .find(|g| g.id == c.category_group_id)
-        .map(|g| g.name.clone())
+        .map(|g| Str::from(&g.name))
         .or_else(|| c.category_group_name.clone());
     Category {
         category_group_name: group_name,

@@ -1111,7 +1111,7 @@ mod tests {
         assert_eq!(p.groups[4].id, id("grp-savings-goals"));
         let inflow = &p.categories[0];
         assert_eq!(
-            (inflow.id.clone(), inflow.name.as_str()),
+            (inflow.id.to_string(), inflow.name.as_str()),
             (id("cat-inflow"), "Inflow: Ready to Assign")
         );
         assert!(inflow.internal);

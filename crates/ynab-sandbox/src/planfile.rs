@@ -568,7 +568,7 @@ fn mark_internal(state: &mut PlanState, plan: &Map<String, Value>) {
         }
     }
     for c in &mut state.categories {
-        if internal.contains(&c.category_group_id) {
+        if internal.contains(c.category_group_id.as_str()) {
             c.internal = true;
         }
     }

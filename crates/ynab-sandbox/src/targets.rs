@@ -103,7 +103,7 @@ impl TargetSave {
                 c.goal_cadence = Some(1);
                 c.goal_cadence_frequency = Some(1);
                 c.goal_needs_whole_amount = Some(true);
-                c.goal_creation_month = Some(current_month.to_owned());
+                c.goal_creation_month = Some(current_month.into());
             }
             c.goal_target = Some(amount);
         }
@@ -127,8 +127,8 @@ impl TargetSave {
                 c.goal_cadence_frequency = None;
                 c.goal_day = None;
                 c.goal_needs_whole_amount = None;
-                c.goal_target_month = Some(date.clone());
-                c.goal_target_date = Some(date);
+                c.goal_target_month = Some(date.clone().into());
+                c.goal_target_date = Some(date.into());
             }
             Patch::Null if c.goal_target_date.is_some() => {
                 c.goal_target_date = None;

@@ -111,28 +111,30 @@ pub struct CategoryGroupWithCategories {
 /// A category with the amounts of one month (the current one, unless a month endpoint says otherwise).
 ///
 /// `Default` gives an empty, visible category with no target: set what matters, e.g.
-/// `Category { id, name, budgeted, ..Category::default() }`.
+/// `Category { id, name, budgeted, ..Category::default() }`. Its strings are [`Str`]: a plan
+/// export holds every category once per month (60 × 31 on the heavy plan), and its ids and
+/// names are then stored once.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Category {
-    pub id: String,
-    pub category_group_id: String,
+    pub id: Str,
+    pub category_group_id: Str,
     #[serde(default)]
-    pub category_group_name: Option<String>,
-    pub name: String,
+    pub category_group_name: Option<Str>,
+    pub name: Str,
     pub hidden: bool,
     #[serde(default)]
     pub internal: bool,
     #[serde(default)]
-    pub original_category_group_id: Option<String>,
+    pub original_category_group_id: Option<Str>,
     #[serde(default)]
-    pub note: Option<String>,
+    pub note: Option<Str>,
     /// YNAB's "Assigned".
     pub budgeted: Milliunits,
     pub activity: Milliunits,
     /// YNAB's "Available".
     pub balance: Milliunits,
     #[serde(default)]
-    pub goal_type: Option<String>,
+    pub goal_type: Option<Str>,
     #[serde(default)]
     pub goal_needs_whole_amount: Option<bool>,
     #[serde(default)]
@@ -142,13 +144,13 @@ pub struct Category {
     #[serde(default)]
     pub goal_cadence_frequency: Option<i32>,
     #[serde(default)]
-    pub goal_creation_month: Option<String>,
+    pub goal_creation_month: Option<Str>,
     #[serde(default)]
     pub goal_target: Option<Milliunits>,
     #[serde(default)]
-    pub goal_target_month: Option<String>,
+    pub goal_target_month: Option<Str>,
     #[serde(default)]
-    pub goal_target_date: Option<String>,
+    pub goal_target_date: Option<Str>,
     #[serde(default)]
     pub goal_percentage_complete: Option<i32>,
     #[serde(default)]
@@ -160,7 +162,7 @@ pub struct Category {
     #[serde(default)]
     pub goal_overall_left: Option<Milliunits>,
     #[serde(default)]
-    pub goal_snoozed_at: Option<String>,
+    pub goal_snoozed_at: Option<Str>,
     pub deleted: bool,
 }
 

@@ -120,7 +120,7 @@ impl<'a> CategoryIndex<'a> {
             .filter_map(|id| self.by_id.get(id))
             .filter(|e| assignable(e))
             .map(|e| Offered {
-                category_id: e.category.id.clone(),
+                category_id: e.category.id.to_string(),
                 name: safe(&e.category.name),
                 group: safe(&group_name(e.category, e.group)),
             })
@@ -138,7 +138,7 @@ fn assignable(e: &Entry<'_>) -> bool {
 fn group_name(category: &Category, group: Option<&CategoryGroup>) -> String {
     group
         .map(|g| g.name.clone())
-        .or_else(|| category.category_group_name.clone())
+        .or_else(|| category.category_group_name.as_ref().map(String::from))
         .unwrap_or_default()
 }
 

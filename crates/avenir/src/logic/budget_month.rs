@@ -201,7 +201,7 @@ mod tests {
     ) -> Category {
         Category {
             id: id.into(),
-            category_group_id: format!("g-{group}"),
+            category_group_id: format!("g-{group}").into(),
             category_group_name: Some(group.into()),
             name: name.into(),
             hidden,
@@ -264,7 +264,7 @@ mod tests {
     }
 
     fn ids(rows: &[CategoryMonth<'_>]) -> Vec<String> {
-        rows.iter().map(|c| c.category.id.clone()).collect()
+        rows.iter().map(|c| c.category.id.to_string()).collect()
     }
 
     #[test]

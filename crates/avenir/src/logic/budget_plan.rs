@@ -191,7 +191,7 @@ pub fn plan(
             Some(Role::ReadyToAssign | Role::Uncategorized | Role::Internal)
         ) {
             return Err(Refusal::Internal {
-                id: category.id.clone(),
+                id: category.id.to_string(),
                 name: safe(&category.name),
             });
         }
@@ -199,7 +199,7 @@ pub fn plan(
         if let Some(amount) = a.amount.filter(|m| *m != category.budgeted) {
             changed = true;
             changes.push(Line {
-                category_id: category.id.clone(),
+                category_id: category.id.to_string(),
                 name: safe(&category.name),
                 from: category.budgeted,
                 to: amount,
@@ -222,7 +222,7 @@ pub fn plan(
             if !change.is_nothing() {
                 changed = true;
                 targets.push(TargetLine {
-                    category_id: category.id.clone(),
+                    category_id: category.id.to_string(),
                     name: safe(&category.name),
                     change,
                 });

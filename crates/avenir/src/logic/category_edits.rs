@@ -39,8 +39,8 @@ impl CategoryEdit {
     /// The edit of `current` to `name` (already trimmed) and `group`; `None` keeps what it is.
     pub fn of(current: &Category, name: Option<&str>, group: Option<&str>) -> Self {
         CategoryEdit {
-            name_before: current.name.clone(),
-            group_before: current.category_group_id.clone(),
+            name_before: current.name.to_string(),
+            group_before: current.category_group_id.to_string(),
             name_after: name.unwrap_or(&current.name).to_string(),
             group_after: group.unwrap_or(&current.category_group_id).to_string(),
         }

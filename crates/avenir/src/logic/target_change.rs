@@ -135,7 +135,7 @@ pub fn plan(
                 let date = date.format("%Y-%m-%d").to_string();
                 fields.insert("goal_target_date".into(), json!(date));
                 after.goal_type = Some("NEED".into());
-                after.goal_target_date = Some(date);
+                after.goal_target_date = Some(date.into());
             } else if let Some(frequency) = &asked.frequency {
                 fields.insert("goal_frequency".into(), json!(frequency));
                 after.goal_type = Some("NEED".into());

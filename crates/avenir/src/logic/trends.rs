@@ -63,7 +63,7 @@ mod tests {
     fn category(id: &str, name: &str, group: &str, activity: Milliunits, hidden: bool) -> Category {
         Category {
             id: id.into(),
-            category_group_id: format!("g-{group}"),
+            category_group_id: format!("g-{group}").into(),
             category_group_name: Some(group.into()),
             name: name.into(),
             hidden,

@@ -177,7 +177,7 @@ impl ConfirmedWrite for CreateCategory {
             ..JournalDraft::default()
         };
         let created = NewCategory {
-            category_id: Some(id),
+            category_id: Some(id.to_string()),
             ..c.clone()
         };
         Ok(Written {

@@ -87,7 +87,7 @@ are in currency units.{left}{totals}{trends} {PLAN_READ_COST} Changes nothing."
         let result = budget_vs_actual(month, &groups)
             .into_iter()
             .map(|line| BudgetVsActual {
-                id: line.category.category.id.clone(),
+                id: line.category.category.id.to_string(),
                 name: safe(&line.category.category.name),
                 group: safe(line.category.group),
                 budgeted: Amount(line.budgeted),

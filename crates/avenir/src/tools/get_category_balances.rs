@@ -31,7 +31,7 @@ pub struct CategoryBalance {
 impl CategoryBalance {
     fn of(c: &CategoryMonth<'_>) -> Self {
         CategoryBalance {
-            category_id: c.category.id.clone(),
+            category_id: c.category.id.to_string(),
             name: safe(&c.category.name),
             group: safe(c.group),
             budgeted: Amount(c.category.budgeted),

@@ -103,7 +103,7 @@ YNAB's internal categories never are.{balances}{trends}{forecast} {PLAN_READ_COS
                     .overspent
                     .into_iter()
                     .map(|c| Overspent {
-                        category_id: c.category.id.clone(),
+                        category_id: c.category.id.to_string(),
                         name: safe(&c.category.name),
                         group: safe(c.group),
                         balance: Amount(c.category.balance),

@@ -48,7 +48,7 @@ pub struct Target {
 impl From<&TargetLine<'_>> for Target {
     fn from(line: &TargetLine<'_>) -> Self {
         Target {
-            category_id: line.category.id.clone(),
+            category_id: line.category.id.to_string(),
             name: safe(&line.category.name),
             group: safe(line.group),
             target: line.target.clone(),

@@ -351,9 +351,9 @@ impl ConfirmedWrite for MergeCategories {
             })
             .collect();
         let change = CategoryMerging {
-            source_id: merge.source.id.clone(),
+            source_id: merge.source.id.to_string(),
             source_name,
-            target_id: merge.target.id.clone(),
+            target_id: merge.target.id.to_string(),
             target_name,
             months: merge.months.clone(),
             transactions: merge

@@ -150,7 +150,7 @@ impl ConfirmedWrite for MoveMoney {
                 .find(|c| c.id == id && !c.deleted)
                 .ok_or_else(|| unknown_category(id))?;
             Ok(Side {
-                category_id: c.id.clone(),
+                category_id: c.id.to_string(),
                 name: safe(&c.name),
                 from: c.budgeted,
                 to: c.budgeted + delta,

@@ -204,7 +204,7 @@ fn ready_to_assign(plan: &PlanDetail) -> Option<String> {
                 .or(c.category_group_name.as_deref())
                 == Some(INTERNAL_GROUP)
         })
-        .map(|c| c.id.clone())
+        .map(|c| c.id.to_string())
 }
 
 fn result_of(

@@ -118,7 +118,7 @@ impl ConfirmedWrite for SetBudget {
             .find(|c| c.id == self.category_id && !c.deleted)
             .ok_or_else(|| unknown_category(&self.category_id))?;
         let change = BudgetChange {
-            category_id: category.id.clone(),
+            category_id: category.id.to_string(),
             category: safe(&category.name),
             month: self.month,
             from: category.budgeted,

@@ -147,7 +147,7 @@ impl ConfirmedWrite for SetTarget {
         let change =
             plan(category, pairing(category, card), &self.asked, &money).map_err(str::to_string)?;
         let edit = TargetEdit {
-            category_id: category.id.clone(),
+            category_id: category.id.to_string(),
             category: safe(&category.name),
             change,
         };

@@ -151,7 +151,7 @@ impl ConfirmedWrite for UpdateCategory {
         };
         let edit = CategoryEdit::of(current, name, self.group_id.as_deref());
         let change = CategoryUpdate {
-            category_id: current.id.clone(),
+            category_id: current.id.to_string(),
             from_name: safe(&edit.name_before),
             to_name: safe(&edit.name_after),
             from_group: group_name(&groups, &edit.group_before),

@@ -92,7 +92,7 @@ fn a_changed_plan_survives_the_sandboxs_own_export() {
             .await
             .expect("the sandbox starts");
         let changed = sandbox.with_plan(|plan| {
-            let category = plan.categories[0].id.clone();
+            let category = plan.categories[0].id.to_string();
             plan.assigned
                 .insert(("2026-09-01".to_string(), category), 123_450);
             plan.transactions.pop();

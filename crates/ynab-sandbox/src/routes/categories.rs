@@ -167,14 +167,14 @@ pub(crate) async fn create(
             let group = open_group(plan, &f, "category_group_id", &group_id)?;
             let id = plan.new_id("category");
             let mut category = Category {
-                id: id.clone(),
-                category_group_id: group_id.clone(),
-                category_group_name: Some(plan.groups[group].name.clone()),
-                name: name.clone(),
+                id: id.clone().into(),
+                category_group_id: group_id.clone().into(),
+                category_group_name: Some(plan.groups[group].name.clone().into()),
+                name: name.clone().into(),
                 hidden: false,
                 internal: false,
                 original_category_group_id: None,
-                note: note.clone(),
+                note: note.clone().map(Into::into),
                 budgeted: 0,
                 activity: 0,
                 balance: 0,
@@ -224,15 +224,18 @@ pub(crate) async fn update(
             let current = compute::current_month(plan);
             let mut category = plan.categories.remove(index);
             if let Patch::Set(name) = name.clone() {
-                category.name = name;
+                category.name = name.into();
             }
-            category.note = note.clone().apply(category.note.take());
+            category.note = note
+                .clone()
+                .apply(category.note.take().map(String::from))
+                .map(Into::into);
             target.apply(&mut category, &current)?;
             match &group_id {
                 Some(group_id) if *group_id != category.category_group_id => {
                     let group = open_group(plan, &f, "category_group_id", group_id)?;
-                    category.category_group_id = group_id.clone();
-                    category.category_group_name = Some(plan.groups[group].name.clone());
+                    category.category_group_id = group_id.clone().into();
+                    category.category_group_name = Some(plan.groups[group].name.clone().into());
                     place(plan, category);
                 }
                 _ => plan.categories.insert(index, category),

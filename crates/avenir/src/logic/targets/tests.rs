@@ -22,11 +22,11 @@ fn category(id: &str, name: &str, goal: Goal) -> Category {
         category_group_id: "g-bills".into(),
         category_group_name: Some("Bills".into()),
         name: name.into(),
-        goal_type: (!goal.kind.is_empty()).then(|| goal.kind.to_string()),
+        goal_type: (!goal.kind.is_empty()).then(|| goal.kind.into()),
         goal_target: (!goal.kind.is_empty()).then_some(goal.target),
         goal_under_funded: (!goal.kind.is_empty()).then_some(goal.needed),
         goal_overall_left: (!goal.kind.is_empty()).then_some(goal.left),
-        goal_target_date: goal.due.map(str::to_string),
+        goal_target_date: goal.due.map(Into::into),
         goal_cadence: goal.cadence,
         goal_percentage_complete: dated.then_some(40),
         goal_months_to_budget: dated.then_some(3),
@@ -105,7 +105,10 @@ fn run(m: &Month, limit: Option<usize>) -> Underfunded<'_> {
 }
 
 fn ids(u: &Underfunded<'_>) -> Vec<String> {
-    u.targets.iter().map(|l| l.category.id.clone()).collect()
+    u.targets
+        .iter()
+        .map(|l| l.category.id.to_string())
+        .collect()
 }
 
 /// Worked example 1 of §20: the order, the totals and the targets in words.
@@ -337,7 +340,7 @@ fn arb_category() -> impl Strategy<Value = Category> {
                 },
             );
             c.hidden = hidden && n % 3 == 0;
-            c.goal_snoozed_at = (snoozed && n % 4 == 0).then(|| "2026-09-01".to_string());
+            c.goal_snoozed_at = (snoozed && n % 4 == 0).then(|| "2026-09-01".into());
             c
         })
 }

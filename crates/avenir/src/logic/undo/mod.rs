@@ -810,7 +810,7 @@ pub fn category_create_landing(
             && crate::logic::created::name_digest(salt, &c.name) == digest
     });
     match found {
-        Some(c) => (Landing::Applied, Some(c.id.clone())),
+        Some(c) => (Landing::Applied, Some(c.id.to_string())),
         None => (Landing::NotApplied, None),
     }
 }
