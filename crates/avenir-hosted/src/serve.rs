@@ -151,7 +151,8 @@ pub fn router(
     oauth.router().merge(mcp)
 }
 
-fn plain(status: StatusCode, body: &'static str) -> Response {
+/// A plain-text answer with `status` (the guards' refusals, here and in the local transport).
+pub fn plain(status: StatusCode, body: &'static str) -> Response {
     let mut response = Response::new(Body::from(body));
     *response.status_mut() = status;
     response.headers_mut().insert(
@@ -161,12 +162,22 @@ fn plain(status: StatusCode, body: &'static str) -> Response {
     response
 }
 
-fn is_loopback_name(host: &str) -> bool {
+/// `localhost` or a loopback IP address (brackets around an IPv6 one allowed).
+pub fn is_loopback_name(host: &str) -> bool {
     let host = host.trim_matches(['[', ']']);
     host == "localhost"
         || host
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// A host as the authority of a socket address: an IPv6 one in brackets.
+pub fn bracket(host: &str) -> String {
+    if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]")
+    } else {
+        host.to_string()
+    }
 }
 
 /// The Host header's host part (no port), lower-case.

@@ -5,7 +5,7 @@ use crate::crypto::SecretKey;
 use crate::db::{Db, DbConfig};
 use crate::oauth::{OAuthConfig, OAuthServer, SignInHook, YnabApp, YnabTokens};
 use crate::people::{Clock, People};
-use crate::serve::PublicUrl;
+use crate::serve::{PublicUrl, bracket};
 use async_trait::async_trait;
 use axum::Router;
 use std::net::SocketAddr;
@@ -159,14 +159,6 @@ impl HostedConfig {
                 .as_deref()
                 == Some("1"),
         })
-    }
-}
-
-fn bracket(host: &str) -> String {
-    if host.contains(':') && !host.starts_with('[') {
-        format!("[{host}]")
-    } else {
-        host.to_string()
     }
 }
 

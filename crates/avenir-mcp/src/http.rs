@@ -4,8 +4,8 @@
 //! The token is `AVENIR_MCP_HTTP_TOKEN`, or one made for this run and printed once on stderr;
 //! it is compared in constant time and never logged. Every session shares one server state.
 
+use avenir_hosted::serve::{bracket, is_loopback_name, plain};
 use axum::Router;
-use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -106,24 +106,6 @@ pub async fn serve(server: avenir::AvenirServer, options: HttpOptions) -> anyhow
     Ok(())
 }
 
-fn bracket(host: &str) -> String {
-    if host.contains(':') && !host.starts_with('[') {
-        format!("[{host}]")
-    } else {
-        host.to_string()
-    }
-}
-
-fn plain(status: StatusCode, body: &'static str) -> Response {
-    let mut response = Response::new(Body::from(body));
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    response
-}
-
 /// Host, then Origin, then the bearer token (`server.md` §2.3); the first failure answers.
 async fn guards(State(guard): State<Guard>, request: Request, next: Next) -> Response {
     let headers = request.headers();
@@ -173,10 +155,6 @@ fn split_authority(raw: &str) -> Option<(String, Option<u16>)> {
         }
         _ => Some((raw.to_ascii_lowercase(), None)),
     }
-}
-
-fn is_loopback_name(host: &str) -> bool {
-    host == "localhost" || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// An `Origin` passes when it and the Host are both loopback, or when it is the request's own
