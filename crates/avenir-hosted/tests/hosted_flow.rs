@@ -2,7 +2,7 @@
 //! side is the project's sandbox speaking YNAB's OAuth, the database a real SQLite file or a
 //! throwaway PostgreSQL started here.
 
-mod support;
+use crate::support;
 
 use avenir_hosted::db::DbConfig;
 use avenir_hosted::oauth_store::OAuthStore;

@@ -2,7 +2,7 @@
 //! with the in-memory store. The YNAB side (the code exchange and `SignInHook::signed_in`) is
 //! not exercised here: codes are seeded through the store.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};

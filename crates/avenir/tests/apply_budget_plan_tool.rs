@@ -5,7 +5,7 @@
 //! negative refused, then accepted with the flag; a stale answer refused; every validation
 //! error with nothing sent; a failure on the third PATCH reported per category and undone.
 
-mod common;
+use crate::common;
 
 use common::confirmed;
 

@@ -2,7 +2,7 @@
 //! D15, D25, D33): the code path and the in-client question on the demo plan, every validation
 //! error with nothing written, the journal lines, and undo of an update (and after a creation).
 
-mod common;
+use crate::common;
 
 use common::{ONLY_THE_USER, journal_lines, with_code};
 

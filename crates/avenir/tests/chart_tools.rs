@@ -3,10 +3,10 @@
 //! the usual content, the answer itself unchanged; a chart with nothing to draw is a note instead.
 //! The PNG is decoded: its size, that it is not blank, and the colours of its marks.
 //!
-//! `cargo test -p avenir --test chart_tools -- --ignored` writes the README's pictures
+//! `cargo test -p avenir --test suite chart_tools:: -- --ignored` writes the README's pictures
 //! (`docs/*.png`) from the demo plan, "today" 2026-09-25.
 
-mod common;
+use crate::common;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -251,7 +251,7 @@ async fn a_chart_with_nothing_to_draw_is_a_note_and_a_bad_flag_an_error() {
 /// Writes `docs/forecast.png`, `docs/net-worth.png`, `docs/spending-trends.png` and
 /// `docs/age-of-money.png` from the demo plan (today 2026-09-25), for the README.
 #[tokio::test]
-#[ignore = "writes the README's pictures: cargo test -p avenir --test chart_tools -- --ignored"]
+#[ignore = "writes the README's pictures: cargo test -p avenir --test suite chart_tools:: -- --ignored"]
 async fn write_the_readme_charts() {
     let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
     let h = start(Era::Modern, false).await;

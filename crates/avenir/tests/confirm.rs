@@ -3,7 +3,7 @@
 //! the AVENIR_MCP_REQUIRE_ELICITATION table, codes and sealed answer states, and the stale-answer
 //! check — each with the sandbox's state asserted: what was written, and what was not.
 
-mod common;
+use crate::common;
 
 use common::{E_C4, ONLY_THE_USER, journal_lines};
 

@@ -4,7 +4,7 @@
 //! refusing it with what to do in YNAB's app; a tracking account; an account of the same name
 //! appearing while the person reads refused with nothing written; every validation message.
 
-mod common;
+use crate::common;
 
 use common::{
     Asker, Era, Harness, Options, Reply, id, journal_lines, start_options, with_code, writes_served,

@@ -2,7 +2,7 @@
 //! of `server.md` §8.1, exact argument errors with nothing sent to YNAB (D23), and one YNAB request
 //! per call once the plan is loaded (D28).
 
-mod common;
+use crate::common;
 
 use avenir::tools::tool_names::{READ_TOOLS, WRITE_TOOLS};
 use common::{Era, Harness, id, start};

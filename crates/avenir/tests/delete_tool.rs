@@ -5,7 +5,7 @@
 //! validation error with nothing sent; a failure in the middle reported and recovered; and a
 //! journal and intent that hold ids only (D6, D31).
 
-mod common;
+use crate::common;
 
 use common::confirmed;
 

@@ -5,7 +5,7 @@
 //! discarded and the plan loaded in full; an alias that now names another plan is followed; two
 //! writers sharing the cache take turns and leave the latest copy.
 
-mod common;
+use crate::common;
 
 use avenir::store::plan_cache::{self, PlanCache};
 use avenir::{AvenirServer, Context, Settings};

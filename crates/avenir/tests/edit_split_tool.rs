@@ -5,7 +5,7 @@
 //! the question's lines; a stale answer refused with nothing written; every validation error
 //! with nothing sent; a failure between the POST and the DELETE reported and repaired.
 
-mod common;
+use crate::common;
 
 use common::confirmed;
 

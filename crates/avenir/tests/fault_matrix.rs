@@ -11,7 +11,7 @@
 //! - the journal (no operation line) and the intents file (settled `failed` after a refusal,
 //!   unfinished otherwise, settled once reverted).
 //!
-//! `cargo test -p avenir --test fault_matrix -- --nocapture` prints the table: a row per tool, a
+//! `cargo test -p avenir --test suite fault_matrix:: -- --nocapture` prints the table: a row per tool, a
 //! column per failure, "first write / later write" in each cell (n/a: the tool sends one write).
 //! The outcomes:
 //!
@@ -25,7 +25,7 @@
 //! | finished | an interrupted undo that had put everything back | as before the undone move | finished by undo's listing |
 //! | unfinished, paused | the refusal after a first half landed; YNAB's 429 pauses every request, so nothing is put back | half applied | unfinished, listed after the pause |
 
-mod common;
+use crate::common;
 
 use common::with_code;
 

@@ -2,7 +2,7 @@
 //! `find_recurring_charges` — figures, errors with their exact messages, one YNAB request per
 //! call, and bank text kept inert.
 
-mod common;
+use crate::common;
 
 use avenir::tools::tool_names::{READ_TOOLS, WRITE_TOOLS};
 use common::{Era, Options, id, start, start_options};

@@ -35,9 +35,9 @@
 //! `AVENIR_FUZZ_CASES` (default [`DEFAULT_CASES`]) is the number of argument cases, spread evenly
 //! over the tools (the bank-text property runs an eighth of it, at least 8); `AVENIR_FUZZ_SEED`
 //! (a number) fixes the seed, which every run prints. A nightly-style run:
-//! `AVENIR_FUZZ_CASES=5000 cargo test -p avenir --test fuzz -- --nocapture`.
+//! `AVENIR_FUZZ_CASES=5000 cargo test -p avenir --test suite fuzz:: -- --nocapture`.
 
-mod common;
+use crate::common;
 
 use common::{Asker, Era, Harness, Options, Reply, start_options, today};
 use proptest::collection::vec;

@@ -2,7 +2,7 @@
 //! like every write but `approve_transactions`, journaled as `import` that undo cannot revert.
 //! The sandbox has no linked bank, so YNAB's answer imports nothing.
 
-mod common;
+use crate::common;
 
 use common::ONLY_THE_USER;
 

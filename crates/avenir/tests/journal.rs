@@ -2,7 +2,7 @@
 //! and undone, unfinished operations listed and reverted, a journal that cannot be written, a
 //! damaged one, operations that cannot be undone, and two undos racing for one operation.
 
-mod common;
+use crate::common;
 
 use common::with_code;
 

@@ -4,7 +4,7 @@
 //! confirmation paths and separated again by `undo_operation`, the sandbox asserted before, after
 //! and after the undo; a stale answer refused with nothing written; each refusal with its message.
 
-mod common;
+use crate::common;
 
 use common::confirmed;
 

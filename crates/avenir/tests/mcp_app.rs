@@ -4,7 +4,7 @@
 //! results; a client that does not sees today's tools and answers; the `ui://` resource lists and
 //! reads as the view's HTML. The view itself is tested in a browser by `scripts/mcp-app/`.
 
-mod common;
+use crate::common;
 
 use common::{Era, Harness, Options, meta_of, start_options};
 use rmcp::model::{ReadResourceRequestParams, ResourceContents};

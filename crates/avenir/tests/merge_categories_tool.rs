@@ -6,7 +6,7 @@
 //! transaction or an assigned amount changed while asking) refused with nothing written; every
 //! refusal with nothing sent; what changed after the merge left alone by the undo and named.
 
-mod common;
+use crate::common;
 
 use common::confirmed;
 

@@ -5,7 +5,7 @@
 //! alone by the undo and named; a stale answer refused with nothing written; every validation
 //! error with nothing sent; a journal and intent that hold ids only (D31).
 
-mod common;
+use crate::common;
 
 use common::confirmed;
 

@@ -6,10 +6,10 @@
 //! `structuredContent`. Every input schema is checked against the 2020-12 meta-schema and closed
 //! (`additionalProperties: false`).
 //!
-//! The table of cases is [`cases`]; `cargo test -p avenir --test output_schemas -- --nocapture`
+//! The table of cases is [`cases`]; `cargo test -p avenir --test suite output_schemas:: -- --nocapture`
 //! prints the (tool × status) counts.
 
-mod common;
+use crate::common;
 
 use common::demo_ids::*;
 use common::{Asker, Era, Harness, Options, Reply, start_options};

@@ -3,7 +3,7 @@
 //! after each step, nothing to do, every validation error with nothing written, the journal line,
 //! and `undo_operation` putting things back while leaving a later change alone.
 
-mod common;
+use crate::common;
 
 use common::{E_C4, ONLY_THE_USER, journal_lines, with_code};
 

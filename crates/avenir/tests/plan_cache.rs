@@ -2,7 +2,7 @@
 //! one delta per later read (none within AVENIR_MCP_FRESH_SECONDS), the hourly budget, and the
 //! request accounting in each result's `_meta`.
 
-mod common;
+use crate::common;
 
 use avenir::Settings;
 use common::{Era, id, meta_of, start, start_with, today};

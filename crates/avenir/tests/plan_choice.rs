@@ -2,7 +2,7 @@
 //! writes use it; with several, a read answers for the plan last used and names it, a write is
 //! refused with the plans named and nothing is sent.
 
-mod common;
+use crate::common;
 
 use common::{Era, Harness, Options, meta_of, start_options, today};
 use serde_json::json;

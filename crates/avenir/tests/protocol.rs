@@ -1,7 +1,7 @@
 //! The plan-structure reads through the real MCP protocol, with a client of each era: tools and
 //! their schemas, results (D27), errors (D23, D24), resources, the guide and the write gate.
 
-mod common;
+use crate::common;
 
 use common::{Era, Harness, id, start, text_of};
 use rmcp::model::{ReadResourceRequestParams, ResourceContents};

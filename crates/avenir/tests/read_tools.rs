@@ -2,7 +2,7 @@
 //! protocol, on the demo plan: its figures, the decided month rules (D7, D21), the cost of each call
 //! (D28), untrusted names kept inert, and read-only mode naming no write tool (D19).
 
-mod common;
+use crate::common;
 
 use avenir::tools::tool_names::{READ_TOOLS, WRITE_TOOLS};
 

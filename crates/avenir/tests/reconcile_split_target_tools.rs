@@ -6,7 +6,7 @@
 //! This file holds the shared fixture and the reconcile tests; the demo plan's task, split and target
 //! tests are beside it.
 
-mod common;
+use crate::common;
 #[path = "reconcile_split_target/demo.rs"]
 mod demo;
 #[path = "reconcile_split_target/split.rs"]

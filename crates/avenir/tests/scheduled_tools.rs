@@ -7,7 +7,7 @@
 //! The demo scenario: the October rent (`sch-rent`, LANDLORD SARL, −950.00 monthly, next
 //! 2026-10-03) goes up to 975.00, and undo puts it back at 950.00.
 
-mod common;
+use crate::common;
 
 use common::{Asker, E_C4, Era, Harness, Options, Reply, id, journal_lines, start_options};
 use common::{intents_path, with_code};

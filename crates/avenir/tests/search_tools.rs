@@ -2,7 +2,7 @@
 //! `list_scheduled_transactions`, `find_transactions` and `suggest_categories` — figures, errors
 //! with their exact messages, the cost of each call, and the demo's planted memos kept inert.
 
-mod common;
+use crate::common;
 
 use avenir::tools::tool_names::WRITE_TOOLS;
 

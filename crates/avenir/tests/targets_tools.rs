@@ -2,7 +2,7 @@
 //! protocol, on the demo plan: its figures (`server.md` §8.1), both description variants, exact
 //! errors with nothing sent, and one YNAB request per call (D28).
 
-mod common;
+use crate::common;
 
 use avenir::tools::tool_names::WRITE_TOOLS;
 use common::{Era, Harness, id, start};

@@ -2,9 +2,9 @@
 //! and closed), input and output schemas and annotations — kept as golden files under
 //! `tests/snapshots/` (as a client declaring the MCP Apps extension sees it: the chart tools'
 //! `_meta`), so any change a client would see shows up in review. Refresh them with
-//! `INSTA_UPDATE=always cargo test -p avenir --test tool_surface` and read the diff.
+//! `INSTA_UPDATE=always cargo test -p avenir --test suite tool_surface::` and read the diff.
 
-mod common;
+use crate::common;
 
 use common::{Era, Options, start_options};
 use serde_json::{Map, Value, json};

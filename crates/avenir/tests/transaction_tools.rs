@@ -4,7 +4,7 @@
 //! payee, memo or amount, undo deleting what was created; and both transaction tools' annotations
 //! (`import_transactions` itself is in `import_tool.rs`).
 
-mod common;
+use crate::common;
 
 use common::ONLY_THE_USER;
 

@@ -3,7 +3,7 @@
 //! state before, after the write and after the undo, a stale answer refused with nothing written,
 //! what YNAB would refuse, the journal and intent privacy, and undo leaving a later change alone.
 
-mod common;
+use crate::common;
 
 use common::{E_C4, ONLY_THE_USER, journal_lines, with_code};
 

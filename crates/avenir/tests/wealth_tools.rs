@@ -2,7 +2,7 @@
 //! `server.md` §8.1: its figures, the exact argument errors with nothing sent, and one YNAB request
 //! per call once the plan is loaded (D28).
 
-mod common;
+use crate::common;
 
 use avenir::tools::tool_names::{READ_TOOLS, WRITE_TOOLS};
 use common::{Era, Harness, id, meta_of, start, text_of};

@@ -2,7 +2,7 @@
 //! D26), through the protocol with a client that cannot ask (so every preview comes with a code),
 //! and with an asking client where the question's text is the point.
 
-mod common;
+use crate::common;
 
 use common::ONLY_THE_USER;
 

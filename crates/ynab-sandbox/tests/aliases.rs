@@ -1,7 +1,7 @@
 //! The legacy `/budgets/…` paths: every route answers as under `/plans/…`, and the plan-level
 //! members keep their old names (`budgets`, `budget`, `default_budget`; `ynab-api.md` §2).
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::json;

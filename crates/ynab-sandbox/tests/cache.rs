@@ -2,7 +2,7 @@
 //! after a write, a reset or a direct change of the plan sees the figures of the plan as it is
 //! now, never those cached before.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

@@ -5,7 +5,7 @@
 //! Faults are set by `POST /__sandbox/faults` only; dropped connections are checked on a real
 //! socket, since only there can a client miss its answer.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

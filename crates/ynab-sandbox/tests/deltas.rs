@@ -3,7 +3,7 @@
 //! entities changed after `k`, deleted ones included. Examples first, then a property over
 //! random sequences of writes.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

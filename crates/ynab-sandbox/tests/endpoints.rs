@@ -1,7 +1,7 @@
 //! One representative call of every endpoint the sandbox serves, with the exact outcome: status,
 //! shape and figures, on the demo plan of `server.md` §8.1.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

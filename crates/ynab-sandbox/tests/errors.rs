@@ -2,7 +2,7 @@
 //! `resource_not_found`, 404.1 `not_found`, 409 `conflict`, 401 `unauthorized`; and a refused
 //! write changes nothing.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

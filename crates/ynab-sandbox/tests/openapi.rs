@@ -9,7 +9,7 @@
 
 #[path = "openapi/checker.rs"]
 mod checker;
-mod common;
+use crate::common;
 #[path = "openapi/errors.rs"]
 mod errors;
 #[path = "openapi/spec.rs"]

@@ -3,7 +3,7 @@
 //! whole schedule, a transfer between budget accounts without category, and a deleted schedule
 //! served as a tombstone with every field in a delta.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

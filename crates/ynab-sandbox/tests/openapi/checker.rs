@@ -2,8 +2,8 @@
 //! its status, and validates its body against the schema the spec declares, gathering failures.
 //! `/budgets` answers are read under the `/plans` names the spec uses.
 
+use super::spec::spec;
 use crate::common::{Api, id};
-use crate::spec::spec;
 use serde_json::Value;
 
 /// The demo plan's id.

@@ -2,7 +2,7 @@
 //! a token, 404 for no such entity or route, 409 for a duplicate `import_id`, and the 429, 500
 //! and 503 that the control API injects.
 
-use crate::checker::{Checker, plan_id};
+use super::checker::{Checker, plan_id};
 use crate::common::id;
 use serde_json::json;
 

@@ -1,0 +1,9 @@
+//! The integration tests of this crate, one binary: the hosted mode: its database, its
+//! authorization server and the whole flow. Each module is one file of `tests/`; a new test file is
+//! one more `mod` line here.
+
+mod common;
+mod db;
+mod hosted_flow;
+mod oauth;
+mod support;
