@@ -141,60 +141,11 @@ pub fn plan(
         digits,
         money,
     } = month;
-    if asked.is_empty() {
-        return Err(Refusal::Empty);
-    }
-    if asked.len() > MAX_LINES {
-        return Err(Refusal::TooMany(asked.len()));
-    }
-    let twice = super::named_twice(asked.iter().map(|a| a.category_id.as_str()));
-    if !twice.is_empty() {
-        return Err(Refusal::Twice(twice));
-    }
-    if let Some(index) = asked
-        .iter()
-        .position(|a| a.amount.is_none() && a.target.is_none())
-    {
-        return Err(Refusal::NeitherAmountNorTarget(index));
-    }
-    for (index, a) in asked.iter().enumerate() {
-        if a.amount.is_some_and(|m| !fits_decimals(m, digits)) {
-            return Err(Refusal::TooPrecise {
-                index,
-                digits,
-                target: false,
-            });
-        }
-        if let Some(target) = a.target {
-            if !fits_decimals(target, digits) {
-                return Err(Refusal::TooPrecise {
-                    index,
-                    digits,
-                    target: true,
-                });
-            }
-            target_change::check_arguments(&target_asked(target))
-                .map_err(|message| Refusal::Target { index, message })?;
-        }
-    }
+    check_asked(asked, digits)?;
     let index = CategoryIndex::new(groups, categories);
     let (mut changes, mut targets, mut unchanged) = (Vec::new(), Vec::new(), Vec::new());
     for (i, a) in asked.iter().enumerate() {
-        let Some(category) = categories
-            .iter()
-            .find(|c| c.id == a.category_id && !c.deleted)
-        else {
-            return Err(Refusal::Unknown(a.category_id.clone()));
-        };
-        if matches!(
-            index.role(&category.id),
-            Some(Role::ReadyToAssign | Role::Uncategorized | Role::Internal)
-        ) {
-            return Err(Refusal::Internal {
-                id: category.id.to_string(),
-                name: safe(&category.name),
-            });
-        }
+        let category = known_category(categories, &index, &a.category_id)?;
         let mut changed = false;
         if let Some(amount) = a.amount.filter(|m| *m != category.budgeted) {
             changed = true;
@@ -243,6 +194,72 @@ pub fn plan(
         ready_before,
         ready_after,
     })
+}
+
+/// The request's own checks, before the month is read: lines to change, none named twice,
+/// each with an amount or a target, in the currency's decimals, each target's arguments valid.
+fn check_asked(asked: &[Asked], digits: u32) -> Result<(), Refusal> {
+    if asked.is_empty() {
+        return Err(Refusal::Empty);
+    }
+    if asked.len() > MAX_LINES {
+        return Err(Refusal::TooMany(asked.len()));
+    }
+    let twice = super::named_twice(asked.iter().map(|a| a.category_id.as_str()));
+    if !twice.is_empty() {
+        return Err(Refusal::Twice(twice));
+    }
+    if let Some(index) = asked
+        .iter()
+        .position(|a| a.amount.is_none() && a.target.is_none())
+    {
+        return Err(Refusal::NeitherAmountNorTarget(index));
+    }
+    for (index, a) in asked.iter().enumerate() {
+        if a.amount.is_some_and(|m| !fits_decimals(m, digits)) {
+            return Err(Refusal::TooPrecise {
+                index,
+                digits,
+                target: false,
+            });
+        }
+        if let Some(target) = a.target {
+            if !fits_decimals(target, digits) {
+                return Err(Refusal::TooPrecise {
+                    index,
+                    digits,
+                    target: true,
+                });
+            }
+            target_change::check_arguments(&target_asked(target))
+                .map_err(|message| Refusal::Target { index, message })?;
+        }
+    }
+    Ok(())
+}
+
+/// The live category `category_id`, one a person assigns to (not an internal one).
+fn known_category<'c>(
+    categories: &'c [Category],
+    index: &CategoryIndex<'_>,
+    category_id: &str,
+) -> Result<&'c Category, Refusal> {
+    let Some(category) = categories
+        .iter()
+        .find(|c| c.id == category_id && !c.deleted)
+    else {
+        return Err(Refusal::Unknown(category_id.to_string()));
+    };
+    if matches!(
+        index.role(&category.id),
+        Some(Role::ReadyToAssign | Role::Uncategorized | Role::Internal)
+    ) {
+        return Err(Refusal::Internal {
+            id: category.id.to_string(),
+            name: safe(&category.name),
+        });
+    }
+    Ok(category)
 }
 
 #[cfg(test)]

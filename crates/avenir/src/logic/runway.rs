@@ -16,7 +16,7 @@ use crate::months::{CalendarMonth, date_range, earliest_month, full_months_befor
 use crate::text::{fold, quoted, safe};
 use chrono::NaiveDate;
 use std::collections::HashSet;
-use ynab::models::{Account, CategoryGroup, Milliunits, PlanDetail};
+use ynab::models::{Account, CategoryGroup, Milliunits, PlanDetail, TransactionSummary};
 
 /// Complete months averaged when `months_count` is not given.
 pub const DEFAULT_MONTHS: usize = 6;
@@ -147,16 +147,7 @@ pub fn runway<'a>(
         Some(items) => Some(essential_groups(plan, items)?),
         None => None,
     };
-    let essential_ids: HashSet<&str> = essential
-        .iter()
-        .flatten()
-        .flat_map(|g| {
-            plan.categories
-                .iter()
-                .filter(|c| !c.deleted && c.category_group_id == g.id)
-                .map(|c| c.id.as_str())
-        })
-        .collect();
+    let essential_ids = category_ids(plan, essential.iter().flatten().copied());
 
     let accounts: Vec<&Account> = plan.accounts.iter().filter(|a| !a.deleted).collect();
     let counts = |a: &Account| {
@@ -204,11 +195,73 @@ pub fn runway<'a>(
         None => Vec::new(),
     };
 
+    let (spent, vital) = spent_in(plan, &history, &months, &kept, &essential_ids);
+
+    let spending = coverage(spent, months.len(), liquid);
+    let essential_coverage = essential
+        .as_ref()
+        .map(|_| coverage(vital, months.len(), liquid));
+    let message = message(money, &months, to_i64(liquid), spending, essential_coverage);
+
+    let notes = notes(
+        request,
+        money,
+        !cards.is_empty(),
+        owed,
+        months.len(),
+        liquid,
+    );
+
+    Ok(Runway {
+        message,
+        liquid: to_i64(liquid),
+        owed_on_cards: to_i64(owed),
+        spending,
+        essential: essential_coverage,
+        essential_groups: essential.iter().flatten().map(|g| safe(&g.name)).collect(),
+        months,
+        accounts: counted
+            .iter()
+            .map(|a| Counted {
+                name: safe(&a.name),
+                kind: &a.kind,
+                balance: a.balance,
+            })
+            .collect(),
+        left_out,
+        notes,
+    })
+}
+
+/// The live categories of `groups`.
+fn category_ids<'a>(
+    plan: &'a PlanDetail,
+    groups: impl Iterator<Item = &'a CategoryGroup>,
+) -> HashSet<&'a str> {
+    groups
+        .flat_map(|g| {
+            plan.categories
+                .iter()
+                .filter(|c| !c.deleted && c.category_group_id == g.id)
+                .map(|c| c.id.as_str())
+        })
+        .collect()
+}
+
+/// Money out of the budget accounts in `months` (a split counted by its lines; a transfer to a
+/// `kept` account is not spending), and the part of it in the `essential` categories.
+fn spent_in(
+    plan: &PlanDetail,
+    history: &[&TransactionSummary],
+    months: &[CalendarMonth],
+    kept: &HashSet<&str>,
+    essential: &HashSet<&str>,
+) -> (i128, i128) {
     let lines = SplitLines::new(&plan.subtransactions);
     let (mut spent, mut vital) = (0i128, 0i128);
     // Only the months averaged are read: a date outside their range is skipped unparsed.
-    let range = date_range(&months);
-    for t in &history {
+    let range = date_range(months);
+    for t in history {
         let inside = range
             .as_ref()
             .is_some_and(|(from, to)| *t.date >= **from && *t.date < **to);
@@ -240,18 +293,26 @@ pub fn runway<'a>(
                 continue;
             }
             spent += i128::from(amount);
-            if category.is_some_and(|id| essential_ids.contains(id)) {
+            if category.is_some_and(|id| essential.contains(id)) {
                 vital += i128::from(amount);
             }
         }
     }
 
-    let spending = coverage(spent, months.len(), liquid);
-    let essential_coverage = essential
-        .as_ref()
-        .map(|_| coverage(vital, months.len(), liquid));
-    let available = money.plain(to_i64(liquid));
-    let message = if months.is_empty() {
+    (spent, vital)
+}
+
+/// The answer's sentence: how long the money available lasts at the average spending, and on
+/// essential spending alone when asked.
+fn message(
+    money: &MoneyFormat,
+    months: &[CalendarMonth],
+    liquid: i64,
+    spending: Coverage,
+    essential_coverage: Option<Coverage>,
+) -> String {
+    let available = money.plain(liquid);
+    if months.is_empty() {
         format!(
             "No complete month of spending to average yet: no runway can be given for the {available} available."
         )
@@ -270,8 +331,18 @@ pub fn runway<'a>(
             ));
         }
         message
-    };
+    }
+}
 
+/// What the figures assume and leave out.
+fn notes(
+    request: &Request,
+    money: &MoneyFormat,
+    any_card: bool,
+    owed: i128,
+    months: usize,
+    liquid: i128,
+) -> Vec<String> {
     let mut notes = vec![
         "No income is assumed: the runway is how long the money would last if nothing came in.".to_string(),
         "Spending is the past average of money out of the budget accounts; refunds and other money in are not deducted, transfers between budget accounts are left out, and transfers to a tracking loan or debt (a loan payment, say) count as spending.".to_string(),
@@ -283,7 +354,7 @@ pub fn runway<'a>(
         "Tracking accounts are not counted as money available: investments and loans outside the budget are listed in left_out.".to_string(),
         "The past is no promise: yearly bills, holidays or a job search change the pace.".to_string(),
     ];
-    if !cards.is_empty() {
+    if any_card {
         notes.push(format!(
             "What the credit cards owe ({}) is subtracted from the money available: it will have to be paid.",
             money.plain(to_i64(owed))
@@ -292,10 +363,10 @@ pub fn runway<'a>(
     if !request.include_savings {
         notes.push("Savings accounts were left out of the money available, as asked.".to_string());
     }
-    if !months.is_empty() && months.len() < request.months_count {
+    if months > 0 && months < request.months_count {
         notes.push(format!(
             "Only the last {} of the {} months hold budget transactions: the average is over those.",
-            months.len(),
+            months,
             request.months_count
         ));
     }
@@ -304,26 +375,7 @@ pub fn runway<'a>(
             "The money available is zero or less: nothing to live on without income.".to_string(),
         );
     }
-
-    Ok(Runway {
-        message,
-        liquid: to_i64(liquid),
-        owed_on_cards: to_i64(owed),
-        spending,
-        essential: essential_coverage,
-        essential_groups: essential.iter().flatten().map(|g| safe(&g.name)).collect(),
-        months,
-        accounts: counted
-            .iter()
-            .map(|a| Counted {
-                name: safe(&a.name),
-                kind: &a.kind,
-                balance: a.balance,
-            })
-            .collect(),
-        left_out,
-        notes,
-    })
+    notes
 }
 
 /// The average of `total` over `months` (half to even) and how long `liquid` lasts at it: `None`

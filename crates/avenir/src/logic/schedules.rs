@@ -13,7 +13,9 @@ use crate::money::MoneyFormat;
 use crate::text::safe;
 use chrono::{Months, NaiveDate};
 use serde_json::{Value, json};
-use ynab::models::{Milliunits, PlanDetail, ScheduledTransaction, ScheduledTransactionSummary};
+use ynab::models::{
+    Account, Milliunits, PlanDetail, ScheduledTransaction, ScheduledTransactionSummary,
+};
 use ynab::writes::ScheduleSave;
 
 /// YNAB's `ScheduledTransactionFrequency` values.
@@ -258,13 +260,73 @@ fn resolve(
     plan: &PlanDetail,
     today: NaiveDate,
 ) -> Result<After, String> {
+    let account_id = account_after(who, asked, before, plan)?;
+    let date = date_after(who, asked, before, today)?;
+    let frequency = asked
+        .frequency
+        .clone()
+        .or_else(|| (before.map(|s| s.frequency.clone())).map(Into::into))
+        .unwrap_or_else(|| "never".to_string());
+    let amount = asked.amount.or(before.map(|s| s.amount)).unwrap_or(0);
+    let (payee_id, new_payee) = payee_after(asked, before, plan)?;
+    let transfer_to = payee_id
+        .as_deref()
+        .and_then(|p| plan.payees.iter().find(|x| x.id == p))
+        .and_then(|p| p.transfer_account_id.clone());
+    if transfer_to.as_deref() == Some(account_id.as_str()) {
+        return Err(format!(
+            "{who} would become a transfer to its own account: choose another payee or account."
+        ));
+    }
+    let category_id = category_after(
+        who,
+        asked,
+        before,
+        plan,
+        &account_id,
+        transfer_to.as_deref(),
+    )?;
+    let memo = match &asked.memo {
+        Some(m) => m.clone().filter(|m| !m.is_empty()),
+        None => before
+            .and_then(|s| s.memo.as_deref().map(str::to_string))
+            .filter(|m| !m.is_empty()),
+    };
+    let flag = match asked.flag {
+        Some(f) => f.map(str::to_string),
+        None => before.and_then(|s| current_flag(s.flag_color.as_deref()).map(str::to_string)),
+    };
+    Ok(After {
+        date,
+        frequency,
+        amount,
+        payee_id,
+        new_payee,
+        category_id,
+        memo,
+        account_id,
+        flag,
+    })
+}
+
+/// The live account `id` of the plan.
+fn account_of<'p>(plan: &'p PlanDetail, id: &str) -> Option<&'p Account> {
+    plan.accounts.iter().find(|a| a.id == id && !a.deleted)
+}
+
+/// The account the schedule will be on: in the plan, and open when the change names it.
+fn account_after(
+    who: &str,
+    asked: &ScheduleAsked,
+    before: Option<&ScheduledTransactionSummary>,
+    plan: &PlanDetail,
+) -> Result<String, String> {
     let account_id = asked
         .account_id
         .clone()
         .or_else(|| (before.map(|s| s.account_id.clone())).map(Into::into))
         .ok_or_else(|| format!("{who}: give account_id, the account the schedule is on."))?;
-    let account_of = |id: &str| plan.accounts.iter().find(|a| a.id == id && !a.deleted);
-    let Some(account) = account_of(&account_id) else {
+    let Some(account) = account_of(plan, &account_id) else {
         return Err(format!(
             "Account {account_id} is not in this plan: use an account_id from list_accounts."
         ));
@@ -274,6 +336,16 @@ fn resolve(
             "Account {account_id} is closed: reopen it in YNAB, or choose an open account from list_accounts."
         ));
     }
+    Ok(account_id)
+}
+
+/// The schedule's next date after the change, checked as YNAB checks it on every save.
+fn date_after(
+    who: &str,
+    asked: &ScheduleAsked,
+    before: Option<&ScheduledTransactionSummary>,
+    today: NaiveDate,
+) -> Result<String, String> {
     let date = match (&asked.date, before) {
         (Some(d), _) => d.clone(),
         (None, Some(s)) => s.date_next.clone().into(),
@@ -290,13 +362,16 @@ fn resolve(
             format!("{e} (A PUT sends the whole schedule, its date included: give date too.)")
         })?;
     }
-    let frequency = asked
-        .frequency
-        .clone()
-        .or_else(|| (before.map(|s| s.frequency.clone())).map(Into::into))
-        .unwrap_or_else(|| "never".to_string());
-    let amount = asked.amount.or(before.map(|s| s.amount)).unwrap_or(0);
-    let (payee_id, new_payee) = match &asked.payee {
+    Ok(date)
+}
+
+/// The payee after the change: its id, or the name of a payee to create.
+fn payee_after(
+    asked: &ScheduleAsked,
+    before: Option<&ScheduledTransactionSummary>,
+    plan: &PlanDetail,
+) -> Result<(Option<String>, Option<String>), String> {
+    Ok(match &asked.payee {
         None => (
             before.and_then(|s| s.payee_id.as_deref().map(str::to_string)),
             None,
@@ -310,7 +385,7 @@ fn resolve(
             (Some(id.clone()), None)
         }
         Some(PayeeAsked::TransferTo(other)) => {
-            let Some(acc) = account_of(other) else {
+            let Some(acc) = account_of(plan, other) else {
                 return Err(format!(
                     "Account {other} is not in this plan: use an account_id from list_accounts for transfer_account_id."
                 ));
@@ -332,29 +407,31 @@ fn resolve(
             Some(p) => (Some(p.id.to_string()), None),
             None => (None, Some(name.clone())),
         },
-    };
-    let transfer_to = payee_id
-        .as_deref()
-        .and_then(|p| plan.payees.iter().find(|x| x.id == p))
-        .and_then(|p| p.transfer_account_id.clone());
-    if transfer_to.as_deref() == Some(account_id.as_str()) {
-        return Err(format!(
-            "{who} would become a transfer to its own account: choose another payee or account."
-        ));
-    }
-    let on_budget = |id: &str| account_of(id).is_some_and(|a| a.on_budget);
-    let no_category = match &transfer_to {
-        Some(other) => on_budget(&account_id) && on_budget(other),
+    })
+}
+
+/// The category after the change, refused where YNAB gives the schedule none or refuses it.
+fn category_after(
+    who: &str,
+    asked: &ScheduleAsked,
+    before: Option<&ScheduledTransactionSummary>,
+    plan: &PlanDetail,
+    account_id: &str,
+    transfer_to: Option<&str>,
+) -> Result<Option<String>, String> {
+    let on_budget = |id: &str| account_of(plan, id).is_some_and(|a| a.on_budget);
+    let no_category = match transfer_to {
+        Some(other) => on_budget(account_id) && on_budget(other),
         None => false,
-    } || !on_budget(&account_id);
-    let category_id = match &asked.category_id {
+    } || !on_budget(account_id);
+    Ok(match &asked.category_id {
         Some(Some(category_id)) => {
-            if transfer_to.is_some() && no_category && on_budget(&account_id) {
+            if transfer_to.is_some() && no_category && on_budget(account_id) {
                 return Err(format!(
                     "{who} is a transfer between two budget accounts: YNAB gives it no category; leave category_id out."
                 ));
             }
-            if !on_budget(&account_id) {
+            if !on_budget(account_id) {
                 return Err(format!(
                     "{who} is on a tracking account: YNAB gives it no category; leave category_id out."
                 ));
@@ -381,27 +458,6 @@ fn resolve(
         // A transfer between budget accounts, or a tracking account: YNAB drops the category.
         None if no_category => None,
         None => before.and_then(|s| s.category_id.as_deref().map(str::to_string)),
-    };
-    let memo = match &asked.memo {
-        Some(m) => m.clone().filter(|m| !m.is_empty()),
-        None => before
-            .and_then(|s| s.memo.as_deref().map(str::to_string))
-            .filter(|m| !m.is_empty()),
-    };
-    let flag = match asked.flag {
-        Some(f) => f.map(str::to_string),
-        None => before.and_then(|s| current_flag(s.flag_color.as_deref()).map(str::to_string)),
-    };
-    Ok(After {
-        date,
-        frequency,
-        amount,
-        payee_id,
-        new_payee,
-        category_id,
-        memo,
-        account_id,
-        flag,
     })
 }
 

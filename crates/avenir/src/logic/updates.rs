@@ -233,16 +233,56 @@ pub fn plan_updates<'t>(
             missing.join(", ")
         ));
     }
-    let splits = SplitLines::new(&plan.subtransactions);
-    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
-    let account = |id: &str| plan.accounts.iter().find(|a| a.id == id && !a.deleted);
+    let checks = Checks {
+        plan,
+        splits: SplitLines::new(&plan.subtransactions),
+        index: CategoryIndex::new(&plan.category_groups, &plan.categories),
+    };
     let mut changes = Vec::new();
     for a in asked {
         let Some(t) = live.get(a.transaction_id.as_str()).copied() else {
             continue;
         };
         let named = || format!("Transaction {} ({})", t.id, describe(t));
-        if splits.is_split(&t.id) {
+        let payee = checks.check(a, t, &named)?;
+        let fields = field_changes(a, t, payee);
+        if !fields.is_empty() {
+            changes.push(TransactionChange {
+                transaction: t,
+                fields,
+            });
+        }
+    }
+    Ok(UpdatePlan {
+        unchanged_count: asked.len() - changes.len(),
+        changes,
+    })
+}
+
+/// The payee a change asks for: its id when it exists, else the name of a payee to create.
+type PayeeAfter = (Option<ynab::Str>, Option<String>);
+
+/// What one transaction's asked changes are checked against.
+struct Checks<'t> {
+    plan: &'t PlanDetail,
+    splits: SplitLines<'t>,
+    index: CategoryIndex<'t>,
+}
+
+impl Checks<'_> {
+    fn account(&self, id: &str) -> Option<&ynab::models::Account> {
+        self.plan.accounts.iter().find(|a| a.id == id && !a.deleted)
+    }
+
+    /// Refuse what YNAB would refuse of `a` on `t`, in the order the refusals are named; the
+    /// payee the change asks for, when it asks for one.
+    fn check(
+        &self,
+        a: &UpdateAsked,
+        t: &TransactionSummary,
+        named: &dyn Fn() -> String,
+    ) -> Result<Option<PayeeAfter>, String> {
+        if self.splits.is_split(&t.id) {
             for (asked_field, field) in [
                 (a.amount.is_some(), "amount"),
                 (a.date.is_some(), "date"),
@@ -257,47 +297,9 @@ pub fn plan_updates<'t>(
             }
         }
         if let Some(account_id) = &a.account_id {
-            match account(account_id) {
-                None => {
-                    return Err(format!(
-                        "Account {account_id} is not in this plan: use an account_id from list_accounts."
-                    ));
-                }
-                Some(acc) if acc.closed => {
-                    return Err(format!(
-                        "Account {account_id} is closed: reopen it in YNAB, or choose an open account from list_accounts."
-                    ));
-                }
-                Some(_) if t.transfer_account_id.as_deref() == Some(account_id.as_str()) => {
-                    return Err(format!(
-                        "{} is a transfer to account {account_id}: it cannot move into the account it transfers to.",
-                        named()
-                    ));
-                }
-                Some(_) => {}
-            }
+            self.check_account(account_id, t, named)?;
         }
-        let payee = match &a.payee {
-            None => None,
-            Some(PayeeAsked::Id(id)) => {
-                let Some(p) = plan.payees.iter().find(|p| &p.id == id && !p.deleted) else {
-                    return Err(format!(
-                        "Payee {id} is not in this plan: use a payee_id from list_payees, or give payee_name for a new payee."
-                    ));
-                };
-                Some((Some(p.id.clone()), None))
-            }
-            Some(PayeeAsked::Name(name)) => {
-                let found = plan
-                    .payees
-                    .iter()
-                    .find(|p| !p.deleted && p.transfer_account_id.is_none() && &p.name == name);
-                Some(match found {
-                    Some(p) => (Some(p.id.clone()), None),
-                    None => (None, Some(name.clone())),
-                })
-            }
-        };
+        let payee = self.payee_after(a)?;
         // The transfer the transaction will be, once changed: the payee's account, if any.
         let payee_id_after = match &payee {
             Some((id, _)) => id.clone(),
@@ -305,7 +307,7 @@ pub fn plan_updates<'t>(
         };
         let transfer_to = payee_id_after
             .as_deref()
-            .and_then(|p| plan.payees.iter().find(|x| x.id == p && !x.deleted))
+            .and_then(|p| self.plan.payees.iter().find(|x| x.id == p && !x.deleted))
             .and_then(|p| p.transfer_account_id.clone());
         let account_after = a.account_id.as_deref().unwrap_or(&t.account_id);
         if transfer_to.as_deref() == Some(account_after) {
@@ -315,92 +317,152 @@ pub fn plan_updates<'t>(
             ));
         }
         if let Some(category_id) = &a.category_id {
-            let on_budget = |id: &str| account(id).is_some_and(|acc| acc.on_budget);
-            if let Some(other) = &transfer_to
-                && on_budget(account_after)
-                && on_budget(other)
-            {
-                return Err(format!(
-                    "{} is a transfer between two budget accounts: YNAB gives it no category; leave category_id out.",
-                    named()
-                ));
-            }
-            if !on_budget(account_after) {
-                return Err(format!(
-                    "{} is on a tracking account: YNAB gives it no category; leave category_id out.",
-                    named()
-                ));
-            }
-            if index.is_uncategorized(category_id) {
-                return Err(format!(
-                    "Category {category_id} is YNAB's internal Uncategorized: choose a real category."
-                ));
-            }
-            if index.visible_name(category_id).is_none() {
-                return Err(format!(
-                    "Category {category_id} is not in this plan: use a category_id from get_category_balances."
-                ));
-            }
-            if index.role(category_id) == Some(Role::CreditCardPayment) {
-                return Err(format!(
-                    "Category {category_id} pays a credit card: YNAB ignores it on a transaction. Choose the category of what was paid for."
-                ));
-            }
+            self.check_category(category_id, account_after, transfer_to.as_deref(), named)?;
         }
-        let mut fields = Vec::new();
-        let mut set = |field: Field, to: Value, new_payee: Option<String>| {
-            let from = value_of(t, field);
-            if from != to || new_payee.is_some() {
-                fields.push(FieldChange {
-                    field,
-                    from,
-                    to,
-                    new_payee,
-                });
-            }
-        };
-        if let Some(date) = &a.date {
-            set(Field::Date, json!(date), None);
-        }
-        if let Some(amount) = a.amount {
-            set(Field::Amount, json!(amount), None);
-        }
-        if let Some((id, new_name)) = payee {
-            set(Field::Payee, json!(id), new_name);
-        }
-        if let Some(category_id) = &a.category_id {
-            set(Field::Category, json!(category_id), None);
-        }
-        if let Some(memo) = &a.memo {
-            set(
-                Field::Memo,
-                json!(memo.as_deref().filter(|m| !m.is_empty())),
-                None,
-            );
-        }
-        if let Some(account_id) = &a.account_id {
-            set(Field::Account, json!(account_id), None);
-        }
-        if let Some(cleared) = &a.cleared {
-            set(Field::Cleared, json!(cleared), None);
-        }
-        if let Some(approved) = a.approved {
-            set(Field::Approved, json!(approved), None);
-        }
-        if let Some(flag) = a.flag {
-            set(Field::Flag, json!(flag), None);
-        }
-        if !fields.is_empty() {
-            changes.push(TransactionChange {
-                transaction: t,
-                fields,
-            });
+        Ok(payee)
+    }
+
+    /// The account a transaction moves into: in the plan, open, not the one it transfers to.
+    fn check_account(
+        &self,
+        account_id: &str,
+        t: &TransactionSummary,
+        named: &dyn Fn() -> String,
+    ) -> Result<(), String> {
+        match self.account(account_id) {
+            None => Err(format!(
+                "Account {account_id} is not in this plan: use an account_id from list_accounts."
+            )),
+            Some(acc) if acc.closed => Err(format!(
+                "Account {account_id} is closed: reopen it in YNAB, or choose an open account from list_accounts."
+            )),
+            Some(_) if t.transfer_account_id.as_deref() == Some(account_id) => Err(format!(
+                "{} is a transfer to account {account_id}: it cannot move into the account it transfers to.",
+                named()
+            )),
+            Some(_) => Ok(()),
         }
     }
-    Ok(UpdatePlan {
-        unchanged_count: asked.len() - changes.len(),
-        changes,
-    })
+
+    /// The payee asked for: an existing one by id, by name (a transfer payee never), or a new name.
+    fn payee_after(&self, a: &UpdateAsked) -> Result<Option<PayeeAfter>, String> {
+        Ok(match &a.payee {
+            None => None,
+            Some(PayeeAsked::Id(id)) => {
+                let Some(p) = self.plan.payees.iter().find(|p| &p.id == id && !p.deleted) else {
+                    return Err(format!(
+                        "Payee {id} is not in this plan: use a payee_id from list_payees, or give payee_name for a new payee."
+                    ));
+                };
+                Some((Some(p.id.clone()), None))
+            }
+            Some(PayeeAsked::Name(name)) => {
+                let found = self
+                    .plan
+                    .payees
+                    .iter()
+                    .find(|p| !p.deleted && p.transfer_account_id.is_none() && &p.name == name);
+                Some(match found {
+                    Some(p) => (Some(p.id.clone()), None),
+                    None => (None, Some(name.clone())),
+                })
+            }
+        })
+    }
+
+    /// A category a transaction can be given, on the account and transfer it will have.
+    fn check_category(
+        &self,
+        category_id: &str,
+        account_after: &str,
+        transfer_to: Option<&str>,
+        named: &dyn Fn() -> String,
+    ) -> Result<(), String> {
+        let on_budget = |id: &str| self.account(id).is_some_and(|acc| acc.on_budget);
+        if let Some(other) = transfer_to
+            && on_budget(account_after)
+            && on_budget(other)
+        {
+            return Err(format!(
+                "{} is a transfer between two budget accounts: YNAB gives it no category; leave category_id out.",
+                named()
+            ));
+        }
+        if !on_budget(account_after) {
+            return Err(format!(
+                "{} is on a tracking account: YNAB gives it no category; leave category_id out.",
+                named()
+            ));
+        }
+        if self.index.is_uncategorized(category_id) {
+            return Err(format!(
+                "Category {category_id} is YNAB's internal Uncategorized: choose a real category."
+            ));
+        }
+        if self.index.visible_name(category_id).is_none() {
+            return Err(format!(
+                "Category {category_id} is not in this plan: use a category_id from get_category_balances."
+            ));
+        }
+        if self.index.role(category_id) == Some(Role::CreditCardPayment) {
+            return Err(format!(
+                "Category {category_id} pays a credit card: YNAB ignores it on a transaction. Choose the category of what was paid for."
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The fields of `t` that `a` changes (a new payee's name always counts), in YNAB's order.
+fn field_changes(
+    a: &UpdateAsked,
+    t: &TransactionSummary,
+    payee: Option<PayeeAfter>,
+) -> Vec<FieldChange> {
+    let mut fields = Vec::new();
+    let mut set = |field: Field, to: Value, new_payee: Option<String>| {
+        let from = value_of(t, field);
+        if from != to || new_payee.is_some() {
+            fields.push(FieldChange {
+                field,
+                from,
+                to,
+                new_payee,
+            });
+        }
+    };
+    if let Some(date) = &a.date {
+        set(Field::Date, json!(date), None);
+    }
+    if let Some(amount) = a.amount {
+        set(Field::Amount, json!(amount), None);
+    }
+    if let Some((id, new_name)) = payee {
+        set(Field::Payee, json!(id), new_name);
+    }
+    if let Some(category_id) = &a.category_id {
+        set(Field::Category, json!(category_id), None);
+    }
+    if let Some(memo) = &a.memo {
+        set(
+            Field::Memo,
+            json!(memo.as_deref().filter(|m| !m.is_empty())),
+            None,
+        );
+    }
+    if let Some(account_id) = &a.account_id {
+        set(Field::Account, json!(account_id), None);
+    }
+    if let Some(cleared) = &a.cleared {
+        set(Field::Cleared, json!(cleared), None);
+    }
+    if let Some(approved) = a.approved {
+        set(Field::Approved, json!(approved), None);
+    }
+    if let Some(flag) = a.flag {
+        set(Field::Flag, json!(flag), None);
+    }
+    fields
 }
 
 /// How a field's value reads in a question: names for ids, quoted memos and payees, `none` for

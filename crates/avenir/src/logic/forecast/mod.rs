@@ -15,7 +15,7 @@ use crate::months::{CalendarMonth, full_months_before};
 use crate::text::safe;
 use chrono::{Days, NaiveDate};
 use std::collections::{BTreeSet, HashSet};
-use ynab::models::{Milliunits, PlanDetail};
+use ynab::models::{Milliunits, PlanDetail, ScheduledTransactionSummary};
 
 /// The furthest month `until` may name, counted from today's.
 pub const MAX_FORECAST_MONTHS: i64 = 24;
@@ -175,19 +175,7 @@ pub fn forecast_indexed(
         .filter(|s| !income_given || s.amount < 0)
         .collect();
     let planned = Planned::new(plan, plans.iter().copied());
-    let kept: HashSet<&str> = plans.iter().map(|s| s.id.as_str()).collect();
-    let last_day = request
-        .until
-        .next()
-        .first_day()
-        .and_then(|d| d.checked_sub_days(Days::new(1)));
-    let scheduled: Vec<Occurrence> = match (today.checked_add_days(Days::new(1)), last_day) {
-        (Some(tomorrow), Some(last)) => occurrences(plan, None, tomorrow, last)
-            .into_iter()
-            .filter(|o| kept.contains(o.scheduled_id.as_str()))
-            .collect(),
-        _ => Vec::new(),
-    };
+    let scheduled = scheduled_ahead(plan, &plans, today, request.until);
 
     // 6. recurring charges not covered by a schedule (income too, unless given)
     let charges: Vec<Recurring> = recurring(&history, today)
@@ -198,17 +186,7 @@ pub fn forecast_indexed(
 
     // 7. averages of the rest over the last 3 full months
     let window = full_months_before(today, VARIABLE_MONTHS);
-    let (mut out_total, mut in_total) = (0i128, 0i128);
-    for flow in &history {
-        if window.contains(&CalendarMonth::of(flow.date))
-            && !projected_otherwise(flow, &charges, &planned)
-        {
-            match Direction::of(flow.amount) {
-                Direction::Outflow => out_total += i128::from(flow.amount),
-                Direction::Inflow => in_total += i128::from(flow.amount),
-            }
-        }
-    }
+    let (out_total, in_total) = window_totals(&history, &window, &charges, &planned);
     let variable = request.variable_monthly.unwrap_or_else(|| third(out_total));
     let income = request.monthly_income.unwrap_or_else(|| third(in_total));
 
@@ -217,16 +195,7 @@ pub fn forecast_indexed(
         .iter()
         .fold(0, |sum: Milliunits, a| sum.saturating_add(a.balance));
     let now = CalendarMonth::of(today);
-    let (mut spent, mut received) = (0i64, 0i64);
-    for flow in history.iter().filter(|f| CalendarMonth::of(f.date) == now) {
-        if projected_otherwise(flow, &charges, &planned) {
-            continue;
-        }
-        match Direction::of(flow.amount) {
-            Direction::Outflow => spent = spent.saturating_add(flow.amount),
-            Direction::Inflow => received = received.saturating_add(flow.amount),
-        }
-    }
+    let (spent, received) = month_so_far(&history, now, &charges, &planned);
 
     // 10–11. the walk
     let one_offs = request
@@ -265,6 +234,68 @@ pub fn forecast_indexed(
             "{conclusion} This rests on the assumptions listed: check them with the user."
         ),
     })
+}
+
+/// The occurrences of the `kept` schedules from tomorrow to the last day of `until`.
+fn scheduled_ahead(
+    plan: &PlanDetail,
+    kept: &[&ScheduledTransactionSummary],
+    today: NaiveDate,
+    until: CalendarMonth,
+) -> Vec<Occurrence> {
+    let kept: HashSet<&str> = kept.iter().map(|s| s.id.as_str()).collect();
+    let last_day = until
+        .next()
+        .first_day()
+        .and_then(|d| d.checked_sub_days(Days::new(1)));
+    match (today.checked_add_days(Days::new(1)), last_day) {
+        (Some(tomorrow), Some(last)) => occurrences(plan, None, tomorrow, last)
+            .into_iter()
+            .filter(|o| kept.contains(o.scheduled_id.as_str()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Money out and money in over the months of `window`, leaving out what is projected otherwise.
+fn window_totals(
+    history: &[Flow<'_>],
+    window: &[CalendarMonth],
+    charges: &[Recurring],
+    planned: &Planned,
+) -> (i128, i128) {
+    let (mut out_total, mut in_total) = (0i128, 0i128);
+    for flow in history {
+        if window.contains(&CalendarMonth::of(flow.date))
+            && !projected_otherwise(flow, charges, planned)
+        {
+            match Direction::of(flow.amount) {
+                Direction::Outflow => out_total += i128::from(flow.amount),
+                Direction::Inflow => in_total += i128::from(flow.amount),
+            }
+        }
+    }
+    (out_total, in_total)
+}
+
+/// Spent and received so far in month `now`, leaving out what is projected otherwise.
+fn month_so_far(
+    history: &[Flow<'_>],
+    now: CalendarMonth,
+    charges: &[Recurring],
+    planned: &Planned,
+) -> (i64, i64) {
+    let (mut spent, mut received) = (0i64, 0i64);
+    for flow in history.iter().filter(|f| CalendarMonth::of(f.date) == now) {
+        if projected_otherwise(flow, charges, planned) {
+            continue;
+        }
+        match Direction::of(flow.amount) {
+            Direction::Outflow => spent = spent.saturating_add(flow.amount),
+            Direction::Inflow => received = received.saturating_add(flow.amount),
+        }
+    }
+    (spent, received)
 }
 
 #[cfg(test)]
