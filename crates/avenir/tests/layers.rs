@@ -1,6 +1,7 @@
 //! The layer rules of `ARCHITECTURE.md`, enforced by reading the sources from disk (like
 //! rust-analyzer's tidy tests): logic is pure, only the confirmation path writes to YNAB, every
-//! module opens with `//!`. Each failure names the file and line.
+//! module opens with `//!`, every citation of the design resolves to a file and heading of the
+//! repository. Each failure names the file and line.
 //!
 //! The scan is textual: whole-line comments are skipped, everything else is code. It is strict on
 //! purpose; a rule that no longer fits the design is changed here, with its reason.
@@ -351,4 +352,305 @@ fn the_scanner_finds_what_it_should() {
     let (name, header) = enclosing_fn(&source, 8).expect("inside a fn");
     assert_eq!(name, "other");
     assert!(!is_confirmed_write(&name, header.as_deref()));
+}
+
+// ---- (d) Citations resolve inside the repository ------------------------------------------------
+
+/// The kinds of tracked file whose citations are checked.
+const CITING: [&str; 5] = ["rs", "md", "sh", "py", "mjs"];
+
+/// The design documents the code was first written against, which a clone does not hold, by
+/// stem (the `.md` is left out so that the citation rewrite leaves this list alone): a citation of
+/// one of these must name `docs/contract/…` (or another file of the repository).
+const OUTSIDE_STEMS: [&str; 6] = [
+    "tools-write",
+    "tools-read",
+    "server",
+    "confirmation",
+    "ynab-api",
+    "mcp-protocol",
+];
+
+/// The decisions record every `D<n>` resolves to.
+const DECISIONS: &str = "docs/decisions.md";
+
+/// The tracked files (`git ls-files`) of the kinds in [`CITING`], with their lines.
+fn tracked_texts() -> Vec<Source> {
+    let root = workspace();
+    let listed = std::process::Command::new("git")
+        .arg("-C")
+        .arg(&root)
+        .args(["ls-files", "-z"])
+        .output()
+        .expect("git lists the tracked files (the citation check reads them)");
+    let mut names: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .split('\0')
+        .filter(|name| !name.is_empty())
+        .map(str::to_string)
+        .collect();
+    names.retain(|name| {
+        Path::new(name)
+            .extension()
+            .is_some_and(|ext| CITING.iter().any(|kind| ext == *kind))
+    });
+    names.sort();
+    names
+        .into_iter()
+        .filter_map(|path| {
+            // A file deleted in the working copy but still in the index is not read.
+            let text = std::fs::read_to_string(root.join(&path)).ok()?;
+            let lines = text.lines().map(str::to_string).collect();
+            Some(Source { path, lines })
+        })
+        .collect()
+}
+
+/// The text of each markdown heading of `text`, without its `#`s.
+fn headings(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|line| line.starts_with('#'))
+        .map(|line| line.trim_start_matches('#').trim().to_string())
+        .collect()
+}
+
+/// Whether `heading` opens with section number `section`: `9` matches `9. Other…` or `9 …`,
+/// never `9.8 …` or `90 …`; `4.4.3` matches `4.4.3 Reading…`.
+fn heading_opens_with(heading: &str, section: &str) -> bool {
+    let Some(rest) = heading.strip_prefix(section) else {
+        return false;
+    };
+    let mut after = rest.chars();
+    match after.next() {
+        None => true,
+        Some('.') => !after.next().is_some_and(|c| c.is_ascii_alphanumeric()),
+        Some(c) => !c.is_ascii_alphanumeric(),
+    }
+}
+
+/// One citation of a markdown file: the path as written and the `§` sections that follow it.
+#[derive(Debug, PartialEq)]
+struct Citation {
+    path: String,
+    sections: Vec<String>,
+}
+
+fn is_path_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/')
+}
+
+/// The `.md` files cited on `line`, each with the sections after it — on `line`, or at the start
+/// of `next` when the path ends the line (a citation wrapped in a comment).
+fn citations(line: &str, next: Option<&str>) -> Vec<Citation> {
+    let mut found = Vec::new();
+    for (at, _) in line.match_indices(".md") {
+        let end = at + 3;
+        if line[end..].chars().next().is_some_and(is_ident) {
+            continue;
+        }
+        let start = line[..at]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| is_path_char(c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        if start == at {
+            continue;
+        }
+        let rest = line[end..].trim_start_matches('`').trim_start();
+        let rest = if rest.is_empty() {
+            next.map_or("", |next| {
+                next.trim_start()
+                    .trim_start_matches(['/', '!', '#', '*'])
+                    .trim_start()
+            })
+        } else {
+            rest
+        };
+        found.push(Citation {
+            path: line[start..end].to_string(),
+            sections: sections(rest),
+        });
+    }
+    found
+}
+
+/// The sections `text` opens with: `§4.3, §4.4` → `["4.3", "4.4"]`; `§8–10` → `["8"]`.
+fn sections(mut text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    while let Some(rest) = text.strip_prefix('§') {
+        let rest = rest.trim_start();
+        let length = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+            .unwrap_or(rest.len());
+        let section = rest[..length].trim_end_matches('.');
+        if section.is_empty() {
+            break;
+        }
+        found.push(section.to_string());
+        let after = &rest[length..];
+        text = match after
+            .strip_prefix(", ")
+            .or_else(|| after.strip_prefix(" and "))
+        {
+            Some(more) => more,
+            None => break,
+        };
+    }
+    found
+}
+
+/// The decision ids (`D22`) cited on `line`.
+fn decision_ids(line: &str) -> Vec<&str> {
+    line.match_indices('D')
+        .filter_map(|(at, _)| {
+            if line[..at].chars().next_back().is_some_and(is_ident) {
+                return None;
+            }
+            let digits = line[at + 1..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .count();
+            let end = at + 1 + digits;
+            let bounded = !line[end..].chars().next().is_some_and(is_ident);
+            ((1..=2).contains(&digits) && bounded).then(|| &line[at..end])
+        })
+        .collect()
+}
+
+/// The ids that open a heading of the decisions record (`## D22 — …`).
+fn decided_ids(root: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(root.join(DECISIONS)).unwrap_or_default();
+    headings(&text)
+        .iter()
+        .filter_map(|heading| {
+            let id = decision_ids(heading).into_iter().next()?;
+            heading_opens_with(heading, id).then(|| id.to_string())
+        })
+        .collect()
+}
+
+/// What is wrong with `citation` in `source`, if anything: a file the repository does not hold,
+/// or a section with no heading in it.
+fn unresolved(
+    root: &Path,
+    source: &Source,
+    citation: &Citation,
+    headings_of: &mut std::collections::HashMap<PathBuf, Vec<String>>,
+) -> Option<String> {
+    let beside = Path::new(&source.path)
+        .parent()
+        .map_or_else(|| root.to_path_buf(), |dir| root.join(dir));
+    let file = [root.join(&citation.path), beside.join(&citation.path)]
+        .into_iter()
+        .find(|candidate| candidate.is_file());
+    let path = &citation.path;
+    let stem = path
+        .rsplit('/')
+        .next()
+        .unwrap_or(path)
+        .trim_end_matches(".md");
+    let Some(file) = file else {
+        if (OUTSIDE_STEMS.contains(&stem) && !path.starts_with("docs/")) || path.contains("../") {
+            return Some(format!(
+                "`{path}` is a design document outside the repository: cite `docs/contract/reads.md`, \
+                 `docs/contract/writes.md` or `docs/contract/server.md` (same section numbers)"
+            ));
+        }
+        return (!citation.sections.is_empty()).then(|| {
+            format!("`{path}` is not a file of the repository: cite a file that holds the section")
+        });
+    };
+    let headings = headings_of
+        .entry(file.clone())
+        .or_insert_with(|| headings(&std::fs::read_to_string(&file).unwrap_or_default()));
+    let missing: Vec<&str> = citation
+        .sections
+        .iter()
+        .filter(|section| !headings.iter().any(|h| heading_opens_with(h, section)))
+        .map(String::as_str)
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "`{path}` has no heading starting with §{}: point the citation at an existing \
+             heading of that file, or add the section there",
+            missing.join(", §")
+        )
+    })
+}
+
+/// (d) Every citation resolves inside the repository: each decision id to a heading of
+/// `docs/decisions.md`, each `<file>.md §X` to a file with a heading numbered X, and no citation
+/// names a design document the clone does not hold.
+#[test]
+fn every_citation_resolves_inside_the_repository() {
+    let root = workspace();
+    let texts = tracked_texts();
+    assert!(
+        texts.iter().any(|text| text.path == "ARCHITECTURE.md"),
+        "the scan found no tracked file"
+    );
+    let decided = decided_ids(&root);
+    let mut headings_of = std::collections::HashMap::new();
+    let mut violations = Vec::new();
+    for source in &texts {
+        for (i, line) in source.lines.iter().enumerate() {
+            let number = i + 1;
+            for id in decision_ids(line) {
+                if !decided.iter().any(|known| known == id) {
+                    violations.push(format!(
+                        "{}:{number}: `{id}` has no heading in {DECISIONS}: add `## {id} — …` \
+                         there (the rule, why, what it replaced) or cite the decision meant",
+                        source.path
+                    ));
+                }
+            }
+            let next = source.lines.get(i + 1).map(String::as_str);
+            for citation in citations(line, next) {
+                if let Some(what) = unresolved(&root, source, &citation, &mut headings_of) {
+                    violations.push(format!("{}:{number}: {what}", source.path));
+                }
+            }
+        }
+    }
+    assert_none(
+        "every citation names a file and a heading of the repository:",
+        violations,
+    );
+}
+
+/// The citation scanner's pieces, on small texts.
+#[test]
+fn the_citation_scanner_reads_what_is_written() {
+    let cited = citations(
+        "see (`docs/contract/writes.md` §4.3, §4.4) and README.md",
+        None,
+    );
+    assert_eq!(
+        cited,
+        [
+            Citation {
+                path: "docs/contract/writes.md".into(),
+                sections: vec!["4.3".into(), "4.4".into()],
+            },
+            Citation {
+                path: "README.md".into(),
+                sections: vec![],
+            },
+        ]
+    );
+    let wrapped = citations(
+        "//! the heavy plan (`docs/contract/server.md`",
+        Some("//! §8.5, …"),
+    );
+    assert_eq!(wrapped[0].sections, ["8.5"]);
+    assert_eq!(sections("§8–10 of it"), ["8"]);
+    assert_eq!(sections("§9.4."), ["9.4"]);
+    assert!(heading_opens_with("9. Other write tools", "9"));
+    assert!(heading_opens_with("4.4.3 Reading the answer", "4.4.3"));
+    assert!(!heading_opens_with("9.8 `set_category_budget`", "9"));
+    assert!(!heading_opens_with("10. Undo", "1"));
+    assert_eq!(
+        decision_ids("D5, (D22) and D40: not DD2, D123 or xD3"),
+        ["D5", "D22", "D40"]
+    );
 }
