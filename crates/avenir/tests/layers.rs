@@ -432,6 +432,8 @@ fn heading_opens_with(heading: &str, section: &str) -> bool {
 struct Citation {
     path: String,
     sections: Vec<String>,
+    /// Where on its line the citation is written (path and sections), as byte offsets.
+    span: (usize, usize),
 }
 
 fn is_path_char(c: char) -> bool {
@@ -457,26 +459,28 @@ fn citations(line: &str, next: Option<&str>) -> Vec<Citation> {
             continue;
         }
         let rest = line[end..].trim_start_matches('`').trim_start();
-        let rest = if rest.is_empty() {
-            next.map_or("", |next| {
-                next.trim_start()
-                    .trim_start_matches(['/', '!', '#', '*'])
-                    .trim_start()
-            })
+        let (sections, span_end) = if rest.is_empty() {
+            let next = next.map_or("", |next| next.trim_start().trim_start_matches(COMMENT));
+            (sections(next.trim_start()).0, line.len())
         } else {
-            rest
+            let (sections, consumed) = sections(rest);
+            (sections, line.len() - rest.len() + consumed)
         };
         found.push(Citation {
             path: line[start..end].to_string(),
-            sections: sections(rest),
+            sections,
+            span: (start, span_end),
         });
     }
     found
 }
 
-/// The sections `text` opens with: `§4.3, §4.4` → `["4.3", "4.4"]`; `§8–10` → `["8"]`.
-fn sections(mut text: &str) -> Vec<String> {
+/// The sections `text` opens with: `§4.3, §4.4` → `["4.3", "4.4"]`; `§8–10` → `["8"]`; and
+/// how many bytes of `text` they take.
+fn sections(whole: &str) -> (Vec<String>, usize) {
     let mut found = Vec::new();
+    let mut text = whole;
+    let mut consumed = 0;
     while let Some(rest) = text.strip_prefix('§') {
         let rest = rest.trim_start();
         let length = rest
@@ -488,6 +492,7 @@ fn sections(mut text: &str) -> Vec<String> {
         }
         found.push(section.to_string());
         let after = &rest[length..];
+        consumed = whole.len() - after.len();
         text = match after
             .strip_prefix(", ")
             .or_else(|| after.strip_prefix(" and "))
@@ -495,6 +500,38 @@ fn sections(mut text: &str) -> Vec<String> {
             Some(more) => more,
             None => break,
         };
+    }
+    (found, consumed)
+}
+
+/// The characters that open a comment line, before its text.
+const COMMENT: [char; 4] = ['/', '!', '#', '*'];
+
+/// The sections cited on `line` with no file before them (`§15`): outside the citations `cited`
+/// found on it, not an RFC's, and not the sections of a citation wrapped from the line before
+/// (`wrapped`: that line ends with a `.md` path).
+fn bare_sections(line: &str, cited: &[Citation], wrapped: bool) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(offset) = line[from..].find('§') {
+        let at = from + offset;
+        let (sections, consumed) = sections(&line[at..]);
+        from = at + consumed.max('§'.len_utf8());
+        let inside = cited.iter().any(|c| (c.span.0..c.span.1).contains(&at));
+        let before = line[..at].trim_end();
+        let rfc = before
+            .rsplit(' ')
+            .nth(1)
+            .is_some_and(|w| w.ends_with("RFC"));
+        let continued = wrapped
+            && before
+                .trim_start()
+                .trim_start_matches(COMMENT)
+                .trim()
+                .is_empty();
+        if !(inside || rfc || continued) {
+            found.extend(sections);
+        }
     }
     found
 }
@@ -529,20 +566,35 @@ fn decided_ids(root: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The headings of each markdown file read so far.
+type Headings = std::collections::HashMap<PathBuf, Vec<String>>;
+
+/// The headings of `file`, read once.
+fn headings_in<'a>(cache: &'a mut Headings, file: &Path) -> &'a [String] {
+    cache
+        .entry(file.to_path_buf())
+        .or_insert_with(|| headings(&std::fs::read_to_string(file).unwrap_or_default()))
+}
+
+/// The file `path`, cited in `source`, names: from the workspace root, or beside `source`.
+fn resolve(root: &Path, source: &Source, path: &str) -> Option<PathBuf> {
+    let beside = Path::new(&source.path)
+        .parent()
+        .map_or_else(|| root.to_path_buf(), |dir| root.join(dir));
+    [root.join(path), beside.join(path)]
+        .into_iter()
+        .find(|candidate| candidate.is_file())
+}
+
 /// What is wrong with `citation` in `source`, if anything: a file the repository does not hold,
 /// or a section with no heading in it.
 fn unresolved(
     root: &Path,
     source: &Source,
     citation: &Citation,
-    headings_of: &mut std::collections::HashMap<PathBuf, Vec<String>>,
+    headings_of: &mut Headings,
 ) -> Option<String> {
-    let beside = Path::new(&source.path)
-        .parent()
-        .map_or_else(|| root.to_path_buf(), |dir| root.join(dir));
-    let file = [root.join(&citation.path), beside.join(&citation.path)]
-        .into_iter()
-        .find(|candidate| candidate.is_file());
+    let file = resolve(root, source, &citation.path);
     let path = &citation.path;
     let stem = path
         .rsplit('/')
@@ -560,9 +612,7 @@ fn unresolved(
             format!("`{path}` is not a file of the repository: cite a file that holds the section")
         });
     };
-    let headings = headings_of
-        .entry(file.clone())
-        .or_insert_with(|| headings(&std::fs::read_to_string(&file).unwrap_or_default()));
+    let headings = headings_in(headings_of, &file);
     let missing: Vec<&str> = citation
         .sections
         .iter()
@@ -578,6 +628,52 @@ fn unresolved(
     })
 }
 
+/// The sections `source` cites with no file before them (`§15`) that no heading answers: a bare
+/// section belongs to this file when it is markdown, or to a contract (`docs/contract/…`) the file
+/// cites somewhere (as a module's `//!` lines name the contract its comments then cite by number).
+fn unresolved_bare(root: &Path, source: &Source, headings_of: &mut Headings) -> Vec<String> {
+    let lines = &source.lines;
+    let cited: Vec<Vec<Citation>> = (0..lines.len())
+        .map(|i| citations(&lines[i], lines.get(i + 1).map(String::as_str)))
+        .collect();
+    let mut homes: Vec<PathBuf> = Vec::new();
+    if source.path.ends_with(".md") {
+        homes.push(root.join(&source.path));
+    }
+    for citation in cited.iter().flatten() {
+        if let Some(file) = resolve(root, source, &citation.path)
+            && citation.path.contains("docs/contract/")
+            && !homes.contains(&file)
+        {
+            homes.push(file);
+        }
+    }
+    let mut violations = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let wrapped = i > 0
+            && lines[i - 1]
+                .trim_end()
+                .trim_end_matches('`')
+                .ends_with(".md");
+        for section in bare_sections(line, &cited[i], wrapped) {
+            let known = homes.iter().any(|home| {
+                let headings = headings_in(headings_of, home);
+                headings.iter().any(|h| heading_opens_with(h, &section))
+            });
+            if !known {
+                violations.push(format!(
+                    "{}:{}: §{section} names no file, and no contract this file cites has a \
+                     heading starting with it: write the file before it \
+                     (`docs/contract/<reads|writes|server>.md` §{section})",
+                    source.path,
+                    i + 1
+                ));
+            }
+        }
+    }
+    violations
+}
+
 /// (d) Every citation resolves inside the repository: each decision id to a heading of
 /// `docs/decisions.md`, each `<file>.md §X` to a file with a heading numbered X, and no citation
 /// names a design document the clone does not hold.
@@ -590,7 +686,7 @@ fn every_citation_resolves_inside_the_repository() {
         "the scan found no tracked file"
     );
     let decided = decided_ids(&root);
-    let mut headings_of = std::collections::HashMap::new();
+    let mut headings_of = Headings::new();
     let mut violations = Vec::new();
     for source in &texts {
         for (i, line) in source.lines.iter().enumerate() {
@@ -611,6 +707,11 @@ fn every_citation_resolves_inside_the_repository() {
                 }
             }
         }
+        // This file spells out the citation syntax in its examples: its bare sections are not
+        // citations.
+        if !file!().ends_with(source.path.as_str()) {
+            violations.extend(unresolved_bare(&root, source, &mut headings_of));
+        }
     }
     assert_none(
         "every citation names a file and a heading of the repository:",
@@ -621,30 +722,39 @@ fn every_citation_resolves_inside_the_repository() {
 /// The citation scanner's pieces, on small texts.
 #[test]
 fn the_citation_scanner_reads_what_is_written() {
-    let cited = citations(
-        "see (`docs/contract/writes.md` §4.3, §4.4) and README.md",
-        None,
+    let line =
+        "see (`docs/contract/writes.md` §4.3, §4.4) and README.md, then §9.5 (RFC 6749 §5.2)";
+    let cited = citations(line, None);
+    let found: Vec<(&str, &[String], &str)> = cited
+        .iter()
+        .map(|c| {
+            (
+                c.path.as_str(),
+                c.sections.as_slice(),
+                &line[c.span.0..c.span.1],
+            )
+        })
+        .collect();
+    assert_eq!(found[0].0, "docs/contract/writes.md");
+    assert_eq!(found[0].1, ["4.3", "4.4"]);
+    assert_eq!(found[0].2, "docs/contract/writes.md` §4.3, §4.4");
+    assert_eq!((found[1].0, found[1].1.len()), ("README.md", 0));
+    assert_eq!(bare_sections(line, &cited, false), ["9.5"]);
+    assert_eq!(
+        bare_sections("//! §8.5, §2 of it", &[], true),
+        Vec::<String>::new()
     );
     assert_eq!(
-        cited,
-        [
-            Citation {
-                path: "docs/contract/writes.md".into(),
-                sections: vec!["4.3".into(), "4.4".into()],
-            },
-            Citation {
-                path: "README.md".into(),
-                sections: vec![],
-            },
-        ]
+        bare_sections("//! §8.5, §2 of it", &[], false),
+        ["8.5", "2"]
     );
     let wrapped = citations(
         "//! the heavy plan (`docs/contract/server.md`",
         Some("//! §8.5, …"),
     );
     assert_eq!(wrapped[0].sections, ["8.5"]);
-    assert_eq!(sections("§8–10 of it"), ["8"]);
-    assert_eq!(sections("§9.4."), ["9.4"]);
+    assert_eq!(sections("§8–10 of it").0, ["8"]);
+    assert_eq!(sections("§9.4.").0, ["9.4"]);
     assert!(heading_opens_with("9. Other write tools", "9"));
     assert!(heading_opens_with("4.4.3 Reading the answer", "4.4.3"));
     assert!(!heading_opens_with("9.8 `set_category_budget`", "9"));
