@@ -604,8 +604,9 @@ fn unresolved(
     let Some(file) = file else {
         if (OUTSIDE_STEMS.contains(&stem) && !path.starts_with("docs/")) || path.contains("../") {
             return Some(format!(
-                "`{path}` is a design document outside the repository: cite `docs/contract/reads.md`, \
-                 `docs/contract/writes.md` or `docs/contract/server.md` (same section numbers)"
+                "`{path}` is a design document outside the repository: cite \
+                 `docs/contract/reads.md`, `docs/contract/writes.md` or \
+                 `docs/contract/server.md` (same section numbers)"
             ));
         }
         return (!citation.sections.is_empty()).then(|| {
