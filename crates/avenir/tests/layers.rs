@@ -405,11 +405,16 @@ fn tracked_texts() -> Vec<Source> {
         .collect()
 }
 
-/// The text of each markdown heading of `text`, without its `#`s.
+/// The text of each markdown heading of `text`, without its `#`s (nor a `§` before a number).
 fn headings(text: &str) -> Vec<String> {
     text.lines()
         .filter(|line| line.starts_with('#'))
-        .map(|line| line.trim_start_matches('#').trim().to_string())
+        .map(|line| {
+            line.trim_start_matches('#')
+                .trim()
+                .trim_start_matches('§')
+                .to_string()
+        })
         .collect()
 }
 
