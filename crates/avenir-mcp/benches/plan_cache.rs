@@ -1,6 +1,6 @@
-//! What a plan costs in YNAB requests, time and memory: the five-year heavy plan (`server.md`
-//! §8.5, 9,000 transactions) served by `avenir-mcp sandbox` in a process of its own, loaded by
-//! the plan store, then read again through one delta request each time.
+//! What a plan costs in YNAB requests, time and memory: the five-year heavy plan
+//! (`docs/contract/server.md` §8.5, 9,000 transactions) served by `avenir-mcp sandbox` in a process
+//! of its own, loaded by the plan store, then read again through one delta request each time.
 //!
 //! Run: `cargo bench -p avenir-mcp --bench plan_cache`. It prints its figures; nothing is
 //! asserted (machines are shared and noisy: targets live here, never in timed tests).

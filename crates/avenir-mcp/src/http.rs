@@ -1,5 +1,6 @@
-//! The streamable HTTP transport (`server.md` §2.2–2.4): MCP at `/mcp` on `AVENIR_MCP_HOST`:
-//! `AVENIR_MCP_PORT`, behind three guards run on every request — Host, Origin, bearer token.
+//! The streamable HTTP transport (`docs/contract/server.md` §2.2–2.4): MCP at `/mcp` on
+//! `AVENIR_MCP_HOST`: `AVENIR_MCP_PORT`, behind three guards run on every request — Host, Origin,
+//! bearer token.
 //!
 //! The token is `AVENIR_MCP_HTTP_TOKEN`, or one made for this run and printed once on stderr;
 //! it is compared in constant time and never logged. Every session shares one server state.
@@ -14,7 +15,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use subtle::ConstantTimeEq;
 
-/// The 401 body (exact, `server.md` §2.3).
+/// The 401 body (exact, `docs/contract/server.md` §2.3).
 pub const UNAUTHORIZED: &str = "Unauthorized: send the header Authorization: Bearer <token>, with AVENIR_MCP_HTTP_TOKEN or the token avenir-mcp printed when it started.";
 
 /// Where and how to listen.
@@ -106,7 +107,8 @@ pub async fn serve(server: avenir::AvenirServer, options: HttpOptions) -> anyhow
     Ok(())
 }
 
-/// Host, then Origin, then the bearer token (`server.md` §2.3); the first failure answers.
+/// Host, then Origin, then the bearer token (`docs/contract/server.md` §2.3); the first failure
+/// answers.
 async fn guards(State(guard): State<Guard>, request: Request, next: Next) -> Response {
     let headers = request.headers();
     let Some(host) = host_header(headers) else {

@@ -1,4 +1,4 @@
-//! Logs on stderr in the reference's two formats (`server.md` §9.1): text lines
+//! Logs on stderr in the reference's two formats (`docs/contract/server.md` §9.1): text lines
 //! `{LEVEL}:{logger}:{message}`, or one JSON object per line with `AVENIR_MCP_LOG_FORMAT=json`.
 
 use std::fmt;

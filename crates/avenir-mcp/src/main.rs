@@ -274,7 +274,8 @@ impl Drop for DemoState {
 }
 
 async fn serve(settings: avenir::Settings, client: Arc<ynab::Client>) -> anyhow::Result<()> {
-    // `AVENIR_MCP_TRANSPORT=http` exactly selects HTTP; anything else means stdio (§1.1).
+    // `AVENIR_MCP_TRANSPORT=http` exactly selects HTTP; anything else means stdio
+    // (`docs/contract/server.md` §1.1).
     let http = if std::env::var("AVENIR_MCP_TRANSPORT").as_deref() == Ok("http") {
         Some(http::HttpOptions::from_env().map_err(anyhow::Error::msg)?)
     } else {

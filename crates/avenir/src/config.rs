@@ -1,4 +1,4 @@
-//! The server's settings, read once from the environment at start (`server.md` §1.1).
+//! The server's settings, read once from the environment at start (`docs/contract/server.md` §1.1).
 //! Anything that must be read at each request (token, base URL) stays in the YNAB layer.
 
 use chrono::NaiveDate;
@@ -31,7 +31,7 @@ pub struct Settings {
 pub struct ConfidenceThreshold(f64);
 
 impl ConfidenceThreshold {
-    /// The default of `server.md` §1.1.
+    /// The default of `docs/contract/server.md` §1.1.
     pub const DEFAULT: ConfidenceThreshold = ConfidenceThreshold(0.90);
 
     /// A threshold from 0 to 1 (inclusive); `None` for anything else (NaN included).

@@ -193,7 +193,7 @@ impl fmt::Display for MonthError {
 impl std::error::Error for MonthError {}
 
 /// The `n` calendar months before today's month (today's excluded), oldest first, crossing years
-/// (`tools-read.md` §1.4).
+/// (`docs/contract/reads.md` §1.4).
 pub fn full_months_before(today: NaiveDate, n: usize) -> Vec<CalendarMonth> {
     let mut months = Vec::with_capacity(n);
     let mut month = CalendarMonth::of(today);
@@ -387,7 +387,7 @@ mod tests {
         }
     }
 
-    /// Worked example 1 of `tools-read.md` §11.
+    /// Worked example 1 of `docs/contract/reads.md` §11.
     #[test]
     fn held_months_skip_deleted_and_future_months() {
         let months = vec![

@@ -1,5 +1,5 @@
-//! Plan data for the tools: a delta-synced cache of whole plans (`server.md` §5.6). The first
-//! read of a plan loads it with one request; every later read asks YNAB for one delta.
+//! Plan data for the tools: a delta-synced cache of whole plans (`docs/contract/server.md` §5.6).
+//! The first read of a plan loads it with one request; every later read asks YNAB for one delta.
 //!
 //! `last-used` and `default` are resolved to a real plan id the first time the process meets
 //! them and kept (D17). With `AVENIR_MCP_FRESH_SECONDS` > 0, reads within that many seconds of the

@@ -10,8 +10,9 @@ pub use ynab::quote::quoted;
 /// Longest text shown, in code points; longer text keeps 79 and gets `…`.
 pub const MAX_SHOWN: usize = 80;
 
-/// The display rule of `server.md` §6.4: drop format characters (Cf), turn controls (Cc) and line
-/// or paragraph separators (Zl, Zp) into spaces, collapse white space, trim, cut to 80 code points.
+/// The display rule of `docs/contract/server.md` §6.4: drop format characters (Cf), turn controls
+/// (Cc) and line or paragraph separators (Zl, Zp) into spaces, collapse white space, trim, cut to
+/// 80 code points.
 pub fn safe_text(text: Option<&str>) -> String {
     let Some(text) = text else {
         return String::new();
@@ -27,7 +28,7 @@ pub fn safe_text(text: Option<&str>) -> String {
 }
 
 /// The display rule without its cut: for text an answer shows in full (a payee's merchant,
-/// `tools-read.md` §5), which must still hold no control, format or separator character.
+/// `docs/contract/reads.md` §5), which must still hold no control, format or separator character.
 pub fn uncut(text: &str) -> String {
     let cleaned: String = text
         .chars()

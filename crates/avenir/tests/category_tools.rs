@@ -1,6 +1,7 @@
-//! `create_category` and `update_category` through the protocol (`tools-write.md` §9.1, §9.10,
-//! D15, D25, D33): the code path and the in-client question on the demo plan, every validation
-//! error with nothing written, the journal lines, and undo of an update (and after a creation).
+//! `create_category` and `update_category` through the protocol (`docs/contract/writes.md` §9.1,
+//! §9.10, D15, D25, D33): the code path and the in-client question on the demo plan, every
+//! validation error with nothing written, the journal lines, and undo of an update (and after a
+//! creation).
 
 use crate::common;
 

@@ -1,6 +1,6 @@
 //! `get_debt_payoff_plan` and `get_runway` through the MCP protocol, on the demo plan: the figures
-//! of `server.md` §8.1, exact argument errors with nothing sent to YNAB (D23), and one YNAB request
-//! per call once the plan is loaded (D28).
+//! of `docs/contract/server.md` §8.1, exact argument errors with nothing sent to YNAB (D23), and
+//! one YNAB request per call once the plan is loaded (D28).
 
 use crate::common;
 

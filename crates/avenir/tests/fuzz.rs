@@ -20,8 +20,8 @@
 //!
 //! No write reaches the sandbox: a write tool never gets a valid confirmation and the client
 //! cannot ask its user. The one exception is the spec's: `approve_transactions` applies at once
-//! (`tools-write.md` §8), so it may send its PATCH — only for arguments its schema accepts; the
-//! run counts those apart, and every other tool's write count must stay 0.
+//! (`docs/contract/writes.md` §8), so it may send its PATCH — only for arguments its schema
+//! accepts; the run counts those apart, and every other tool's write count must stay 0.
 //!
 //! **Bank text.** Payee names, memos, category, group and account names carrying newlines, CR,
 //! U+2028/U+2029, controls, bidi marks and forged preview lines ("Budget Rent for 2026-09-01:

@@ -1,6 +1,6 @@
-//! `import_transactions` through the protocol (`tools-write.md` §9.4, S5, D3, D25): confirmed
-//! like every write but `approve_transactions`, journaled as `import` that undo cannot revert.
-//! The sandbox has no linked bank, so YNAB's answer imports nothing.
+//! `import_transactions` through the protocol (`docs/contract/writes.md` §9.4, S5, D3, D25):
+//! confirmed like every write but `approve_transactions`, journaled as `import` that undo cannot
+//! revert. The sandbox has no linked bank, so YNAB's answer imports nothing.
 
 use crate::common;
 

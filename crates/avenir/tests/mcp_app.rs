@@ -144,7 +144,7 @@ async fn the_view_lists_and_reads_as_html_with_the_app_profile() {
     }
 }
 
-/// The demo plan's currency format (`server.md` §8.1, D16).
+/// The demo plan's currency format (`docs/contract/server.md` §8.1, D16).
 fn euro() -> Value {
     json!({
         "iso_code": "EUR",

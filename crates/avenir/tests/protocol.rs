@@ -18,7 +18,8 @@ async fn both_eras_list_the_read_tools_with_annotations_and_schemas() {
     for era in ERAS {
         let h = start(era, false).await;
         let tools = h.client.list_all_tools().await.expect("tools/list");
-        // The read tools of this build, in the order of `tools-read.md` §0; more land later.
+        // The read tools of this build, in the order of `docs/contract/reads.md` §0; more land
+        // later.
         let listed = names(&tools);
         let order = [
             "list_plans",

@@ -1,6 +1,6 @@
-//! The budget read tools (`tools-read.md` §8–11), the prompts and the guide through the MCP
-//! protocol, on the demo plan: its figures, the decided month rules (D7, D21), the cost of each call
-//! (D28), untrusted names kept inert, and read-only mode naming no write tool (D19).
+//! The budget read tools (`docs/contract/reads.md` §8–11), the prompts and the guide through the
+//! MCP protocol, on the demo plan: its figures, the decided month rules (D7, D21), the cost of each
+//! call (D28), untrusted names kept inert, and read-only mode naming no write tool (D19).
 
 use crate::common;
 

@@ -1,6 +1,7 @@
 //! `reconcile_account`, `split_transaction` and `set_category_target` through the protocol: the
-//! worked examples of `tools-write.md` §14.4–14.5 on fixture plans, the demo plan's reconcile task,
-//! every validation message with nothing written, the journal lines, and undo_operation.
+//! worked examples of `docs/contract/writes.md` §14.4–14.5 on fixture plans, the demo plan's
+//! reconcile task, every validation message with nothing written, the journal lines, and
+//! undo_operation.
 //!
 //! Each tool runs with a client that cannot ask (a code comes back) and with one that answers yes.
 //! This file holds the shared fixture and the reconcile tests; the demo plan's task, split and target

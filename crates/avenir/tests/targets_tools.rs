@@ -1,6 +1,6 @@
-//! `get_savings_rate` and `get_underfunded_targets` (`tools-read.md` §19–20) through the MCP
-//! protocol, on the demo plan: its figures (`server.md` §8.1), both description variants, exact
-//! errors with nothing sent, and one YNAB request per call (D28).
+//! `get_savings_rate` and `get_underfunded_targets` (`docs/contract/reads.md` §19–20) through the
+//! MCP protocol, on the demo plan: its figures (`docs/contract/server.md` §8.1), both description
+//! variants, exact errors with nothing sent, and one YNAB request per call (D28).
 
 use crate::common;
 

@@ -1,8 +1,8 @@
-//! `create_transactions` through the protocol (`tools-write.md` §9.2, §14.6; D15, D16, D25, D31):
-//! the worked example on its fixture plan with codes, the asking client on the demo plan, the
-//! 20-line cap, every validation error with nothing written, the journal and intent that keep no
-//! payee, memo or amount, undo deleting what was created; and both transaction tools' annotations
-//! (`import_transactions` itself is in `import_tool.rs`).
+//! `create_transactions` through the protocol (`docs/contract/writes.md` §9.2, §14.6; D15, D16,
+//! D25, D31): the worked example on its fixture plan with codes, the asking client on the demo
+//! plan, the 20-line cap, every validation error with nothing written, the journal and intent that
+//! keep no payee, memo or amount, undo deleting what was created; and both transaction tools'
+//! annotations (`import_transactions` itself is in `import_tool.rs`).
 
 use crate::common;
 

@@ -1,6 +1,6 @@
 //! `get_age_of_money` and `get_net_worth_trend` through the MCP protocol, on the demo plan of
-//! `server.md` §8.1: its figures, the exact argument errors with nothing sent, and one YNAB request
-//! per call once the plan is loaded (D28).
+//! `docs/contract/server.md` §8.1: its figures, the exact argument errors with nothing sent, and
+//! one YNAB request per call once the plan is loaded (D28).
 
 use crate::common;
 

@@ -1,6 +1,6 @@
-//! The worked examples of `tools-write.md` §14.1–14.3, on their own fixture plan (`demo-plan`,
-//! D26), through the protocol with a client that cannot ask (so every preview comes with a code),
-//! and with an asking client where the question's text is the point.
+//! The worked examples of `docs/contract/writes.md` §14.1–14.3, on their own fixture plan
+//! (`demo-plan`, D26), through the protocol with a client that cannot ask (so every preview comes
+//! with a code), and with an asking client where the question's text is the point.
 
 use crate::common;
 

@@ -9,7 +9,7 @@ use crate::error::{ApiError, ApiResult};
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
 
-/// `memo` of a transaction, split line or scheduled transaction (`ynab-api.md` §11).
+/// `memo` of a transaction, split line or scheduled transaction (`docs/contract/server.md` §10.11).
 pub const MEMO_MAX: usize = 500;
 /// `payee_name` on transactions, split lines and scheduled transactions.
 pub const PAYEE_NAME_MAX: usize = 200;

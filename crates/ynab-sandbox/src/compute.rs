@@ -38,17 +38,18 @@
 //! sum assigned that month; `activity` = the sum of every other category's activity, uncategorized
 //! included.
 //!
-//! **Age of Money** (`age_of_money`, in days) follows the reference's stand-in (`server.md` §8.2),
-//! since YNAB does not publish its own rule. Inflows to budget accounts join a queue; each payment
-//! out of a budget account spends the oldest money first, and its age is the amount-weighted mean
-//! of (payment date − inflow date) over the money it took. Transfers between budget accounts are
-//! ignored (a transfer to a tracking account is a payment); a transaction counts whole (net of its
-//! lines); same-day inflows queue before payments. A payment finding the queue empty is not aged,
-//! and the part of a payment the queue cannot cover is dropped, never carried as a debt to later
-//! inflows. A month's figure is the mean age of the last 10 aged payments dated up to the month's
-//! last day (up to today for the current month), rounded to the nearest day, halves up; `None`
-//! before 10 payments have been aged and for months that start after today. The demo plan gets
-//! June `None`, July 17, August 48, September 47 — §8.1's figures; `age`'s module doc explains why.
+//! **Age of Money** (`age_of_money`, in days) follows the reference's stand-in
+//! (`docs/contract/server.md` §8.2), since YNAB does not publish its own rule. Inflows to budget
+//! accounts join a queue; each payment out of a budget account spends the oldest money first, and
+//! its age is the amount-weighted mean of (payment date − inflow date) over the money it took.
+//! Transfers between budget accounts are ignored (a transfer to a tracking account is a payment); a
+//! transaction counts whole (net of its lines); same-day inflows queue before payments. A payment
+//! finding the queue empty is not aged, and the part of a payment the queue cannot cover is
+//! dropped, never carried as a debt to later inflows. A month's figure is the mean age of the last
+//! 10 aged payments dated up to the month's last day (up to today for the current month), rounded
+//! to the nearest day, halves up; `None` before 10 payments have been aged and for months that
+//! start after today. The demo plan gets June `None`, July 17, August 48, September 47 — §8.1's
+//! figures; `age`'s module doc explains why.
 //!
 //! **Targets.** Figures are computed for the month asked; a target created after that month
 //! (`goal_creation_month` later than it) gets no figures (all five `None`), and so does a kind not

@@ -1,5 +1,6 @@
-//! The invented demo household of `server.md` §8.1, built with the plan builder: six accounts, five
-//! groups, eleven categories, 226 transactions from 2025-03-31 to 2026-09-19 and seven schedules.
+//! The invented demo household of `docs/contract/server.md` §8.1, built with the plan builder: six
+//! accounts, five groups, eleven categories, 226 transactions from 2025-03-31 to 2026-09-19 and
+//! seven schedules.
 //!
 //! The data is bent so that every figure of §8.1 holds under YNAB's rules as `crate::compute`
 //! applies them (carry-over included, D13); the tests at the end of this file check each figure.
@@ -186,7 +187,7 @@ const CARD_STATEMENTS: [Milliunits; 14] = [
     798_100, 856_700, 889_250, 902_600,
 ];
 
-/// The demo plan of `server.md` §8.1, with "today" set to `today`.
+/// The demo plan of `docs/contract/server.md` §8.1, with "today" set to `today`.
 pub fn demo_plan(today: NaiveDate) -> PlanState {
     let mut b = PlanBuilder::new("demo-budget", "Demo household", today);
     b.last_modified_on("2026-09-20T00:00:00.000Z")

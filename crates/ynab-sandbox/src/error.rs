@@ -1,5 +1,5 @@
 //! The errors the sandbox answers, in YNAB's shape `{"error": {"id", "name", "detail"}}`, with the
-//! ids and names of YNAB's documented error table (`ynab-api.md` §10).
+//! ids and names of YNAB's documented error table (`docs/contract/server.md` §10.10).
 //!
 //! Handlers return [`ApiResult`]; an [`ApiError`] turns itself into the HTTP answer.
 

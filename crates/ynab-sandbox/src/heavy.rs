@@ -1,5 +1,6 @@
-//! The generated "heavy" plan of `server.md` §8.5: five years of a household's card payments, the
-//! same data for the same seed, for benchmarks and for trying the tools on a plan of real size.
+//! The generated "heavy" plan of `docs/contract/server.md` §8.5: five years of a household's card
+//! payments, the same data for the same seed, for benchmarks and for trying the tools on a plan of
+//! real size.
 //!
 //! # What is generated
 //!
@@ -198,8 +199,8 @@ fn round_up(amount: Milliunits, step: Milliunits) -> Milliunits {
     amount.div_euclid(step) * step + if amount.rem_euclid(step) > 0 { step } else { 0 }
 }
 
-/// The generated plan of `server.md` §8.5 (see the module doc): `months` months ending with
-/// `today`'s month, `per_month` transactions in each, the same for the same `seed`.
+/// The generated plan of `docs/contract/server.md` §8.5 (see the module doc): `months` months
+/// ending with `today`'s month, `per_month` transactions in each, the same for the same `seed`.
 pub fn heavy_plan(seed: u64, months: u32, per_month: u32, today: NaiveDate) -> PlanState {
     let mut rng = SplitMix64(seed);
     let last = month_of(today);

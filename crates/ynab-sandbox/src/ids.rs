@@ -3,7 +3,7 @@
 
 use uuid::Uuid;
 
-/// The namespace of every sandbox id (`server.md` §8.1, D26).
+/// The namespace of every sandbox id (`docs/contract/server.md` §8.1, D26).
 pub const NAMESPACE: &str = "b8498266-6a15-4db1-b7cb-8e7d804711e2";
 
 /// The namespace as a [`Uuid`]; the constant above is a literal, so parsing it cannot fail.

@@ -3,13 +3,13 @@
 //!
 //! # What it serves
 //!
-//! Every plan-scoped operation of `ynab-api.md` §3 except money movements, under `/v1/plans/…`
-//! and the legacy `/v1/budgets/…` (whose plan-level members keep the old names `budgets`,
-//! `budget`, `default_budget`): the plan list and export (with deltas), settings, accounts
-//! (list, one, create), categories and groups (list, one, create, update; a month's category and
-//! its assigned amount), months, payees (list, one, create, rename) and their (always empty)
-//! locations, transactions (lists by plan, account, category, payee and month; one; create, PUT,
-//! bulk PATCH, delete, import) and scheduled transactions (list, one, create, PUT, delete).
+//! Every plan-scoped operation of `docs/contract/server.md` §10.3 except money movements, under
+//! `/v1/plans/…` and the legacy `/v1/budgets/…` (whose plan-level members keep the old names
+//! `budgets`, `budget`, `default_budget`): the plan list and export (with deltas), settings,
+//! accounts (list, one, create), categories and groups (list, one, create, update; a month's
+//! category and its assigned amount), months, payees (list, one, create, rename) and their (always
+//! empty) locations, transactions (lists by plan, account, category, payee and month; one; create,
+//! PUT, bulk PATCH, delete, import) and scheduled transactions (list, one, create, PUT, delete).
 //! Money movements are not recorded, so their routes answer 404.1 like any unknown route.
 //!
 //! # Where the rules are written

@@ -1,5 +1,6 @@
 //! The legacy `/budgets/…` paths: every route answers as under `/plans/…`, and the plan-level
-//! members keep their old names (`budgets`, `budget`, `default_budget`; `ynab-api.md` §2).
+//! members keep their old names (`budgets`, `budget`, `default_budget`; `docs/contract/server.md`
+//! §10.2).
 
 use crate::common;
 

@@ -1,5 +1,5 @@
 //! One representative call of every endpoint the sandbox serves, with the exact outcome: status,
-//! shape and figures, on the demo plan of `server.md` §8.1.
+//! shape and figures, on the demo plan of `docs/contract/server.md` §8.1.
 
 use crate::common;
 

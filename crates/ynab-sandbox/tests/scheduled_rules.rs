@@ -1,7 +1,7 @@
-//! Scheduled transactions as YNAB saves them (ynab-api.md §8, §9): a date after today and at
-//! most five years ahead, no split, no credit-card payment category, a PUT that replaces the
-//! whole schedule, a transfer between budget accounts without category, and a deleted schedule
-//! served as a tombstone with every field in a delta.
+//! Scheduled transactions as YNAB saves them (docs/contract/server.md §10.8, §10.9): a date after
+//! today and at most five years ahead, no split, no credit-card payment category, a PUT that
+//! replaces the whole schedule, a transfer between budget accounts without category, and a deleted
+//! schedule served as a tombstone with every field in a delta.
 
 use crate::common;
 

@@ -83,8 +83,8 @@ impl TokenSource {
         }
     }
 
-    /// The token to send now, or the exact error of `server.md` §7.2 (a provided token is only
-    /// known through [`TokenSource::current`]).
+    /// The token to send now, or the exact error of `docs/contract/server.md` §7.2 (a provided
+    /// token is only known through [`TokenSource::current`]).
     pub fn token(&self) -> Result<Token, Error> {
         match self {
             TokenSource::Fixed(token) => Ok(token.clone()),

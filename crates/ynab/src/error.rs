@@ -1,5 +1,6 @@
 //! Every way a YNAB request can fail, each with the exact sentence a person is shown.
-//! The wording is part of the interface (`server.md` §5, §7.2): tests compare it byte for byte.
+//! The wording is part of the interface (`docs/contract/server.md` §5, §7.2): tests compare it byte
+//! for byte.
 
 use crate::quote::quoted;
 

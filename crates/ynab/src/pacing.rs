@@ -1,5 +1,6 @@
-//! Pacing under YNAB's limit of 200 requests per hour per token (`server.md` §5.4): a rolling-hour
-//! budget shared by every avenir-mcp process using the same token, through a small ledger file.
+//! Pacing under YNAB's limit of 200 requests per hour per token (`docs/contract/server.md` §5.4): a
+//! rolling-hour budget shared by every avenir-mcp process using the same token, through a small
+//! ledger file.
 //!
 //! The ledger holds request timestamps (UTC milliseconds, D36) and the end of a pause after a 429,
 //! nothing else: no plan data, never the token. Its name is the first 16 hex digits of SHA-256 of

@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use std::str::FromStr;
 use ynab::models::Milliunits;
 
-/// The largest amount an argument may give, in currency units (`server.md` §6.2).
+/// The largest amount an argument may give, in currency units (`docs/contract/server.md` §6.2).
 pub const MAX_AMOUNT_UNITS: i64 = 1_000_000_000;
 
 /// An argument that broke a rule. `Display` is the message the tool returns.

@@ -1,6 +1,6 @@
-//! How to ask (`tools-write.md` §4.3–4.4): a confirmation code, the 2026-07-28 input-required
-//! round trip with a sealed state, or an in-call question on an older protocol; and how the
-//! person's answer is read.
+//! How to ask (`docs/contract/writes.md` §4.3–4.4): a confirmation code, the 2026-07-28
+//! input-required round trip with a sealed state, or an in-call question on an older protocol; and
+//! how the person's answer is read.
 
 use super::{
     ANSWER_INVALID, AskContext, BAD_CODE, BUDGET_CHANGED, CANNOT_ASK, CODE_NOT_CHECKED,
@@ -13,7 +13,7 @@ use rmcp::model::{
 };
 use serde_json::{Map, Value};
 
-/// Choose how to ask and read the answer (`tools-write.md` §4.3, §4.4).
+/// Choose how to ask and read the answer (`docs/contract/writes.md` §4.3, §4.4).
 pub(crate) async fn decide(
     context: &Context,
     ask: &AskContext,
@@ -106,8 +106,8 @@ enum Answer {
     Dismissed,
 }
 
-/// `tools-write.md` §4.4.3: accept + `value: true` is yes; accept otherwise or decline is no;
-/// cancel, or anything that is not an elicitation result, is a dismissal.
+/// `docs/contract/writes.md` §4.4.3: accept + `value: true` is yes; accept otherwise or decline is
+/// no; cancel, or anything that is not an elicitation result, is a dismissal.
 fn read_answer(value: &Value) -> Answer {
     match value.get("action").and_then(Value::as_str) {
         Some("accept") => {

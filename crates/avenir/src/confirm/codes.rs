@@ -1,6 +1,6 @@
-//! Confirmation codes (seed, `tools-write.md` §4.5): 11 URL-safe characters from 8 CSPRNG bytes,
-//! valid 600 s on a monotonic clock, spent on first use even when they do not match, bound to the
-//! fingerprint of one subject in one plan, kept in memory only — except for the command line
+//! Confirmation codes (seed, `docs/contract/writes.md` §4.5): 11 URL-safe characters from 8 CSPRNG
+//! bytes, valid 600 s on a monotonic clock, spent on first use even when they do not match, bound
+//! to the fingerprint of one subject in one plan, kept in memory only — except for the command line
 //! (`avenir-mcp call`), whose process ends between the preview and `--confirm CODE`: its codes
 //! live in a file of digests ([`CodeStore::on_disk`]).
 

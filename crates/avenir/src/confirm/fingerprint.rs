@@ -1,5 +1,5 @@
-//! Subjects and their fingerprints (`tools-write.md` §4.2, D2, D15): the exact change as JSON,
-//! hashed with the resolved plan id so that an answer confirms that change and no other.
+//! Subjects and their fingerprints (`docs/contract/writes.md` §4.2, D2, D15): the exact change as
+//! JSON, hashed with the resolved plan id so that an answer confirms that change and no other.
 //! Canonical JSON and SHA-256 themselves live in [`crate::digest`].
 
 use crate::digest::sha256_hex;
@@ -20,8 +20,8 @@ mod tests {
     use crate::digest::order_free;
     use serde_json::json;
 
-    /// The seed's minimal subjects of `tools-write.md` §14, whose digests are printed there:
-    /// the same canonical JSON gives the same SHA-256.
+    /// The seed's minimal subjects of `docs/contract/writes.md` §14, whose digests are printed
+    /// there: the same canonical JSON gives the same SHA-256.
     #[test]
     fn printed_vectors_of_the_minimal_subjects() {
         assert_eq!(

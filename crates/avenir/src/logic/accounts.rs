@@ -3,7 +3,8 @@
 
 use ynab::models::Account;
 
-/// YNAB's account types that hold a debt (`tools-read.md` §1.9); every other type is an asset.
+/// YNAB's account types that hold a debt (`docs/contract/reads.md` §1.9); every other type is an
+/// asset.
 pub const DEBT_TYPES: [&str; 9] = [
     "creditCard",
     "lineOfCredit",

@@ -1,5 +1,6 @@
-//! Age of Money month by month (`tools-read.md` §15): YNAB's own figure of each month summary,
-//! nothing recomputed, with the latest figure, its trend and the sentences that explain them.
+//! Age of Money month by month (`docs/contract/reads.md` §15): YNAB's own figure of each month
+//! summary, nothing recomputed, with the latest figure, its trend and the sentences that explain
+//! them.
 //!
 //! Months are the ones YNAB holds up to today's month (`held_months`); a month without a figure
 //! keeps its row with no days. Every month a sentence writes is `YYYY-MM-01` (D7).

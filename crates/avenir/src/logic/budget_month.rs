@@ -1,5 +1,5 @@
-//! One budget month's figures as the month tools read them (`tools-read.md` §8–10): its totals,
-//! the overspent categories, each category's balance and the share of its budget spent.
+//! One budget month's figures as the month tools read them (`docs/contract/reads.md` §8–10): its
+//! totals, the overspent categories, each category's balance and the share of its budget spent.
 //!
 //! Everything is read from the month YNAB sent (its `categories` carry that month's assigned,
 //! activity and available); amounts stay integer milliunits and percentages integer tenths.
@@ -230,7 +230,7 @@ mod tests {
         }
     }
 
-    /// The month of the worked examples of `tools-read.md` §8–10.
+    /// The month of the worked examples of `docs/contract/reads.md` §8–10.
     fn september() -> Month {
         let mut m = month(
             "2026-09-01",

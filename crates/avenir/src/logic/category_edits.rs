@@ -1,13 +1,14 @@
-//! The rules behind creating, renaming and moving a category (`tools-write.md` §9.1, §9.10,
-//! §10.2): names the person will read on one line, no twin name in a group, what an edit changes,
-//! and whether a category still looks as an edit left it.
+//! The rules behind creating, renaming and moving a category (`docs/contract/writes.md` §9.1,
+//! §9.10, §10.2): names the person will read on one line, no twin name in a group, what an edit
+//! changes, and whether a category still looks as an edit left it.
 
 use crate::text::class::{is_control, is_format, is_line_or_paragraph_separator};
 use crate::text::fold;
 use ynab::models::Category;
 
-/// The one-line rule of `server.md` §6.4: a name holding a control (Cc), format (Cf), line or
-/// paragraph separator (Zl, Zp) character could add a line to a question, or hide what it says.
+/// The one-line rule of `docs/contract/server.md` §6.4: a name holding a control (Cc), format (Cf),
+/// line or paragraph separator (Zl, Zp) character could add a line to a question, or hide what it
+/// says.
 pub fn breaks_one_line(name: &str) -> bool {
     name.chars()
         .any(|c| is_control(c) || is_format(c) || is_line_or_paragraph_separator(c))

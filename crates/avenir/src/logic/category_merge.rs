@@ -239,7 +239,8 @@ pub fn plan_category_merge<'p>(
     Ok(merge)
 }
 
-/// A schedule as a `PUT` saves it again with `category_id` (the full object, `ynab-api.md` §8).
+/// A schedule as a `PUT` saves it again with `category_id` (the full object,
+/// `docs/contract/server.md` §10.8).
 pub fn scheduled_save(s: &ScheduledTransactionSummary, category_id: &str) -> ScheduleSave {
     ScheduleSave {
         category_id: Some(category_id.to_string()),

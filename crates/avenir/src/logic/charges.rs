@@ -1,5 +1,6 @@
-//! `find_recurring_charges` (`tools-read.md` §14): the charges paid every month across the whole
-//! plan, costliest over a year first, each with its usual category and whether a schedule covers it.
+//! `find_recurring_charges` (`docs/contract/reads.md` §14): the charges paid every month across the
+//! whole plan, costliest over a year first, each with its usual category and whether a schedule
+//! covers it.
 //!
 //! Recurring income is listed after the charges only when asked, and never counts in the yearly
 //! total; yearly amounts are monthly × 12 rounded to the cent, ties to even, on exact integers.

@@ -1,5 +1,5 @@
-//! The category classifier of `suggest_categories` (`tools-read.md` §12): learnt from the plan's
-//! own history, one table for money out and one for money in, keyed by merchant (§1.6).
+//! The category classifier of `suggest_categories` (`docs/contract/reads.md` §12): learnt from the
+//! plan's own history, one table for money out and one for money in, keyed by merchant (§1.6).
 //!
 //! It never learns from nor proposes `Uncategorized` or a credit-card payment category, and only
 //! proposes a category a transaction can be given (`Inflow: Ready to Assign` included, D22, D34).

@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use ynab::models::{Milliunits, Transaction};
 
 /// One transaction to create, as the subject holds it: `{"date","amount","payee_name","memo",
-/// "category_id"}`, amount in milliunits, an empty memo or category as `null` (§9.2).
+/// "category_id"}`, amount in milliunits, an empty memo or category as `null`
+/// (`docs/contract/writes.md` §9.2).
 pub fn item(
     date: &str,
     amount: Milliunits,

@@ -1,5 +1,6 @@
-//! Page cursors of `suggest_categories` (`tools-read.md` §12): URL-safe Base64, with `=` padding,
-//! of the ASCII text `offset:<n>`. Anything else is refused with one sentence (`server.md` §7.2).
+//! Page cursors of `suggest_categories` (`docs/contract/reads.md` §12): URL-safe Base64, with `=`
+//! padding, of the ASCII text `offset:<n>`. Anything else is refused with one sentence
+//! (`docs/contract/server.md` §7.2).
 
 /// The message for a cursor the server did not produce.
 pub const INVALID_CURSOR: &str = "Invalid cursor: pass the next_cursor value from the previous page unchanged, or omit it to start from the first page.";

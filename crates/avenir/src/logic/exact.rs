@@ -1,5 +1,6 @@
-//! The reference's rounding primitives (`tools-read.md` §1.3) on exact values: a quotient of two
-//! integers rounded half to even, to the unit, to tens or to tenths, never through a float (D8).
+//! The reference's rounding primitives (`docs/contract/reads.md` §1.3) on exact values: a quotient
+//! of two integers rounded half to even, to the unit, to tens or to tenths, never through a float
+//! (D8).
 //!
 //! The reference rounds binary floats; on exact values the results agree except on exact ties,
 //! which here always go to the even neighbour, as its own rule intends.
@@ -42,7 +43,7 @@ pub fn to_i64(value: i128) -> i64 {
 }
 
 /// Tenths written as Python writes a float with one decimal (`2.0`, `2.7`, `-0.5`), the way
-/// figures such as a runway appear in sentences (`tools-read.md` §1.3).
+/// figures such as a runway appear in sentences (`docs/contract/reads.md` §1.3).
 pub fn tenths_text(tenths: i128) -> String {
     let sign = if tenths < 0 { "-" } else { "" };
     let abs = tenths.unsigned_abs();

@@ -1,5 +1,5 @@
-//! Flags asked for on transactions (`tools-write.md` §9.3): the flag a transaction has now, the
-//! ids a request cannot name (twice, or not in the plan), and the flags that would change.
+//! Flags asked for on transactions (`docs/contract/writes.md` §9.3): the flag a transaction has
+//! now, the ids a request cannot name (twice, or not in the plan), and the flags that would change.
 //!
 //! A flag is one of YNAB's six colours or none; `null`, `""` and any legacy value mean none.
 

@@ -1,5 +1,6 @@
-//! Merchant normalisation (`tools-read.md` §1.6): a bank label reduced to the shop it names, so
-//! that `CB MARKET FRESH FACT 050926 525130******1` and its siblings read as `MARKET FRESH`.
+//! Merchant normalisation (`docs/contract/reads.md` §1.6): a bank label reduced to the shop it
+//! names, so that `CB MARKET FRESH FACT 050926 525130******1` and its siblings read as `MARKET
+//! FRESH`.
 
 use regex::Regex;
 use std::sync::LazyLock;

@@ -15,7 +15,8 @@ use ynab::writes::ScheduleSave;
 pub const MAX_SOURCES: usize = 100;
 /// The longest payee name YNAB takes, in code points.
 pub const MAX_NAME: usize = 500;
-/// Most transactions YNAB is sent in one `PATCH /transactions` (`ynab-api.md` §11: chunk ≤ 100).
+/// Most transactions YNAB is sent in one `PATCH /transactions` (`docs/contract/server.md` §10.11:
+/// chunk ≤ 100).
 pub const PATCH_CHUNK: usize = 100;
 
 /// The payee the sources merge into.
@@ -250,7 +251,8 @@ fn new_name(plan: &PlanDetail, name: &str) -> Result<String, MergeRefusal> {
     Ok(name.to_string())
 }
 
-/// A schedule as a `PUT` saves it again with `payee_id` (the full object, `ynab-api.md` §8).
+/// A schedule as a `PUT` saves it again with `payee_id` (the full object, `docs/contract/server.md`
+/// §10.8).
 pub fn scheduled_save(s: &ScheduledTransactionSummary, payee_id: &str) -> ScheduleSave {
     ScheduleSave {
         payee_id: Some(payee_id.to_string()),

@@ -1,5 +1,5 @@
-//! Net worth month by month (`tools-read.md` §17): every account's balance at the end of each of
-//! the last months, rebuilt from today's balance less what was entered after that month.
+//! Net worth month by month (`docs/contract/reads.md` §17): every account's balance at the end of
+//! each of the last months, rebuilt from today's balance less what was entered after that month.
 //!
 //! Accounts count by type: the debt types are debts whatever their sign, every other type is an
 //! asset; tracking and closed accounts count too. Amounts stay integer milliunits.

@@ -1,5 +1,5 @@
-//! Payees by use (`tools-read.md` §5): how often each bank label was used and when last, the
-//! merchant it normalises to, a search over label and merchant, most used first.
+//! Payees by use (`docs/contract/reads.md` §5): how often each bank label was used and when last,
+//! the merchant it normalises to, a search over label and merchant, most used first.
 
 use super::merchant::merchant;
 use crate::text::{fold, safe, uncut};
@@ -15,7 +15,7 @@ pub struct PayeeUse {
     pub name: String,
     /// `merchant(name)`, in full, with the display rule's characters made safe (`uncut`): the
     /// normalisation collapses line breaks but keeps bidi marks, zero-width and control
-    /// characters, which no answer may carry (`server.md` §6.4).
+    /// characters, which no answer may carry (`docs/contract/server.md` §6.4).
     pub merchant: String,
     pub transactions: u64,
     pub last_date: Option<String>,
@@ -205,7 +205,7 @@ mod tests {
         }
     }
 
-    /// The worked examples of `tools-read.md` §5.
+    /// The worked examples of `docs/contract/reads.md` §5.
     fn fixture() -> (Vec<Payee>, Vec<TransactionSummary>) {
         let mut gone = payee("p-gone", "OLD SHOP");
         gone.deleted = true;

@@ -1,5 +1,6 @@
-//! The debt payoff plan (`tools-read.md` §16): the open debts and their terms in force today, the
-//! monthly budget, and the avalanche and snowball simulations with their conclusion and notes.
+//! The debt payoff plan (`docs/contract/reads.md` §16): the open debts and their terms in force
+//! today, the monthly budget, and the avalanche and snowball simulations with their conclusion and
+//! notes.
 //!
 //! Amounts are integer milliunits, rates YNAB's thousandths of a percent; sentences write amounts
 //! in the plan's format (D16) and months as `YYYY-MM-01` (D7).

@@ -1,5 +1,6 @@
-//! The transactions waiting for a category (`tools-read.md` §12), newest first, each with the
-//! classifier's suggestion and a hint when two of them look like the two halves of one transfer.
+//! The transactions waiting for a category (`docs/contract/reads.md` §12), newest first, each with
+//! the classifier's suggestion and a hint when two of them look like the two halves of one
+//! transfer.
 //!
 //! Pages are cut by offset: on an unchanged plan, following `next_cursor` from the first page
 //! lists every pending transaction exactly once.

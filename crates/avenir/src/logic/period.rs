@@ -16,7 +16,7 @@ pub fn default_until(since: NaiveDate) -> NaiveDate {
         .unwrap_or(NaiveDate::MAX)
 }
 
-/// Check a period; the error is the sentence the tool returns (`tools-read.md` §6, §7).
+/// Check a period; the error is the sentence the tool returns (`docs/contract/reads.md` §6, §7).
 pub fn check(since: NaiveDate, until: NaiveDate) -> Result<(), String> {
     if until < since {
         return Err(format!(

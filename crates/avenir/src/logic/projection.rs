@@ -1,5 +1,6 @@
-//! The day-by-day walk of `forecast_balance` (`tools-read.md` §13 step 11): monthly amounts spread
-//! over the days left, charges and one-offs on their dates, and each month's start, end and low.
+//! The day-by-day walk of `forecast_balance` (`docs/contract/reads.md` §13 step 11): monthly
+//! amounts spread over the days left, charges and one-offs on their dates, and each month's start,
+//! end and low.
 //!
 //! A charge whose day is past a month's end falls on the month's last day (D37), and counts only
 //! when that day is still to come; spreading keeps whole cents, flooring towards −∞.

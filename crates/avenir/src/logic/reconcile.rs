@@ -1,5 +1,5 @@
-//! Reconciling an account with the bank (`tools-write.md` §9.6): the cleared balance against the
-//! bank's, the gap, what could explain it, and what reconciling would mark.
+//! Reconciling an account with the bank (`docs/contract/writes.md` §9.6): the cleared balance
+//! against the bank's, the gap, what could explain it, and what reconciling would mark.
 //!
 //! Pure: the account's transactions and "today" come in, integer milliunits come out; the tool
 //! shapes the answer and asks before anything is written.
@@ -171,7 +171,7 @@ mod tests {
         NaiveDate::from_ymd_opt(2026, 9, 25).expect("a date")
     }
 
-    /// The checking account of `tools-write.md` §14.4.
+    /// The checking account of `docs/contract/writes.md` §14.4.
     fn fixture() -> Fixture {
         let mut f = Fixture::new();
         f.account("acc", "Checking", true);

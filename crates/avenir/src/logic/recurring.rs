@@ -1,5 +1,5 @@
-//! Recurring detection (`tools-read.md` §1.10) and "covered by a schedule" (§1.12), shared by
-//! `forecast_balance` and `find_recurring_charges`: a payee paid in 3 of the last 4 full months
+//! Recurring detection (`docs/contract/reads.md` §1.10) and "covered by a schedule" (§1.12), shared
+//! by `forecast_balance` and `find_recurring_charges`: a payee paid in 3 of the last 4 full months
 //! with a stable monthly sum is recurring, and a schedule whose payee words it carries covers it.
 //!
 //! The reference compares amounts in floats; here the same comparisons run on exact integers

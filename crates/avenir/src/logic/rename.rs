@@ -1,5 +1,5 @@
-//! Renaming a payee (`tools-write.md` §9.7): which payee may be renamed, whether the new name is
-//! one YNAB takes and no other payee holds, and how many transactions name the payee.
+//! Renaming a payee (`docs/contract/writes.md` §9.7): which payee may be renamed, whether the new
+//! name is one YNAB takes and no other payee holds, and how many transactions name the payee.
 //!
 //! The new name is trimmed first; every check, and the rename itself, uses the trimmed name.
 

@@ -1,5 +1,6 @@
-//! Months of runway (`tools-read.md` §18): how long the money available today would last with no
-//! income, at the average spending of the last complete months, and at essential spending alone.
+//! Months of runway (`docs/contract/reads.md` §18): how long the money available today would last
+//! with no income, at the average spending of the last complete months, and at essential spending
+//! alone.
 //!
 //! Amounts are integer milliunits; the runway is kept in tenths of a month, rounded half to even
 //! on the exact quotient (D8); sentences write amounts in the plan's format (D16).

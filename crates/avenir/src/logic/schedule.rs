@@ -1,4 +1,4 @@
-//! Schedule expansion (`tools-read.md` §1.11): every date a scheduled transaction falls on
+//! Schedule expansion (`docs/contract/reads.md` §1.11): every date a scheduled transaction falls on
 //! between two dates, repeating at its YNAB frequency from its next date, and the money in and
 //! out over the period.
 //!

@@ -1,9 +1,9 @@
 //! Scheduled transactions changed, created and deleted (`docs/writes/scheduled_transactions.md`):
-//! the checks YNAB would make (ynab-api.md §8: a date after today and at most five years ahead,
-//! one of the 13 frequencies, no split schedule, no credit-card payment category, a transfer's
-//! category), the fields that really change, the whole object a `PUT` sends (YNAB's update is a
-//! replacement: the schedule as it is, its changes merged in), and each field's value as the
-//! journal and the undo compare it.
+//! the checks YNAB would make (docs/contract/server.md §10.8: a date after today and at most five
+//! years ahead, one of the 13 frequencies, no split schedule, no credit-card payment category, a
+//! transfer's category), the fields that really change, the whole object a `PUT` sends (YNAB's
+//! update is a replacement: the schedule as it is, its changes merged in), and each field's value
+//! as the journal and the undo compare it.
 
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::created::digest;

@@ -1,5 +1,5 @@
-//! Transaction search (`tools-read.md` §7): transactions, categorised or not, by date range,
-//! exact amount, accounts, categories and payee, newest first, cut to a limit.
+//! Transaction search (`docs/contract/reads.md` §7): transactions, categorised or not, by date
+//! range, exact amount, accounts, categories and payee, newest first, cut to a limit.
 //!
 //! A payee term is compared merchant to merchant (§1.6), so card numbers and dates in bank labels
 //! do not matter; a term with nothing left to match once normalised is refused (D22 #5).

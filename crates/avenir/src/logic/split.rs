@@ -1,5 +1,6 @@
-//! Splitting a transaction across categories (`tools-write.md` §9.9): whether the transaction can
-//! be split, whether each line can be given its category, and whether the lines add up.
+//! Splitting a transaction across categories (`docs/contract/writes.md` §9.9): whether the
+//! transaction can be split, whether each line can be given its category, and whether the lines add
+//! up.
 //!
 //! Pure: the checks run in the spec's order on the plan as read, and the first one broken is the
 //! message the tool returns; nothing is written by this module.

@@ -1,5 +1,6 @@
-//! Changing a category's target (`tools-write.md` §9.11): the checks, the target before and after
-//! in words, the fields sent to YNAB, and the fields that would bring the previous target back.
+//! Changing a category's target (`docs/contract/writes.md` §9.11): the checks, the target before
+//! and after in words, the fields sent to YNAB, and the fields that would bring the previous target
+//! back.
 //!
 //! Pure: a category and the arguments come in; whether the change can be undone is decided here
 //! (a previous target of a kind the API cannot recreate is not restorable).

@@ -1,5 +1,6 @@
-//! Spending per category, month by month (`tools-read.md` §11): YNAB's activity with the sign
-//! flipped, so refunds reduce it, keyed by category id with the category's group and name (D22).
+//! Spending per category, month by month (`docs/contract/reads.md` §11): YNAB's activity with the
+//! sign flipped, so refunds reduce it, keyed by category id with the category's group and name
+//! (D22).
 
 use super::budget_month::{GroupNames, usable_categories};
 use crate::months::CalendarMonth;
@@ -115,7 +116,7 @@ mod tests {
             .collect()
     }
 
-    /// Worked example 2 of `tools-read.md` §11, with D22's keys.
+    /// Worked example 2 of `docs/contract/reads.md` §11, with D22's keys.
     #[test]
     fn keyed_by_id_with_refunds_reducing_spending() {
         let months = vec![
@@ -185,7 +186,7 @@ mod tests {
         );
     }
 
-    /// Worked example 3 of `tools-read.md` §11 (the reference's documented one).
+    /// Worked example 3 of `docs/contract/reads.md` §11 (the reference's documented one).
     #[test]
     fn one_month_one_category() {
         let months = vec![month(

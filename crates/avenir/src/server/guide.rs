@@ -1,6 +1,7 @@
-//! The guide: the server's instructions and the `avenir-mcp://guide` resource (`server.md` §4.1).
-//! Each line is there only when its tools are in this process's list, so the guide grows as tools
-//! land and, with writes off, names no write tool: such lines take a read-only variant (D19).
+//! The guide: the server's instructions and the `avenir-mcp://guide` resource
+//! (`docs/contract/server.md` §4.1). Each line is there only when its tools are in this process's
+//! list, so the guide grows as tools land and, with writes off, names no write tool: such lines
+//! take a read-only variant (D19).
 
 use crate::tools::ToolSpec;
 

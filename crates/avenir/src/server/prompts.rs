@@ -1,5 +1,6 @@
-//! The prompts (`server.md` §4.3): canned workflows, each one `user` message built from its
-//! arguments, whose steps name only tools this process lists — so never a hidden write tool (D19).
+//! The prompts (`docs/contract/server.md` §4.3): canned workflows, each one `user` message built
+//! from its arguments, whose steps name only tools this process lists — so never a hidden write
+//! tool (D19).
 //!
 //! A step whose tool is missing (not built yet, or behind the write gate) ends with a proposal the
 //! user carries out in YNAB itself, or uses a read tool that is there.

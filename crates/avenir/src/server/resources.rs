@@ -1,5 +1,6 @@
-//! The resources (`server.md` §4.2): the guide, compact JSON views of a plan's list, accounts
-//! and categories, and the MCP App's chart view (`app.rs`). Each `ynab://` read costs one YNAB request; names pass the display rule.
+//! The resources (`docs/contract/server.md` §4.2): the guide, compact JSON views of a plan's list,
+//! accounts and categories, and the MCP App's chart view (`app.rs`). Each `ynab://` read costs one
+//! YNAB request; names pass the display rule.
 
 use super::AvenirServer;
 use crate::logic::categories::visible_by_group;

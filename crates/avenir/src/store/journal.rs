@@ -1,4 +1,4 @@
-//! The journal of applied operations (`tools-write.md` §5, D14, D31): JSON Lines in the
+//! The journal of applied operations (`docs/contract/writes.md` §5, D14, D31): JSON Lines in the
 //! reference's exact format, so a person switching from the Python server keeps their history,
 //! and beside it the intents file that makes every write crash-safe.
 //!

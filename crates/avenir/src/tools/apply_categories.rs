@@ -1,5 +1,5 @@
-//! `apply_categories` (`tools-write.md` §7): give transactions a category, or replace one, in
-//! one confirmed and undoable step.
+//! `apply_categories` (`docs/contract/writes.md` §7): give transactions a category, or replace one,
+//! in one confirmed and undoable step.
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::StringMember;

@@ -1,5 +1,5 @@
-//! `approve_transactions` (`tools-write.md` §8, D25, D33): the one immediate write — marking
-//! transactions reviewed — journaled and undoable like the others, without a question.
+//! `approve_transactions` (`docs/contract/writes.md` §8, D25, D33): the one immediate write —
+//! marking transactions reviewed — journaled and undoable like the others, without a question.
 
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::Ids;

@@ -88,7 +88,8 @@ pub(crate) async fn second_half_failed(
     what: &str,
 ) -> WriteFailure {
     match WriteFailure::from(error) {
-        // A refusal changed nothing: `first` goes back to its `from` (§9.5, §10.3, D5).
+        // A refusal changed nothing: `first` goes back to its `from`
+        // (`docs/contract/writes.md` §9.5, §10.3, D5).
         WriteFailure::NothingChanged(text) => {
             let refused = format!("YNAB refused to change {second} ({text})");
             match context

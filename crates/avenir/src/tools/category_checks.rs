@@ -3,8 +3,8 @@
 
 use crate::text::{quoted, safe};
 
-/// The one-line rule's refusal (`server.md` §6.4, `tools-write.md` §11.3), for a name the agent
-/// gives that a question would show.
+/// The one-line rule's refusal (`docs/contract/server.md` §6.4, `docs/contract/writes.md` §11.3),
+/// for a name the agent gives that a question would show.
 pub fn one_line_error(name: &str) -> String {
     format!(
         "{} contains a line break, control or format character (such as a zero-width or direction mark): give the name on one line, with visible characters only.",

@@ -1,4 +1,5 @@
-//! `create_category` (`tools-write.md` §9.1, D15, D25): a new category in a group, confirmed.
+//! `create_category` (`docs/contract/writes.md` §9.1, D15, D25): a new category in a group,
+//! confirmed.
 //!
 //! A creation is journaled as `category_create`, which undo cannot revert (YNAB's API cannot
 //! delete or hide a category).

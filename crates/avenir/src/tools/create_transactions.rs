@@ -1,5 +1,5 @@
-//! `create_transactions` (`tools-write.md` §9.2): record on one account the transactions the bank
-//! did not bring, in one confirmed step that `undo_operation` reverts by deleting them.
+//! `create_transactions` (`docs/contract/writes.md` §9.2): record on one account the transactions
+//! the bank did not bring, in one confirmed step that `undo_operation` reverts by deleting them.
 //!
 //! The journal keeps only the ids YNAB gave them, and the intent a digest of each item (D31): no
 //! payee, memo or amount reaches the disk in clear.
@@ -25,7 +25,7 @@ use std::sync::Arc;
 use ynab::models::Milliunits;
 use ynab::writes::NewTransaction;
 
-/// Longest payee name YNAB takes on a transaction, in code points (`server.md` §6.4).
+/// Longest payee name YNAB takes on a transaction, in code points (`docs/contract/server.md` §6.4).
 const MAX_PAYEE: usize = 200;
 /// Longest memo YNAB takes, in code points.
 const MAX_MEMO: usize = 500;

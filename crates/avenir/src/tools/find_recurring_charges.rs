@@ -1,5 +1,6 @@
-//! `find_recurring_charges` (`tools-read.md` §14): the subscriptions and other charges paid every
-//! month, costliest over a year first, with their yearly cost; recurring income too when asked.
+//! `find_recurring_charges` (`docs/contract/reads.md` §14): the subscriptions and other charges
+//! paid every month, costliest over a year first, with their yearly cost; recurring income too when
+//! asked.
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};

@@ -1,5 +1,5 @@
-//! `find_transactions` (`tools-read.md` §7): transactions on any account, categorised or not, by
-//! date range, exact amount, accounts, categories and payee, newest first.
+//! `find_transactions` (`docs/contract/reads.md` §7): transactions on any account, categorised or
+//! not, by date range, exact amount, accounts, categories and payee, newest first.
 
 use super::list_scheduled_transactions::COST;
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};

@@ -1,5 +1,5 @@
-//! `flag_transactions` (`tools-write.md` §9.3): give transactions a coloured flag, or remove it,
-//! in one confirmed and undoable step.
+//! `flag_transactions` (`docs/contract/writes.md` §9.3): give transactions a coloured flag, or
+//! remove it, in one confirmed and undoable step.
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::FlagColour;
@@ -147,7 +147,7 @@ request to preview once the plan is loaded, plus one to apply."
     }
 }
 
-/// The exact message of a refused request (`tools-write.md` §9.3).
+/// The exact message of a refused request (`docs/contract/writes.md` §9.3).
 fn refusal(refused: FlagRefusal) -> String {
     match refused {
         FlagRefusal::Empty => "Give at least one flag.".to_string(),
@@ -285,7 +285,7 @@ fn subject(changes: &[Reflagged]) -> Value {
 }
 
 /// The journal's (and the intent's) details: `{"changes": [{transaction_id, from, to}]}`, in
-/// request order — what the `flag` undo reads (`tools-write.md` §5.2, §10.2).
+/// request order — what the `flag` undo reads (`docs/contract/writes.md` §5.2, §10.2).
 fn details(changes: &[Reflagged]) -> Value {
     json!({"changes": changes
         .iter()

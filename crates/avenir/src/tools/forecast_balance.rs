@@ -1,5 +1,6 @@
-//! `forecast_balance` (`tools-read.md` §13): the balance of a set of accounts projected day by day
-//! to the end of a month, the first month it goes below zero, and every assumption behind it.
+//! `forecast_balance` (`docs/contract/reads.md` §13): the balance of a set of accounts projected
+//! day by day to the end of a month, the first month it goes below zero, and every assumption
+//! behind it.
 
 use super::list_scheduled_transactions::OccurrenceEntry;
 use super::month_figures::{PLAN_READ_COST, in_build};

@@ -1,5 +1,6 @@
-//! `get_age_of_money` (`tools-read.md` §15): YNAB's own Age of Money of each month up to the
-//! current one, with the latest figure, its trend and notes, read from the plan's month summaries.
+//! `get_age_of_money` (`docs/contract/reads.md` §15): YNAB's own Age of Money of each month up to
+//! the current one, with the latest figure, its trend and notes, read from the plan's month
+//! summaries.
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};

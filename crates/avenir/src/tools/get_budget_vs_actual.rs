@@ -1,5 +1,5 @@
-//! `get_budget_vs_actual` (`tools-read.md` §10): the share of each category's budget spent in one
-//! month, with what the months before carried over.
+//! `get_budget_vs_actual` (`docs/contract/reads.md` §10): the share of each category's budget spent
+//! in one month, with what the months before carried over.
 
 use super::month_figures::{PLAN_READ_COST, Percent, month_of, pointer, read_month};
 use super::{AnswerTool, Answered, ListOf, PlanId, ToolError};

@@ -1,5 +1,5 @@
-//! `get_category_balances` (`tools-read.md` §9): each category's assigned, activity and available
-//! balance for one month.
+//! `get_category_balances` (`docs/contract/reads.md` §9): each category's assigned, activity and
+//! available balance for one month.
 
 use super::month_figures::{PLAN_READ_COST, month_of, pointer, read_month};
 use super::{AnswerTool, Answered, ListOf, PlanId, ToolError};

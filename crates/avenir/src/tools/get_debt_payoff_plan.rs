@@ -1,5 +1,5 @@
-//! `get_debt_payoff_plan` (`tools-read.md` §16): validates the strategy, budget and overrides,
-//! reads the plan once, and shapes the avalanche / snowball plans the logic simulates.
+//! `get_debt_payoff_plan` (`docs/contract/reads.md` §16): validates the strategy, budget and
+//! overrides, reads the plan once, and shapes the avalanche / snowball plans the logic simulates.
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};

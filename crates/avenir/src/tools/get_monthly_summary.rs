@@ -1,5 +1,5 @@
-//! `get_monthly_summary` (`tools-read.md` §8): a month at a glance — income, assigned, activity,
-//! Ready to Assign, Age of Money and the overspent categories.
+//! `get_monthly_summary` (`docs/contract/reads.md` §8): a month at a glance — income, assigned,
+//! activity, Ready to Assign, Age of Money and the overspent categories.
 
 use super::month_figures::{PLAN_READ_COST, month_of, pointer, read_month};
 use super::{AnswerTool, Answered, PlanId, ToolError};

@@ -1,5 +1,5 @@
-//! `get_net_worth_trend` (`tools-read.md` §17): assets, debts and net worth at the end of each of
-//! the last months, the current one included, rebuilt by the logic from today's balances.
+//! `get_net_worth_trend` (`docs/contract/reads.md` §17): assets, debts and net worth at the end of
+//! each of the last months, the current one included, rebuilt by the logic from today's balances.
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};

@@ -1,5 +1,5 @@
-//! `get_runway` (`tools-read.md` §18): validates the months to average and the essential groups,
-//! reads the plan once, and shapes how long the money available would last with no income.
+//! `get_runway` (`docs/contract/reads.md` §18): validates the months to average and the essential
+//! groups, reads the plan once, and shapes how long the money available would last with no income.
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};

@@ -1,5 +1,6 @@
-//! `get_savings_rate` (`tools-read.md` §19): income, spending, saved and the rate in each complete
-//! month before the current one, from the budget accounts' transactions, with totals and notes.
+//! `get_savings_rate` (`docs/contract/reads.md` §19): income, spending, saved and the rate in each
+//! complete month before the current one, from the budget accounts' transactions, with totals and
+//! notes.
 
 use super::month_figures::{PLAN_READ_COST, Percent, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};

@@ -1,5 +1,6 @@
-//! `get_spending_trends` (`tools-read.md` §11): spending per category, month by month, over the
-//! last months up to the current one, keyed by category id with each category's group and name.
+//! `get_spending_trends` (`docs/contract/reads.md` §11): spending per category, month by month,
+//! over the last months up to the current one, keyed by category id with each category's group and
+//! name.
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};

@@ -1,5 +1,5 @@
-//! `get_underfunded_targets` (`tools-read.md` §20): the categories whose target still needs money in
-//! a month, most urgent first, with what they need together against Ready to Assign.
+//! `get_underfunded_targets` (`docs/contract/reads.md` §20): the categories whose target still
+//! needs money in a month, most urgent first, with what they need together against Ready to Assign.
 
 use super::month_figures::{PLAN_READ_COST, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
@@ -15,7 +15,7 @@ use serde::Serialize;
 /// Most targets one call lists.
 pub const MAX_LIMIT: i64 = 200;
 
-/// The sentence naming the write tools that fund a target (`server.md` §3.3).
+/// The sentence naming the write tools that fund a target (`docs/contract/server.md` §3.3).
 const FUND_WITH_WRITES: &str = "To fund them: move_money or set_category_budget, each previewed.";
 /// Its replacement while writes are off, or the tools are not in this build.
 const FUND_READ_ONLY: &str = "To fund them, the user assigns money in YNAB itself.";

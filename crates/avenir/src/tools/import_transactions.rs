@@ -1,5 +1,5 @@
-//! `import_transactions` (`tools-write.md` §9.4, S5, D3): ask YNAB to import what the linked
-//! banks already hold, confirmed like every write but `approve_transactions`.
+//! `import_transactions` (`docs/contract/writes.md` §9.4, S5, D3): ask YNAB to import what the
+//! linked banks already hold, confirmed like every write but `approve_transactions`.
 //!
 //! It is journaled as `import` with `"undoable": false` and a reason (D25): an imported
 //! transaction is deleted in YNAB itself.

@@ -2,8 +2,8 @@
 //! on one account and the inflow of the same amount on another — one YNAB transfer, keeping the
 //! bank-imported side (else the outflow), its date and cleared state.
 //!
-//! YNAB has no endpoint to link two transactions (`ynab-api.md` §6): the kept side's payee
-//! becomes the other account's transfer payee (YNAB makes the mirror), the mirror gets the
+//! YNAB has no endpoint to link two transactions (`docs/contract/server.md` §10.6): the kept side's
+//! payee becomes the other account's transfer payee (YNAB makes the mirror), the mirror gets the
 //! deleted side's cleared state, and the other, now redundant, transaction is deleted. The
 //! journal keeps ids and the plan's knowledge only (D31): undo recreates the deleted side from
 //! YNAB's record of it.

@@ -1,5 +1,5 @@
-//! `list_accounts` (`tools-read.md` §3): accounts with today's balances, bank-link health and the
-//! date of the last reconciliation.
+//! `list_accounts` (`docs/contract/reads.md` §3): accounts with today's balances, bank-link health
+//! and the date of the last reconciliation.
 
 use super::{AnswerTool, Answered, ListOf, PlanArgs, ToolError};
 use crate::context::Context;

@@ -1,5 +1,5 @@
-//! `list_category_groups` (`tools-read.md` §4): the groups a category can be created in or moved
-//! to, ids and names only.
+//! `list_category_groups` (`docs/contract/reads.md` §4): the groups a category can be created in or
+//! moved to, ids and names only.
 
 use super::{AnswerTool, Answered, ListOf, PlanArgs, ToolError};
 use crate::context::Context;

@@ -1,5 +1,5 @@
-//! `list_payees` (`tools-read.md` §5): payees by use, each with the merchant its bank label
-//! normalises to, so labels that name one shop can be seen together.
+//! `list_payees` (`docs/contract/reads.md` §5): payees by use, each with the merchant its bank
+//! label normalises to, so labels that name one shop can be seen together.
 
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{IntOr, Text};

@@ -1,4 +1,5 @@
-//! `list_plans` (`tools-read.md` §2): the plans the token can read, with the ids other tools take.
+//! `list_plans` (`docs/contract/reads.md` §2): the plans the token can read, with the ids other
+//! tools take.
 
 use super::{AnswerTool, Answered, ListOf, ToolError};
 use crate::context::Context;

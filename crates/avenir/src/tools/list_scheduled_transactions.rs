@@ -1,5 +1,6 @@
-//! `list_scheduled_transactions` (`tools-read.md` §6): every date a scheduled transaction falls on
-//! between two dates, with the money in and out over the period, transfers left out of the totals.
+//! `list_scheduled_transactions` (`docs/contract/reads.md` §6): every date a scheduled transaction
+//! falls on between two dates, with the money in and out over the period, transfers left out of the
+//! totals.
 
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Date, Ids};

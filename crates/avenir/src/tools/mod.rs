@@ -132,7 +132,8 @@ pub trait AnswerTool: Send + Sync + 'static {
     /// The structured answer: the output schema comes from this type.
     type Answer: Serialize + JsonSchema;
 
-    /// The description; `writes` says whether the write gate is open (read-only variants, §3.3).
+    /// The description; `writes` says whether the write gate is open (read-only variants,
+    /// `docs/contract/server.md` §3.3).
     fn description(writes: bool) -> String;
 
     fn run(
@@ -175,7 +176,8 @@ pub type Run = for<'a> fn(&'a Context, Map<String, Value>, AskContext) -> Runnin
 pub struct ToolSpec {
     pub name: &'static str,
     pub title: &'static str,
-    /// The description; `writes` says whether the write gate is open (read-only variants, §3.3).
+    /// The description; `writes` says whether the write gate is open (read-only variants,
+    /// `docs/contract/server.md` §3.3).
     pub description: fn(writes: bool) -> String,
     pub input_schema: fn() -> Value,
     pub output_schema: fn() -> Value,

@@ -33,7 +33,7 @@ pub(super) fn pointer(tool: &str, sentence: &str) -> String {
 
 /// `" {sentence}"` when the write gate is open and every one of `tools` is in this build, else
 /// nothing: a read tool's description points to write tools only when the agent can call them
-/// (`tools-write.md` §3, D19).
+/// (`docs/contract/writes.md` §3, D19).
 pub(super) fn write_pointer(writes: bool, tools: &[&str], sentence: &str) -> String {
     if writes && tools.iter().all(|t| in_build(t)) {
         format!(" {sentence}")

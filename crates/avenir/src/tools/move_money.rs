@@ -1,5 +1,5 @@
-//! `move_money` (`tools-write.md` §9.5): money moved between two categories for a month, in one
-//! confirmed and undoable step.
+//! `move_money` (`docs/contract/writes.md` §9.5): money moved between two categories for a month,
+//! in one confirmed and undoable step.
 
 use super::assigned_amounts::{
     Side, available_part, month_categories, second_half_failed, unknown_category,

@@ -1,5 +1,5 @@
-//! `reconcile_account` (`tools-write.md` §9.6): compare an account with the balance the bank
-//! shows, explain a gap without changing anything, and — confirmed — mark it reconciled.
+//! `reconcile_account` (`docs/contract/writes.md` §9.6): compare an account with the balance the
+//! bank shows, explain a gap without changing anything, and — confirmed — mark it reconciled.
 //!
 //! It asks only when it writes: a gap without `adjust` is explained (`difference_found`), an
 //! account already reconciled is `nothing_to_do`. The adjustment goes to `Inflow: Ready to Assign`

@@ -1,5 +1,5 @@
-//! `rename_payee` (`tools-write.md` §9.7): give a payee a cleaner name for its whole history,
-//! confirmed and undoable.
+//! `rename_payee` (`docs/contract/writes.md` §9.7): give a payee a cleaner name for its whole
+//! history, confirmed and undoable.
 
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::Text;
@@ -89,7 +89,7 @@ once the plan is loaded, plus one to apply."
     }
 }
 
-/// The exact message of a refused rename (`tools-write.md` §9.7, §11.3).
+/// The exact message of a refused rename (`docs/contract/writes.md` §9.7, §11.3).
 fn refusal(payee_id: &str, refused: RenameRefusal) -> String {
     match refused {
         RenameRefusal::Transfer => format!(

@@ -1,5 +1,5 @@
-//! `set_category_budget` (`tools-write.md` §9.8): a category's assigned amount for a month,
-//! confirmed and undoable.
+//! `set_category_budget` (`docs/contract/writes.md` §9.8): a category's assigned amount for a
+//! month, confirmed and undoable.
 
 use super::assigned_amounts::{available_part, month_categories, unknown_category};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};

@@ -1,5 +1,6 @@
-//! `set_category_target` (`tools-write.md` §9.11): set, change or remove a category's target in
-//! one confirmed step, undoable when the previous target can be recreated through the API.
+//! `set_category_target` (`docs/contract/writes.md` §9.11): set, change or remove a category's
+//! target in one confirmed step, undoable when the previous target can be recreated through the
+//! API.
 //!
 //! A previous target the API cannot recreate (a kind or rhythm only YNAB's app sets) is said in
 //! the question, and the change is journaled with `"undoable": false` and a reason (D25).
@@ -110,7 +111,7 @@ request to preview once the plan is loaded, plus one to apply."
     }
 }
 
-/// A `target` operation's journal details (`tools-write.md` §5.2).
+/// A `target` operation's journal details (`docs/contract/writes.md` §5.2).
 fn journal_details(edit: &TargetEdit) -> Value {
     json!({"category_id": edit.category_id, "undo": edit.change.undo,
            "after": edit.change.after})

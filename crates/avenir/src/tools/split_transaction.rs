@@ -1,5 +1,5 @@
-//! `split_transaction` (`tools-write.md` §9.9): spread one transaction across categories, lines
-//! adding up to the cent, in one confirmed step.
+//! `split_transaction` (`docs/contract/writes.md` §9.9): spread one transaction across categories,
+//! lines adding up to the cent, in one confirmed step.
 //!
 //! YNAB's API cannot change a split afterwards, so it is journaled as `split` with
 //! `"undoable": false` and a reason (D25); the question and the result say so.

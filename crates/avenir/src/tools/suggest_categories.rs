@@ -1,5 +1,6 @@
-//! `suggest_categories` (`tools-read.md` §12): the transactions waiting for a category, a page at a
-//! time, each with a category suggested from the payee's own history when it is clear enough.
+//! `suggest_categories` (`docs/contract/reads.md` §12): the transactions waiting for a category, a
+//! page at a time, each with a category suggested from the payee's own history when it is clear
+//! enough.
 
 use super::list_scheduled_transactions::COST;
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};

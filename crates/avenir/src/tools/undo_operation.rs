@@ -1,5 +1,5 @@
-//! `undo_operation` (`tools-write.md` §10, D5, D14, D25): revert the latest operation still in
-//! effect, or the one named, never overwriting a later change; confirmed like every write.
+//! `undo_operation` (`docs/contract/writes.md` §10, D5, D14, D25): revert the latest operation
+//! still in effect, or the one named, never overwriting a later change; confirmed like every write.
 //!
 //! Kinds it reverts, whether this server or the Python one journaled them: `categorize`,
 //! `budget`, `move`, `approve`, `category`, `create`, `flag`, `payee`, `reconcile`, and a
@@ -943,7 +943,7 @@ pub(crate) fn undo_result(
     .into_value()
 }
 
-/// The applied message of an undo, per kind (`tools-write.md` §10.2).
+/// The applied message of an undo, per kind (`docs/contract/writes.md` §10.2).
 pub fn applied_message_of(kind: &str) -> &'static str {
     match kind {
         "categorize" => "Previous categories restored.",

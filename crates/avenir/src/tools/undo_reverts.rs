@@ -1,6 +1,7 @@
-//! What undoing each kind of operation would do now (`tools-write.md` §10.2): the I/O around
-//! `logic::undo`, which parses the details and decides. This file reads what each kind compares
-//! (the plan, a month's categories, items recognised by digest) and shapes the plan it returns.
+//! What undoing each kind of operation would do now (`docs/contract/writes.md` §10.2): the I/O
+//! around `logic::undo`, which parses the details and decides. This file reads what each kind
+//! compares (the plan, a month's categories, items recognised by digest) and shapes the plan it
+//! returns.
 //!
 //! An operation a crash interrupted (D14) — an unfinished intent, or one whose undo was
 //! interrupted — is read as partly applied; when nothing of it is left to revert, its intents
@@ -50,8 +51,8 @@ impl Recovery {
     }
 }
 
-/// What undoing `op` would do now, read from the current plan (`tools-write.md` §10.2): the
-/// details are parsed (a damaged one refuses), the state each kind compares is read, and
+/// What undoing `op` would do now, read from the current plan (`docs/contract/writes.md` §10.2):
+/// the details are parsed (a damaged one refuses), the state each kind compares is read, and
 /// `logic::undo` decides. An interrupted operation with nothing left to revert is settled here.
 pub(crate) async fn plan_undo(
     context: &Context,

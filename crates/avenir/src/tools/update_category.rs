@@ -1,5 +1,5 @@
-//! `update_category` (`tools-write.md` §9.10, D15, D25): a category renamed or moved to another
-//! group, confirmed; journaled as `category`, which undo puts back.
+//! `update_category` (`docs/contract/writes.md` §9.10, D15, D25): a category renamed or moved to
+//! another group, confirmed; journaled as `category`, which undo puts back.
 
 use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};

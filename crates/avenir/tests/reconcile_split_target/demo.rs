@@ -1,5 +1,6 @@
-//! The demo plan's reconcile task (`server.md` §8.1): the bank shows 3,256.64, Checking 3,328.50;
-//! the gap of -71.86 is explained (the MARKET FRESH -71.86 imported twice), nothing is written.
+//! The demo plan's reconcile task (`docs/contract/server.md` §8.1): the bank shows 3,256.64,
+//! Checking 3,328.50; the gap of -71.86 is explained (the MARKET FRESH -71.86 imported twice),
+//! nothing is written.
 
 use super::common::id;
 use super::{GAP, code_of, gate, harness, writes_sent};

@@ -1,5 +1,5 @@
-//! `split_transaction`: the worked example of `tools-write.md` §14.5 with a code and with an
-//! asking client, the 20-line cap, every refusal with nothing written, and undo's answer.
+//! `split_transaction`: the worked example of `docs/contract/writes.md` §14.5 with a code and with
+//! an asking client, the 20-line cap, every refusal with nothing written, and undo's answer.
 
 use super::common::{Asker, Reply, id};
 use super::{

@@ -1,5 +1,6 @@
-//! Age of Money as the reference's stand-in computes it (`server.md` §8.2): money into the budget
-//! accounts queued, each payment out spending the oldest money first, the last ten payments averaged.
+//! Age of Money as the reference's stand-in computes it (`docs/contract/server.md` §8.2): money
+//! into the budget accounts queued, each payment out spending the oldest money first, the last ten
+//! payments averaged.
 //!
 //! The rule, step by step (the module doc of `compute` states it for readers of the crate):
 //! 1. *Events.* Every non-deleted transaction on a budget (on-budget) account, taken whole: its

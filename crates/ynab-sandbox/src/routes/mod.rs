@@ -32,7 +32,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Which member names a response uses: `/plans` paths answer `plans`/`plan`/`default_plan`,
-/// the legacy `/budgets` paths `budgets`/`budget`/`default_budget` (`ynab-api.md` §2).
+/// the legacy `/budgets` paths `budgets`/`budget`/`default_budget` (`docs/contract/server.md`
+/// §10.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Naming {
     Plans,

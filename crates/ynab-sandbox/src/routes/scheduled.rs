@@ -12,7 +12,7 @@
 //! - Payees resolve as for transactions (`payee_id`, else `payee_name` → existing or new payee);
 //!   a transfer payee makes it a scheduled transfer (`transfer_account_id`); between two budget
 //!   accounts it takes no category. Split schedules cannot be created (400).
-//! - A credit-card payment category is refused (400), as YNAB does (ynab-api.md §8).
+//! - A credit-card payment category is refused (400), as YNAB does (docs/contract/server.md §10.8).
 //! - Deleting marks it deleted and answers it; deleted schedules appear only in deltas, every
 //!   field kept (what an undo recreates from).
 
@@ -172,8 +172,8 @@ impl Save {
     }
 }
 
-/// Whether category `id` is in YNAB's "Credit Card Payments" group (ynab-api.md §8: no
-/// schedule takes one).
+/// Whether category `id` is in YNAB's "Credit Card Payments" group (docs/contract/server.md §10.8:
+/// no schedule takes one).
 fn is_card_payment(plan: &PlanState, id: &str) -> bool {
     let group = plan
         .categories

@@ -1,6 +1,6 @@
-//! `forecast_balance` (`tools-read.md` §13): the assumptions a projection rests on — the chosen
-//! accounts' balance, recurring charges, YNAB schedules, averages of other money in and out, and
-//! what was already spent this month — read from the plan, then walked day by day to a month.
+//! `forecast_balance` (`docs/contract/reads.md` §13): the assumptions a projection rests on — the
+//! chosen accounts' balance, recurring charges, YNAB schedules, averages of other money in and out,
+//! and what was already spent this month — read from the plan, then walked day by day to a month.
 //!
 //! Transfers to accounts outside the projected set count as money out, from history and schedules
 //! alike (D22 #14); a payee a schedule covers is projected by the schedule alone.

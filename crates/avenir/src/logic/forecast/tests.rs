@@ -1,5 +1,5 @@
-//! Tests of the forecast's assumptions: the worked examples 4 and 5 of `tools-read.md` §13 on
-//! small fixtures, transfers out of the set (D22 #14), given income, one-offs and the horizon.
+//! Tests of the forecast's assumptions: the worked examples 4 and 5 of `docs/contract/reads.md` §13
+//! on small fixtures, transfers out of the set (D22 #14), given income, one-offs and the horizon.
 
 use super::*;
 use crate::logic::fixtures::Fixture;

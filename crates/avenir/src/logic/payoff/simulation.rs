@@ -1,5 +1,5 @@
-//! The month-by-month payoff simulation of `tools-read.md` §16 step 7: interest on every balance,
-//! then each debt's minimum, then the rest of the budget in the strategy's order.
+//! The month-by-month payoff simulation of `docs/contract/reads.md` §16 step 7: interest on every
+//! balance, then each debt's minimum, then the rest of the budget in the strategy's order.
 //!
 //! Balances are integer milliunits held in `i128`; interest is a twelfth of the yearly rate on the
 //! exact balance, rounded to the cent, ties to the even cent (`round_tens`, D8).

@@ -1,5 +1,5 @@
-//! Tests of the payoff plan: the worked examples of `tools-read.md` §16 on small fixtures, the
-//! demo's car loan, overrides, terms in force and the wording of each conclusion.
+//! Tests of the payoff plan: the worked examples of `docs/contract/reads.md` §16 on small fixtures,
+//! the demo's car loan, overrides, terms in force and the wording of each conclusion.
 
 use super::simulation::monthly_interest;
 use super::*;
@@ -323,7 +323,7 @@ fn past_payments_average_the_transfers_in() {
     );
 }
 
-/// The demo's car loan (`server.md` §8.1): 19,040.81 at 4.5 %, 400.00 a month.
+/// The demo's car loan (`docs/contract/server.md` §8.1): 19,040.81 at 4.5 %, 400.00 a month.
 #[test]
 fn the_demo_car_loan() {
     let mut f = Fixture::new();

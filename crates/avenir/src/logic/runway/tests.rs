@@ -1,4 +1,4 @@
-//! Tests of the runway: the worked examples of `tools-read.md` §18 on a small fixture, the
+//! Tests of the runway: the worked examples of `docs/contract/reads.md` §18 on a small fixture, the
 //! essential groups, split lines, and properties of the figures.
 
 use super::*;

@@ -1,5 +1,6 @@
-//! The savings rate (`tools-read.md` §19): income, spending and what was kept in each complete month
-//! before the current one, read from the budget accounts' transactions, with totals and notes.
+//! The savings rate (`docs/contract/reads.md` §19): income, spending and what was kept in each
+//! complete month before the current one, read from the budget accounts' transactions, with totals
+//! and notes.
 //!
 //! Income is money in categorised to Ready to Assign; spending is money out less refunds; a
 //! transfer to a tracking asset is saved, not spent. Amounts are integer milliunits, rates tenths

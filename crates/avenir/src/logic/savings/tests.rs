@@ -1,5 +1,6 @@
-//! Tests of the savings rate: the worked examples of `tools-read.md` §19 on small fixtures, and
-//! properties that hold for any plan (saved = income + spending, tracking accounts never read).
+//! Tests of the savings rate: the worked examples of `docs/contract/reads.md` §19 on small
+//! fixtures, and properties that hold for any plan (saved = income + spending, tracking accounts
+//! never read).
 
 use super::*;
 use crate::logic::fixtures::Fixture;

@@ -1,5 +1,5 @@
-//! Underfunded targets (`tools-read.md` §20): the categories whose target still needs money in a
-//! month, most urgent first, with what they need together against Ready to Assign.
+//! Underfunded targets (`docs/contract/reads.md` §20): the categories whose target still needs
+//! money in a month, most urgent first, with what they need together against Ready to Assign.
 //!
 //! YNAB's computed goal figures (`goal_under_funded`, `goal_overall_left`, …) are used as given;
 //! nothing is recomputed. Amounts stay integer milliunits; sentences use the plan's format (D16).

@@ -1,5 +1,5 @@
-//! Tests of the underfunded targets: the worked examples of `tools-read.md` §20, and the order
-//! and totals as properties (most urgent first; the totals count every target, limit or not).
+//! Tests of the underfunded targets: the worked examples of `docs/contract/reads.md` §20, and the
+//! order and totals as properties (most urgent first; the totals count every target, limit or not).
 
 use super::*;
 use proptest::prelude::*;

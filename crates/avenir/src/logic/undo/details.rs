@@ -1,5 +1,6 @@
-//! The details of a journaled operation, parsed into one typed value per kind (`tools-write.md`
-//! §5.3, §10.2). A detail that is missing or of the wrong type is a [`Refusal`], never a default.
+//! The details of a journaled operation, parsed into one typed value per kind
+//! (`docs/contract/writes.md` §5.3, §10.2). A detail that is missing or of the wrong type is a
+//! [`Refusal`], never a default.
 
 use crate::months::CalendarMonth;
 use serde_json::Value;

@@ -1,5 +1,5 @@
-//! What undoing a journaled operation would do now (`tools-write.md` §10.2): one function per
-//! kind compares the plan's current state with what the operation set. Each returns an
+//! What undoing a journaled operation would do now (`docs/contract/writes.md` §10.2): one function
+//! per kind compares the plan's current state with what the operation set. Each returns an
 //! [`UndoPlan`] — the reverting changes, the question, what changed since and is left alone —
 //! and the undo tool only reads the plan and the journal, then shapes the plan it gets.
 //!
