@@ -7,7 +7,6 @@
 //! - `crypto`: YNAB's tokens sealed at rest (AES-GCM, `AVENIR_MCP_SECRET_KEY` or a key file).
 //! - `oauth`: the authorization server for MCP clients (metadata, registration, authorize, token,
 //!   revocation, delete).
-//! - `testing`: a throwaway PostgreSQL for the tests.
 
 pub mod crypto;
 pub mod db;
@@ -16,4 +15,3 @@ pub mod oauth_store;
 pub mod people;
 pub mod serve;
 pub mod start;
-pub mod testing;

@@ -3,13 +3,15 @@
 //! handles standing for two instances. No assertion depends on timing: orderings are proven with
 //! events recorded in order.
 
+mod common;
+
 use avenir::store::shared::{CodeEntry, Stream};
 use avenir_hosted::db::{Db, DbConfig};
 use avenir_hosted::oauth_store::{
     ClientKind, ClientRecord, CodeGrant, OAuthStore, PendingSignIn, RefreshUse, TokenKind,
     TokenRecord, YnabGrant,
 };
-use avenir_hosted::testing::TestPostgres;
+use common::postgres::TestPostgres;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
