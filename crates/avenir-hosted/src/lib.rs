@@ -1,6 +1,7 @@
 //! avenir-mcp's hosted mode (`avenir-mcp serve`): reachable over HTTPS through a reverse proxy,
 //! each person signed in with YNAB's OAuth, and state that several instances share.
 //!
+//! - `config`: the settings a hosted server starts with (`HostedConfig`, `PublicUrl`).
 //! - `oauth_store`: what the authorization server keeps, as an interface.
 //! - `db`: that interface and avenir's shared state (journal, codes, nonces, pacing ledger) on
 //!   PostgreSQL (`AVENIR_MCP_DATABASE_URL`) or a SQLite file, with migrations.
@@ -8,6 +9,7 @@
 //! - `oauth`: the authorization server for MCP clients (metadata, registration, authorize, token,
 //!   revocation, delete).
 
+pub mod config;
 pub mod crypto;
 pub mod db;
 pub mod oauth;

@@ -77,26 +77,38 @@ pub fn scope_within(asked: &str, granted: &str) -> bool {
         .all(|a| granted.split(' ').any(|g| g == a))
 }
 
+/// Why the server's public URL cannot be its issuer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IssuerError {
+    #[error("the public URL '{given}' is not a URL ({source})")]
+    NotUrl {
+        given: String,
+        source: url::ParseError,
+    },
+    #[error("the public URL '{0}' must have no query, fragment or user information")]
+    ExtraParts(String),
+    #[error("the public URL '{0}' must be https (http only on 127.0.0.1 or localhost)")]
+    NotHttps(String),
+}
+
 /// Check the server's public URL (the issuer): https, or http on loopback for a local trial;
 /// no query, fragment or user information (RFC 8414 §2).
-pub fn check_public_url(public_url: &str) -> Result<(), String> {
-    let url = Url::parse(public_url)
-        .map_err(|e| format!("the public URL '{public_url}' is not a URL ({e})"))?;
+pub fn check_public_url(public_url: &str) -> Result<(), IssuerError> {
+    let url = Url::parse(public_url).map_err(|source| IssuerError::NotUrl {
+        given: public_url.to_string(),
+        source,
+    })?;
     if url.query().is_some()
         || url.fragment().is_some()
         || !url.username().is_empty()
         || url.password().is_some()
     {
-        return Err(format!(
-            "the public URL '{public_url}' must have no query, fragment or user information"
-        ));
+        return Err(IssuerError::ExtraParts(public_url.to_string()));
     }
     match url.scheme() {
         "https" if url.host().is_some() => Ok(()),
         "http" if is_loopback_host(&url) => Ok(()),
-        _ => Err(format!(
-            "the public URL '{public_url}' must be https (http only on 127.0.0.1 or localhost)"
-        )),
+        _ => Err(IssuerError::NotHttps(public_url.to_string())),
     }
 }
 

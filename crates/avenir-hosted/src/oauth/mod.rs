@@ -112,13 +112,55 @@ impl fmt::Debug for YnabTokens {
     }
 }
 
+/// Why a [`SignInHook`] could not complete a sign-in: the implementor's own error, kept whole
+/// for the logs.
+pub type SignInFailure = Box<dyn std::error::Error + Send + Sync>;
+
+/// Why the authorization server could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum OAuthSetupError {
+    #[error(transparent)]
+    Issuer(#[from] logic::IssuerError),
+    #[error(transparent)]
+    MetadataClient(#[from] fetch::MetadataClientError),
+    #[error("the HTTP client for YNAB could not be built ({0})")]
+    YnabClient(#[source] reqwest::Error),
+}
+
+/// Why the client of an `/authorize` request is not one to sign in for; the sentence is shown on
+/// the page.
+#[derive(Debug, thiserror::Error)]
+enum ClientError {
+    #[error("the server cannot read its storage right now: try again in a minute")]
+    Storage,
+    #[error(
+        "The application '{0}' is not known here. It must register (POST /register) or use the \
+         URL of its client metadata document as client_id."
+    )]
+    Unknown(String),
+    #[error(transparent)]
+    Document(#[from] fetch::FetchError),
+}
+
+/// Why YNAB's code could not be exchanged for YNAB's tokens (for the logs).
+#[derive(Debug, thiserror::Error)]
+enum ExchangeError {
+    #[error("YNAB's token endpoint could not be reached ({0})")]
+    Unreachable(#[source] reqwest::Error),
+    #[error("YNAB's token endpoint refused the code (HTTP {0})")]
+    Refused(u16),
+    #[error("YNAB's token answer was not understood ({0})")]
+    Unreadable(#[source] reqwest::Error),
+}
+
 /// What the rest of the hosted mode does when a person signs in or asks to be forgotten.
 #[async_trait]
 pub trait SignInHook: Send + Sync {
     /// YNAB answered our code exchange: make or find the person (`GET /user`, then
     /// [`OAuthStore::person_for`]), keep their YNAB tokens sealed, return the person id. An
     /// error is a sentence for the logs (the client is told only that the sign-in failed).
-    async fn signed_in(&self, tokens: YnabTokens, read_only: bool) -> Result<String, String>;
+    async fn signed_in(&self, tokens: YnabTokens, read_only: bool)
+    -> Result<String, SignInFailure>;
     /// The person asked `/delete` (the store already forgot them): forget whatever the hook
     /// keeps in memory.
     async fn deleted(&self, person_id: &str);
@@ -226,7 +268,7 @@ impl OAuthServer {
         mut config: OAuthConfig,
         store: Arc<dyn OAuthStore>,
         hook: Arc<dyn SignInHook>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, OAuthSetupError> {
         config.public_url = config.public_url.trim_end_matches('/').to_string();
         logic::check_public_url(&config.public_url)?;
         let metadata_http =
@@ -235,7 +277,7 @@ impl OAuthServer {
             .redirect(reqwest::redirect::Policy::none())
             .timeout(Duration::from_secs(20))
             .build()
-            .map_err(|e| format!("the HTTP client for YNAB could not be built ({e})"))?;
+            .map_err(OAuthSetupError::YnabClient)?;
         let resource = format!("{}/mcp", config.public_url);
         Ok(Self {
             inner: Arc::new(Inner {
@@ -425,19 +467,15 @@ impl Inner {
 
     /// The client of an `/authorize` request: registered, or its metadata document (cached or
     /// fetched). An error is a sentence for the page.
-    async fn resolve_client(&self, client_id: &str) -> Result<ClientRecord, String> {
+    async fn resolve_client(&self, client_id: &str) -> Result<ClientRecord, ClientError> {
         let cached = self.store.client(client_id).await.map_err(|e| {
             tracing::error!("client lookup failed: {e}");
-            "the server cannot read its storage right now: try again in a minute".to_string()
+            ClientError::Storage
         })?;
         if !logic::is_metadata_document_id(client_id) {
             return match cached {
                 Some(c) if c.kind == ClientKind::Registered => Ok(c),
-                _ => Err(format!(
-                    "The application '{client_id}' is not known here. It must register \
-                     (POST /register) or use the URL of its client metadata document as \
-                     client_id."
-                )),
+                _ => Err(ClientError::Unknown(client_id.to_string())),
             };
         }
         if let Some(c) = cached
@@ -466,7 +504,7 @@ impl Inner {
     }
 
     /// Exchange YNAB's code for YNAB's tokens.
-    async fn exchange_ynab_code(&self, code: &str) -> Result<YnabTokens, String> {
+    async fn exchange_ynab_code(&self, code: &str) -> Result<YnabTokens, ExchangeError> {
         let body = url::form_urlencoded::Serializer::new(String::new())
             .append_pair("grant_type", "authorization_code")
             .append_pair("client_id", &self.config.ynab.client_id)
@@ -482,18 +520,15 @@ impl Inner {
             .body(body)
             .send()
             .await
-            .map_err(|e| format!("YNAB's token endpoint could not be reached ({e})"))?;
+            .map_err(ExchangeError::Unreachable)?;
         let status = response.status();
         if !status.is_success() {
-            return Err(format!(
-                "YNAB's token endpoint refused the code (HTTP {})",
-                status.as_u16()
-            ));
+            return Err(ExchangeError::Refused(status.as_u16()));
         }
         response
             .json::<YnabTokens>()
             .await
-            .map_err(|e| format!("YNAB's token answer was not understood ({e})"))
+            .map_err(ExchangeError::Unreadable)
     }
 
     /// A new access token and refresh token in `family`, stored by hash.
@@ -760,7 +795,7 @@ async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
     };
     let client = match s.resolve_client(client_id).await {
         Ok(c) => c,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     };
     let Some(redirect_uri) = params.get("redirect_uri") else {
         return pages::error_page(
