@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
+use super::errors::{FetchError, MetadataClientError};
 use super::logic;
 
 /// The largest metadata document read (the draft suggests 5 KB).
@@ -41,34 +42,6 @@ impl Resolve for PublicOnly {
     }
 }
 
-/// Why the HTTP client for metadata documents could not be made.
-#[derive(Debug, thiserror::Error)]
-pub enum MetadataClientError {
-    #[error("an extra root certificate is not PEM ({0})")]
-    NotPem(#[source] reqwest::Error),
-    #[error("the metadata HTTP client could not be built ({0})")]
-    Build(#[source] reqwest::Error),
-}
-
-/// Why a client's metadata document cannot be used; the sentence is shown on the page.
-#[derive(Debug, thiserror::Error)]
-pub enum FetchError {
-    /// The `client_id` or the document broke a rule (`logic`'s sentence).
-    #[error("{0}")]
-    Refused(String),
-    #[error("the client's metadata document could not be fetched ({0})")]
-    Unreachable(#[source] reqwest::Error),
-    #[error(
-        "the client's metadata document answered HTTP {0} (expected 200, redirects are not \
-         followed)"
-    )]
-    Status(u16),
-    #[error("the client's metadata document is larger than 5 KB")]
-    TooLarge,
-    #[error("the client's metadata document could not be read ({0})")]
-    Unreadable(#[source] reqwest::Error),
-}
-
 /// The HTTP client for metadata documents, trusting `extra_roots` (PEM) besides the platform's.
 pub fn metadata_client(
     extra_roots: &[Vec<u8>],
@@ -98,8 +71,7 @@ pub async fn fetch_metadata_document(
     client_id: &str,
     allow_private: bool,
 ) -> Result<serde_json::Value, FetchError> {
-    let url =
-        logic::metadata_document_url(client_id, allow_private).map_err(FetchError::Refused)?;
+    let url = logic::metadata_document_url(client_id, allow_private)?;
     let mut response = client
         .get(url)
         .header(reqwest::header::ACCEPT, "application/json")
@@ -122,5 +94,5 @@ pub async fn fetch_metadata_document(
         }
         body.extend_from_slice(&chunk);
     }
-    logic::validate_metadata_document(client_id, &body).map_err(FetchError::Refused)
+    Ok(logic::validate_metadata_document(client_id, &body)?)
 }

@@ -34,6 +34,7 @@
 //! hour. Codes, tokens and states are random (32 bytes, base64url) and stored by their SHA-256
 //! hex only.
 
+pub mod errors;
 mod fetch;
 pub mod logic;
 mod pages;
@@ -57,6 +58,8 @@ use crate::oauth_store::{
     ClientKind, ClientRecord, CodeGrant, OAuthStore, PendingSignIn, RefreshUse, TokenKind,
     TokenRecord,
 };
+pub use errors::OAuthSetupError;
+use errors::{ClientError, ExchangeError};
 use logic::{SCOPE_READ, SCOPE_READ_WRITE, sha256_hex};
 
 /// How long a consent page or a sign-in at YNAB may take before it must start again.
@@ -115,43 +118,6 @@ impl fmt::Debug for YnabTokens {
 /// Why a [`SignInHook`] could not complete a sign-in: the implementor's own error, kept whole
 /// for the logs.
 pub type SignInFailure = Box<dyn std::error::Error + Send + Sync>;
-
-/// Why the authorization server could not be set up.
-#[derive(Debug, thiserror::Error)]
-pub enum OAuthSetupError {
-    #[error(transparent)]
-    Issuer(#[from] logic::IssuerError),
-    #[error(transparent)]
-    MetadataClient(#[from] fetch::MetadataClientError),
-    #[error("the HTTP client for YNAB could not be built ({0})")]
-    YnabClient(#[source] reqwest::Error),
-}
-
-/// Why the client of an `/authorize` request is not one to sign in for; the sentence is shown on
-/// the page.
-#[derive(Debug, thiserror::Error)]
-enum ClientError {
-    #[error("the server cannot read its storage right now: try again in a minute")]
-    Storage,
-    #[error(
-        "The application '{0}' is not known here. It must register (POST /register) or use the \
-         URL of its client metadata document as client_id."
-    )]
-    Unknown(String),
-    #[error(transparent)]
-    Document(#[from] fetch::FetchError),
-}
-
-/// Why YNAB's code could not be exchanged for YNAB's tokens (for the logs).
-#[derive(Debug, thiserror::Error)]
-enum ExchangeError {
-    #[error("YNAB's token endpoint could not be reached ({0})")]
-    Unreachable(#[source] reqwest::Error),
-    #[error("YNAB's token endpoint refused the code (HTTP {0})")]
-    Refused(u16),
-    #[error("YNAB's token answer was not understood ({0})")]
-    Unreadable(#[source] reqwest::Error),
-}
 
 /// What the rest of the hosted mode does when a person signs in or asks to be forgotten.
 #[async_trait]
@@ -461,7 +427,7 @@ impl Inner {
         params.push(("iss", self.issuer()));
         match logic::with_query(redirect_uri, &params) {
             Ok(location) => redirect(StatusCode::FOUND, &location),
-            Err(e) => pages::error_page(StatusCode::BAD_REQUEST, &e),
+            Err(e) => pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
         }
     }
 
@@ -785,7 +751,7 @@ async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
     }
     let params = match logic::parse_params(query.as_deref().unwrap_or("")) {
         Ok(p) => p,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     };
     let Some(client_id) = params.get("client_id") else {
         return pages::error_page(
@@ -880,7 +846,7 @@ fn consent_key(consent_id: &str) -> String {
 async fn consent(State(s): S, headers: HeaderMap, body: String) -> Response {
     let params = match logic::parse_params(&body) {
         Ok(p) => p,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     };
     let (Some(consent_id), Some(access)) = (params.get("consent"), params.get("access")) else {
         return pages::error_page(
@@ -969,7 +935,7 @@ async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Response {
     let params: HashMap<String, String> = match logic::parse_params(query.as_deref().unwrap_or(""))
     {
         Ok(p) => p,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     };
     let Some(state) = params.get("state").filter(|st| logic::is_random_token(st)) else {
         return pages::error_page(
@@ -1061,7 +1027,7 @@ async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Response {
     answer.push(("iss", s.issuer()));
     match logic::with_query(&pending.redirect_uri, &answer) {
         Ok(location) => redirect(StatusCode::FOUND, &location),
-        Err(e) => pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     }
 }
 
@@ -1069,7 +1035,7 @@ async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Response {
 async fn token(State(s): S, body: String) -> Response {
     let params = match logic::parse_params(&body) {
         Ok(p) => p,
-        Err(e) => return token_error(StatusCode::BAD_REQUEST, "invalid_request", &e),
+        Err(e) => return token_error(StatusCode::BAD_REQUEST, "invalid_request", &e.to_string()),
     };
     let result = match params.get("grant_type").map(String::as_str) {
         Some("authorization_code") => code_grant(&s, &params).await,
@@ -1210,7 +1176,13 @@ async fn refresh_grant(
         ));
     }
     let access_scope = match logic::parse_scope(params.get("scope").map(String::as_str)) {
-        Err(e) => return Err(refuse(StatusCode::BAD_REQUEST, "invalid_scope", &e)),
+        Err(e) => {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                "invalid_scope",
+                &e.to_string(),
+            ));
+        }
         Ok(None) => record.scope.clone(),
         Ok(Some(asked)) if logic::scope_within(asked, &record.scope) => asked.to_string(),
         Ok(Some(_)) => {
@@ -1236,7 +1208,7 @@ async fn refresh_grant(
 async fn revoke(State(s): S, body: String) -> Response {
     let params = match logic::parse_params(&body) {
         Ok(p) => p,
-        Err(e) => return token_error(StatusCode::BAD_REQUEST, "invalid_request", &e),
+        Err(e) => return token_error(StatusCode::BAD_REQUEST, "invalid_request", &e.to_string()),
     };
     let Some(token) = params.get("token") else {
         return token_error(
