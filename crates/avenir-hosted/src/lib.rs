@@ -1,14 +1,15 @@
 //! avenir-mcp's hosted mode (`avenir-mcp serve`): reachable over HTTPS through a reverse proxy,
 //! each person signed in with YNAB's OAuth, and state that several instances share.
 //!
+//! - `config`: the settings a hosted server starts with (`HostedConfig`, `PublicUrl`).
 //! - `oauth_store`: what the authorization server keeps, as an interface.
 //! - `db`: that interface and avenir's shared state (journal, codes, nonces, pacing ledger) on
 //!   PostgreSQL (`AVENIR_MCP_DATABASE_URL`) or a SQLite file, with migrations.
 //! - `crypto`: YNAB's tokens sealed at rest (AES-GCM, `AVENIR_MCP_SECRET_KEY` or a key file).
 //! - `oauth`: the authorization server for MCP clients (metadata, registration, authorize, token,
 //!   revocation, delete).
-//! - `testing`: a throwaway PostgreSQL for the tests.
 
+pub mod config;
 pub mod crypto;
 pub mod db;
 pub mod oauth;
@@ -16,4 +17,3 @@ pub mod oauth_store;
 pub mod people;
 pub mod serve;
 pub mod start;
-pub mod testing;

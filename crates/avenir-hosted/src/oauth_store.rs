@@ -8,10 +8,17 @@
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-/// A storage failure, as a sentence (never a secret in it).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct StoreError(pub String);
+/// A storage failure: the backend's own error (its sentence never holds a secret).
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct StoreError(Box<dyn std::error::Error + Send + Sync>);
+
+impl StoreError {
+    /// A backend's error as a storage failure.
+    pub fn new(e: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+        StoreError(Box::new(e))
+    }
+}
 
 /// How a client came to be known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,10 +5,11 @@
 //! Nothing of one person reaches another: a context is made for one person id, from that
 //! person's grant, and its journal and codes are that person's rows.
 
+use crate::config::{Clock, HostedConfig};
 use crate::crypto::SecretKey;
 use crate::db::Db;
 use crate::oauth::{YnabApp, YnabTokens};
-use crate::oauth_store::{OAuthStore, YnabGrant};
+use crate::oauth_store::{OAuthStore, StoreError, YnabGrant};
 use avenir::Context;
 use avenir::config::Settings;
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,38 @@ pub const REFRESH_MARGIN: i64 = 300;
 /// How long YNAB's access tokens last when its answer does not say (seconds).
 pub const YNAB_TOKEN_LIFETIME: i64 = 7200;
 
+/// The HTTP client for YNAB's OAuth could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error("the HTTP client for YNAB's OAuth cannot start: {0}")]
+pub struct HttpClientError(#[source] reqwest::Error);
+
+/// Why a person's context could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ContextError {
+    #[error(transparent)]
+    Client(#[from] YnabError),
+    /// avenir refused the context (its sentence).
+    #[error("{0}")]
+    Context(String),
+}
+
+/// Why a sign-in at YNAB could not be completed on our side (a sentence for the logs).
+#[derive(Debug, thiserror::Error)]
+pub enum SignInError {
+    #[error("YNAB could not be asked who signed in: {0}")]
+    Unreachable(#[source] reqwest::Error),
+    #[error("YNAB refused to say who signed in (HTTP {0}): sign in again.")]
+    Refused(u16),
+    #[error("YNAB's answer about who signed in cannot be read: {0}")]
+    Unreadable(#[source] reqwest::Error),
+    #[error("YNAB's answer about who signed in has no user id")]
+    NoUserId,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Seal(#[from] serde_json::Error),
+}
+
 /// YNAB's tokens as sealed in a grant.
 #[derive(Serialize, Deserialize)]
 struct Sealed {
@@ -42,9 +75,6 @@ struct YnabTokenAnswer {
     #[serde(default)]
     pub scope: Option<String>,
 }
-
-/// The clock of expiries: UTC seconds (tests move it).
-pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
 
 /// What every person's context is made from.
 pub struct People {
@@ -76,13 +106,13 @@ fn grant_aad(person_id: &str) -> Vec<u8> {
 
 impl People {
     /// Every person's context will be made from `config` and kept in `db`.
-    pub fn new(db: Db, config: &crate::start::HostedConfig) -> Result<Self, String> {
+    pub fn new(db: Db, config: &HostedConfig) -> Result<Self, HttpClientError> {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(std::time::Duration::from_secs(10))
             .timeout(std::time::Duration::from_secs(30))
             .build()
-            .map_err(|e| format!("the HTTP client for YNAB's OAuth cannot start: {e}"))?;
+            .map_err(HttpClientError)?;
         Ok(People {
             db,
             key: config.key.clone(),
@@ -106,7 +136,7 @@ impl People {
     }
 
     /// The context of `person_id`, made on first use in this instance.
-    pub fn context(self: &Arc<Self>, person_id: &str) -> Result<Arc<Context>, String> {
+    pub fn context(self: &Arc<Self>, person_id: &str) -> Result<Arc<Context>, ContextError> {
         let mut contexts = self.contexts.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(context) = contexts.get(person_id) {
             return Ok(context.clone());
@@ -119,19 +149,21 @@ impl People {
             "person-{}",
             hex::encode(&Sha256::digest(format!("avenir-mcp-ledger:{person_id}"))[..8])
         );
-        let client = ynab::Client::new(self.base.clone(), TokenSource::Provided(Arc::new(token)))
-            .map_err(|e| e.to_string())?
+        let client = ynab::Client::new(self.base.clone(), TokenSource::Provided(Arc::new(token)))?
             .with_pacer(Pacer::Shared {
                 store: self.db.ledger_store(),
                 key: ledger,
                 budget: self.budget,
             });
-        let context = Arc::new(Context::hosted(
-            self.settings.clone(),
-            Arc::new(client),
-            self.db.shared_store(person_id),
-            self.key.derive("avenir-mcp answer states"),
-        )?);
+        let context = Arc::new(
+            Context::hosted(
+                self.settings.clone(),
+                Arc::new(client),
+                self.db.shared_store(person_id),
+                self.key.derive("avenir-mcp answer states"),
+            )
+            .map_err(ContextError::Context)?,
+        );
         contexts.insert(person_id.to_string(), context.clone());
         Ok(context)
     }
@@ -144,7 +176,11 @@ impl People {
 
     /// YNAB signed the person in: find who they are at YNAB (`GET /user`), make or find their
     /// person, and keep YNAB's tokens sealed. Returns the person id.
-    pub async fn signed_in(&self, answer: &YnabTokens, read_only: bool) -> Result<String, String> {
+    pub async fn signed_in(
+        &self,
+        answer: &YnabTokens,
+        read_only: bool,
+    ) -> Result<String, SignInError> {
         let user_url = format!("{}/user", self.base.as_str().trim_end_matches('/'));
         let response = self
             .http
@@ -152,26 +188,16 @@ impl People {
             .bearer_auth(&answer.access_token)
             .send()
             .await
-            .map_err(|e| format!("YNAB could not be asked who signed in: {e}"))?;
+            .map_err(SignInError::Unreachable)?;
         if !response.status().is_success() {
-            return Err(format!(
-                "YNAB refused to say who signed in (HTTP {}): sign in again.",
-                response.status().as_u16()
-            ));
+            return Err(SignInError::Refused(response.status().as_u16()));
         }
-        let body: serde_json::Value = response
-            .json()
-            .await
-            .map_err(|e| format!("YNAB's answer about who signed in cannot be read: {e}"))?;
+        let body: serde_json::Value = response.json().await.map_err(SignInError::Unreadable)?;
         let ynab_user = body
             .pointer("/data/user/id")
             .and_then(serde_json::Value::as_str)
-            .ok_or("YNAB's answer about who signed in has no user id")?;
-        let person_id = self
-            .db
-            .person_for(ynab_user)
-            .await
-            .map_err(|e| e.to_string())?;
+            .ok_or(SignInError::NoUserId)?;
+        let person_id = self.db.person_for(ynab_user).await?;
         let scope = match (read_only, answer.scope.as_deref()) {
             (_, Some(scope)) if !scope.is_empty() => scope.to_string(),
             (true, _) => "read-only".to_string(),
@@ -184,19 +210,20 @@ impl People {
             version: 1,
             needs_sign_in: false,
         };
-        self.db
-            .put_ynab_grant(&person_id, &grant)
-            .await
-            .map_err(|e| e.to_string())?;
+        self.db.put_ynab_grant(&person_id, &grant).await?;
         Ok(person_id)
     }
 
-    fn seal(&self, person_id: &str, access: &str, refresh: &str) -> Result<Vec<u8>, String> {
+    fn seal(
+        &self,
+        person_id: &str,
+        access: &str,
+        refresh: &str,
+    ) -> Result<Vec<u8>, serde_json::Error> {
         let plain = serde_json::to_vec(&Sealed {
             access_token: access.to_string(),
             refresh_token: refresh.to_string(),
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         Ok(self.key.seal(&plain, &grant_aad(person_id)))
     }
 
@@ -225,7 +252,7 @@ impl People {
     /// wins; the other finds the grant moved on and uses it (YNAB rotates refresh tokens, so
     /// the loser's own refresh, if sent, is refused and ignored).
     pub async fn access_token(&self, person_id: &str) -> Result<Token, YnabError> {
-        let store_error = |e: crate::oauth_store::StoreError| {
+        let store_error = |e: StoreError| {
             YnabError::SignIn(format!(
                 "the server's database cannot be read ({e}): try again shortly."
             ))
@@ -249,7 +276,7 @@ impl People {
                     let renewed = YnabGrant {
                         sealed: self
                             .seal(person_id, &answer.access_token, &answer.refresh_token)
-                            .map_err(|e| self.sign_in_again(&e))?,
+                            .map_err(|e| self.sign_in_again(&e.to_string()))?,
                         expires_at: self.now() + answer.expires_in,
                         scope: answer.scope.clone().unwrap_or(grant.scope.clone()),
                         version: grant.version + 1,

@@ -13,6 +13,7 @@
 //! Then the request carries the person (`avenir::server::Person`): every call runs on their
 //! own context.
 
+use crate::config::PublicUrl;
 use crate::oauth::OAuthServer;
 use crate::people::People;
 use avenir::server::Person;
@@ -29,66 +30,6 @@ use std::sync::Arc;
 
 /// The largest MCP request body read for the step-up check (tool arguments are small).
 const BODY_LIMIT: usize = 4 * 1024 * 1024;
-
-/// The public URL (`AVENIR_MCP_PUBLIC_URL`), parsed once.
-#[derive(Debug, Clone)]
-pub struct PublicUrl {
-    /// `https://budget.example.org` (no trailing slash).
-    pub base: String,
-    /// `budget.example.org` or `host:port`, lower-case, default port left out.
-    pub authority: String,
-    /// `https://budget.example.org`.
-    pub origin: String,
-}
-
-impl PublicUrl {
-    /// `https://…` (plain `http://` only for a loopback host: tests and a first look), with no
-    /// path, query or fragment.
-    pub fn parse(raw: &str) -> Result<PublicUrl, String> {
-        let trimmed = raw.trim().trim_end_matches('/');
-        let url = reqwest::Url::parse(trimmed).map_err(|e| {
-            format!("AVENIR_MCP_PUBLIC_URL must be the server's public https:// URL, got {trimmed:?} ({e}).")
-        })?;
-        let host = url
-            .host_str()
-            .ok_or("AVENIR_MCP_PUBLIC_URL has no host: give https://your.host.example")?
-            .to_ascii_lowercase();
-        let loopback = host == "localhost"
-            || host
-                .trim_matches(['[', ']'])
-                .parse::<std::net::IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback());
-        match url.scheme() {
-            "https" => {}
-            "http" if loopback => {}
-            _ => {
-                return Err(format!(
-                    "AVENIR_MCP_PUBLIC_URL must start with https:// (plain http only for localhost), got {trimmed:?}: put the server behind a reverse proxy that terminates TLS."
-                ));
-            }
-        }
-        if url.path() != "/" && !url.path().is_empty() || url.query().is_some() {
-            return Err(format!(
-                "AVENIR_MCP_PUBLIC_URL must be the server's origin only (no path or query), got {trimmed:?}: MCP is served at /mcp under it."
-            ));
-        }
-        let authority = match url.port() {
-            Some(port) => format!("{host}:{port}"),
-            None => host,
-        };
-        let origin = format!("{}://{authority}", url.scheme());
-        Ok(PublicUrl {
-            base: origin.clone(),
-            authority,
-            origin,
-        })
-    }
-
-    /// The canonical URI of the MCP resource (RFC 8707): `{base}/mcp`.
-    pub fn resource(&self) -> String {
-        format!("{}/mcp", self.base)
-    }
-}
 
 /// rmcp's streamable HTTP service for `server`, both protocol eras (2025-11-25's sessions kept in
 /// this process). Its own Host and Origin checks are off: the caller's middleware makes them, for
@@ -280,19 +221,6 @@ fn called_tool(body: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn public_urls() {
-        let url = PublicUrl::parse("https://Budget.Example.org/").unwrap();
-        assert_eq!(url.base, "https://budget.example.org");
-        assert_eq!(url.authority, "budget.example.org");
-        assert_eq!(url.resource(), "https://budget.example.org/mcp");
-        let local = PublicUrl::parse("http://127.0.0.1:8103").unwrap();
-        assert_eq!(local.authority, "127.0.0.1:8103");
-        assert!(PublicUrl::parse("http://budget.example.org").is_err());
-        assert!(PublicUrl::parse("https://budget.example.org/mcp").is_err());
-        assert!(PublicUrl::parse("ftp://x").is_err());
-    }
 
     #[test]
     fn the_called_tool_is_read_from_the_body() {

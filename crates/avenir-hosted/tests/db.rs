@@ -3,13 +3,15 @@
 //! handles standing for two instances. No assertion depends on timing: orderings are proven with
 //! events recorded in order.
 
+use crate::common;
+
 use avenir::store::shared::{CodeEntry, Stream};
-use avenir_hosted::db::{Db, DbConfig};
+use avenir_hosted::db::{Db, DbConfig, DbError};
 use avenir_hosted::oauth_store::{
     ClientKind, ClientRecord, CodeGrant, OAuthStore, PendingSignIn, RefreshUse, TokenKind,
     TokenRecord, YnabGrant,
 };
-use avenir_hosted::testing::TestPostgres;
+use common::postgres::TestPostgres;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -173,7 +175,9 @@ async fn a_newer_schema_is_refused(kind: Kind) {
             task.await.unwrap().unwrap();
         }
     }
-    let error = Db::open(&place.config).await.unwrap_err().0;
+    let error = Db::open(&place.config).await.unwrap_err();
+    assert!(matches!(error, DbError::NewerSchema(7)), "{error:?}");
+    let error = error.to_string();
     assert!(error.contains("schema version 7"), "{error}");
     assert!(error.contains("version 1 this"), "{error}");
 }
@@ -793,10 +797,9 @@ async fn tls_to_the_database_is_refused_with_a_sentence() {
         "postgres://u:secret-password@db.example/avenir?sslmode=require",
         "postgres://u:secret-password@db.example/avenir?sslmode=verify-full",
     ] {
-        let error = Db::open(&DbConfig::Postgres(url.into()))
-            .await
-            .unwrap_err()
-            .0;
+        let error = Db::open(&DbConfig::Postgres(url.into())).await.unwrap_err();
+        assert!(matches!(error, DbError::TlsUnsupported(_)), "{error:?}");
+        let error = error.to_string();
         assert!(
             error.contains("TLS to the database is not supported yet"),
             "{error}"

@@ -2,11 +2,12 @@
 //! side is the project's sandbox speaking YNAB's OAuth, the database a real SQLite file or a
 //! throwaway PostgreSQL started here.
 
+use crate::common;
 use crate::support;
 
 use avenir_hosted::db::DbConfig;
 use avenir_hosted::oauth_store::OAuthStore;
-use avenir_hosted::testing::TestPostgres;
+use common::postgres::TestPostgres;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 use support::{TOOLS_LIST, World, call, raw_mcp, structured, text};

@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use avenir_hosted::oauth::{OAuthConfig, OAuthServer, SignInHook, YnabApp, YnabTokens};
+use avenir_hosted::oauth::{
+    OAuthConfig, OAuthServer, SignInFailure, SignInHook, YnabApp, YnabTokens,
+};
 use avenir_hosted::oauth_store::{CodeGrant, OAuthStore, TokenKind};
 use axum::http::HeaderMap;
 use common::MemoryStore;
@@ -30,7 +32,11 @@ struct Hook {
 
 #[async_trait]
 impl SignInHook for Hook {
-    async fn signed_in(&self, _tokens: YnabTokens, _read_only: bool) -> Result<String, String> {
+    async fn signed_in(
+        &self,
+        _tokens: YnabTokens,
+        _read_only: bool,
+    ) -> Result<String, SignInFailure> {
         Err("YNAB is not part of these tests".into())
     }
     async fn deleted(&self, person_id: &str) {

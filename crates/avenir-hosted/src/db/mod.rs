@@ -13,6 +13,7 @@
 //! blocking pool (`spawn_blocking`) or a thread of your own, never from an async worker, where
 //! `block_on` panics.
 
+mod error;
 mod postgres;
 mod shared;
 mod sql;
@@ -25,6 +26,8 @@ use crate::oauth_store::{
 use async_trait::async_trait;
 use avenir::store::shared::SharedStore;
 use sql::{Sql, Value};
+
+pub use error::{DbError, SqlError, StateError};
 use std::path::PathBuf;
 use std::sync::Arc;
 use ynab::pacing::LedgerStore;
@@ -67,11 +70,6 @@ impl std::fmt::Debug for DbConfig {
     }
 }
 
-/// Why the database could not be opened or migrated, as a sentence (never the URL's password).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct DbError(pub String);
-
 /// The migrations this binary knows, in order: (version, PostgreSQL, SQLite).
 const MIGRATIONS: &[(i64, &str, &str)] = &[(
     1,
@@ -81,15 +79,6 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[(
 
 /// The newest schema version this binary knows.
 pub const SCHEMA_VERSION: i64 = 1;
-
-/// The error for a database migrated by a newer binary.
-fn newer_schema(found: i64) -> DbError {
-    DbError(format!(
-        "The database is at schema version {found}, newer than the version {SCHEMA_VERSION} this \
-         avenir-mcp knows: run the newer avenir-mcp that migrated it, or give this one a database \
-         of its own."
-    ))
-}
 
 /// The shared state, on one database; cheap to clone (clones share the connections).
 #[derive(Clone, Debug)]
@@ -128,9 +117,8 @@ impl Db {
                 "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
                 vec![],
             )
-            .await
-            .map_err(DbError)?;
-        first_int(&rows).map_err(DbError)
+            .await?;
+        Ok(first_int(&rows)?)
     }
 
     /// How many migrations are recorded (each applied once).
@@ -138,9 +126,8 @@ impl Db {
         let rows = self
             .sql()
             .query("SELECT COUNT(*) FROM schema_migrations", vec![])
-            .await
-            .map_err(DbError)?;
-        first_int(&rows).map_err(DbError)
+            .await?;
+        Ok(first_int(&rows)?)
     }
 
     /// One person's journal, intents, undo lock and confirmation codes, and the global nonces.
@@ -164,19 +151,15 @@ impl Db {
     }
 }
 
-fn first_int(rows: &[Vec<Value>]) -> Result<i64, String> {
+fn first_int(rows: &[Vec<Value>]) -> Result<i64, SqlError> {
     rows.first()
         .and_then(|row| row.first())
-        .ok_or_else(|| "The database returned no row where one was expected.".to_owned())?
+        .ok_or(SqlError::NoRow)?
         .int()
 }
 
 fn now() -> i64 {
     chrono::Utc::now().timestamp()
-}
-
-fn store_error(e: String) -> StoreError {
-    StoreError(e)
 }
 
 fn kind_text(kind: TokenKind) -> &'static str {
@@ -196,15 +179,11 @@ fn client_kind_text(kind: ClientKind) -> &'static str {
 const TOKEN_COLUMNS: &str =
     "kind, person_id, client_id, scope, resource, expires_at, family, revoked";
 
-fn token_from(row: &[Value]) -> Result<TokenRecord, String> {
+fn token_from(row: &[Value]) -> Result<TokenRecord, StateError> {
     let kind = match sql::text(row, 0)?.as_str() {
         "access" => TokenKind::Access,
         "refresh" => TokenKind::Refresh,
-        other => {
-            return Err(format!(
-                "The database holds a token of unknown kind {other:?}."
-            ));
-        }
+        other => return Err(StateError::UnknownTokenKind(other.to_string())),
     };
     Ok(TokenRecord {
         kind,
@@ -218,7 +197,7 @@ fn token_from(row: &[Value]) -> Result<TokenRecord, String> {
     })
 }
 
-fn grant_from(row: &[Value]) -> Result<YnabGrant, String> {
+fn grant_from(row: &[Value]) -> Result<YnabGrant, SqlError> {
     Ok(YnabGrant {
         sealed: sql::bytes(row, 0)?,
         expires_at: sql::int(row, 1)?,
@@ -228,18 +207,17 @@ fn grant_from(row: &[Value]) -> Result<YnabGrant, String> {
     })
 }
 
-fn random_id() -> Result<String, String> {
+fn random_id() -> Result<String, StateError> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| format!("The system's random generator failed ({e}): no id was made."))?;
+    getrandom::fill(&mut bytes).map_err(StateError::Random)?;
     Ok(hex::encode(bytes))
 }
 
 #[async_trait]
 impl OAuthStore for Db {
     async fn put_client(&self, client: &ClientRecord) -> Result<(), StoreError> {
-        let metadata = serde_json::to_string(&client.metadata)
-            .map_err(|e| StoreError(format!("A client's metadata could not be stored: {e}")))?;
+        let metadata =
+            serde_json::to_string(&client.metadata).map_err(StateError::MetadataUnwritable)?;
         self.sql()
             .execute_all(vec![(
                 "INSERT INTO oauth_clients (client_id, kind, metadata, updated_at) \
@@ -253,8 +231,7 @@ impl OAuthStore for Db {
                     client.updated_at.into(),
                 ],
             )])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(())
     }
 
@@ -265,27 +242,22 @@ impl OAuthStore for Db {
                 "SELECT kind, metadata, updated_at FROM oauth_clients WHERE client_id = $1",
                 vec![client_id.into()],
             )
-            .await
-            .map_err(store_error)?;
+            .await?;
         let Some(row) = rows.first() else {
             return Ok(None);
         };
-        let kind = match sql::text(row, 0).map_err(store_error)?.as_str() {
+        let kind = match sql::text(row, 0)?.as_str() {
             "metadata_document" => ClientKind::MetadataDocument,
             "registered" => ClientKind::Registered,
-            other => {
-                return Err(StoreError(format!(
-                    "The database holds a client of unknown kind {other:?}."
-                )));
-            }
+            other => return Err(StateError::UnknownClientKind(other.to_string()).into()),
         };
-        let metadata = serde_json::from_str(&sql::text(row, 1).map_err(store_error)?)
-            .map_err(|e| StoreError(format!("A client's stored metadata is not JSON: {e}")))?;
+        let metadata =
+            serde_json::from_str(&sql::text(row, 1)?).map_err(StateError::MetadataNotJson)?;
         Ok(Some(ClientRecord {
             client_id: client_id.to_owned(),
             kind,
             metadata,
-            updated_at: sql::int(row, 2).map_err(store_error)?,
+            updated_at: sql::int(row, 2)?,
         }))
     }
 
@@ -306,8 +278,7 @@ impl OAuthStore for Db {
                     pending.created_at.into(),
                 ],
             )])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(())
     }
 
@@ -319,13 +290,12 @@ impl OAuthStore for Db {
                  redirect_uri, code_challenge, client_state, scope, resource, created_at",
                 vec![key_hash.into()],
             )
-            .await
-            .map_err(store_error)?;
+            .await?;
         let Some(row) = rows.first() else {
             return Ok(None);
         };
         let pending = (|| {
-            Ok::<_, String>(PendingSignIn {
+            Ok::<_, SqlError>(PendingSignIn {
                 client_id: sql::text(row, 0)?,
                 redirect_uri: sql::text(row, 1)?,
                 code_challenge: sql::text(row, 2)?,
@@ -334,8 +304,7 @@ impl OAuthStore for Db {
                 resource: sql::text(row, 5)?,
                 created_at: sql::int(row, 6)?,
             })
-        })()
-        .map_err(store_error)?;
+        })()?;
         Ok(Some(pending))
     }
 
@@ -356,8 +325,7 @@ impl OAuthStore for Db {
                     grant.expires_at.into(),
                 ],
             )])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(())
     }
 
@@ -369,13 +337,12 @@ impl OAuthStore for Db {
                  redirect_uri, code_challenge, scope, resource, expires_at",
                 vec![code_hash.into()],
             )
-            .await
-            .map_err(store_error)?;
+            .await?;
         let Some(row) = rows.first() else {
             return Ok(None);
         };
         let grant = (|| {
-            Ok::<_, String>(CodeGrant {
+            Ok::<_, SqlError>(CodeGrant {
                 client_id: sql::text(row, 0)?,
                 person_id: sql::text(row, 1)?,
                 redirect_uri: sql::text(row, 2)?,
@@ -384,8 +351,7 @@ impl OAuthStore for Db {
                 resource: sql::text(row, 5)?,
                 expires_at: sql::int(row, 6)?,
             })
-        })()
-        .map_err(store_error)?;
+        })()?;
         Ok(Some(grant))
     }
 
@@ -407,8 +373,7 @@ impl OAuthStore for Db {
                     token.revoked.into(),
                 ],
             )])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(())
     }
 
@@ -419,12 +384,11 @@ impl OAuthStore for Db {
                 &format!("SELECT {TOKEN_COLUMNS} FROM oauth_tokens WHERE token_hash = $1"),
                 vec![token_hash.into()],
             )
-            .await
-            .map_err(store_error)?;
+            .await?;
         rows.first()
             .map(|row| token_from(row))
             .transpose()
-            .map_err(store_error)
+            .map_err(StoreError::from)
     }
 
     async fn use_refresh(&self, token_hash: &str) -> Result<RefreshUse, StoreError> {
@@ -438,9 +402,9 @@ impl OAuthStore for Db {
                 vec![token_hash.into()],
             )
             .await
-            .map_err(store_error)?;
+            ?;
         if let Some(row) = fresh.first() {
-            return Ok(RefreshUse::Fresh(token_from(row).map_err(store_error)?));
+            return Ok(RefreshUse::Fresh(token_from(row)?));
         }
         let seen = self
             .sql()
@@ -451,10 +415,9 @@ impl OAuthStore for Db {
                 ),
                 vec![token_hash.into()],
             )
-            .await
-            .map_err(store_error)?;
+            .await?;
         match seen.first() {
-            Some(row) => Ok(RefreshUse::Replayed(token_from(row).map_err(store_error)?)),
+            Some(row) => Ok(RefreshUse::Replayed(token_from(row)?)),
             None => Ok(RefreshUse::Unknown),
         }
     }
@@ -466,8 +429,7 @@ impl OAuthStore for Db {
                 "UPDATE oauth_tokens SET revoked = TRUE WHERE token_hash = $1",
                 vec![token_hash.into()],
             )])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(counts.first().is_some_and(|n| *n > 0))
     }
 
@@ -477,8 +439,7 @@ impl OAuthStore for Db {
                 "UPDATE oauth_tokens SET revoked = TRUE WHERE family = $1",
                 vec![family.into()],
             )])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(())
     }
 
@@ -488,8 +449,7 @@ impl OAuthStore for Db {
                 "UPDATE oauth_tokens SET revoked = TRUE WHERE person_id = $1",
                 vec![person_id.into()],
             )])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(())
     }
 
@@ -501,26 +461,19 @@ impl OAuthStore for Db {
                 vec![ynab_user_id.into()],
             )
         };
-        if let Some(row) = lookup().await.map_err(store_error)?.first() {
-            return sql::text(row, 0).map_err(store_error);
+        if let Some(row) = lookup().await?.first() {
+            return Ok(sql::text(row, 0)?);
         }
         // Of two instances making the person at once, one inserts and both read its id.
         sql.execute_all(vec![(
             "INSERT INTO people (person_id, ynab_user_id, created_at) VALUES ($1, $2, $3) \
              ON CONFLICT (ynab_user_id) DO NOTHING",
-            vec![
-                random_id().map_err(store_error)?.into(),
-                ynab_user_id.into(),
-                now().into(),
-            ],
+            vec![random_id()?.into(), ynab_user_id.into(), now().into()],
         )])
-        .await
-        .map_err(store_error)?;
-        match lookup().await.map_err(store_error)?.first() {
-            Some(row) => sql::text(row, 0).map_err(store_error),
-            None => Err(StoreError(
-                "A person was stored but could not be read back: the database lost it.".into(),
-            )),
+        .await?;
+        match lookup().await?.first() {
+            Some(row) => Ok(sql::text(row, 0)?),
+            None => Err(StateError::PersonLost.into()),
         }
     }
 
@@ -540,8 +493,7 @@ impl OAuthStore for Db {
                     grant.needs_sign_in.into(),
                 ],
             )])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(())
     }
 
@@ -553,12 +505,11 @@ impl OAuthStore for Db {
                  WHERE person_id = $1",
                 vec![person_id.into()],
             )
-            .await
-            .map_err(store_error)?;
+            .await?;
         rows.first()
             .map(|row| grant_from(row))
             .transpose()
-            .map_err(store_error)
+            .map_err(StoreError::from)
     }
 
     async fn replace_ynab_grant(
@@ -581,8 +532,7 @@ impl OAuthStore for Db {
                     grant.needs_sign_in.into(),
                 ],
             )])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(counts.first().is_some_and(|n| *n > 0))
     }
 
@@ -597,8 +547,7 @@ impl OAuthStore for Db {
                 ("DELETE FROM confirmation_codes WHERE person_id = $1", p()),
                 ("DELETE FROM people WHERE person_id = $1", p()),
             ])
-            .await
-            .map_err(store_error)?;
+            .await?;
         Ok(())
     }
 }

@@ -1,7 +1,8 @@
 //! PostgreSQL through tokio-postgres, without TLS (a local socket or loopback), with a small pool.
 
+use super::error::{DbError, SqlError};
 use super::sql::{Sql, Statement, Value};
-use super::{DbError, MIGRATIONS, SCHEMA_VERSION, newer_schema, now};
+use super::{MIGRATIONS, SCHEMA_VERSION, now};
 use async_trait::async_trait;
 use sha2::{Digest, Sha256};
 use std::sync::{Mutex, PoisonError};
@@ -19,14 +20,6 @@ pub(crate) fn advisory_key(name: &str) -> i64 {
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(&digest[..8]);
     i64::from_be_bytes(bytes)
-}
-
-/// A PostgreSQL error as a sentence: the server's message when it sent one.
-pub(crate) fn pg_error(context: &str, e: &tokio_postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => format!("{context}: PostgreSQL said: {}", db.message()),
-        None => format!("{context}: {e}"),
-    }
 }
 
 /// The database: its connection settings and a pool.
@@ -53,10 +46,8 @@ pub(crate) struct Conn<'a> {
 }
 
 impl Conn<'_> {
-    pub(crate) fn client(&mut self) -> Result<&mut Client, String> {
-        self.client
-            .as_mut()
-            .ok_or_else(|| "A database connection was used after it was returned.".to_owned())
+    pub(crate) fn client(&mut self) -> Result<&mut Client, SqlError> {
+        self.client.as_mut().ok_or(SqlError::ConnectionReturned)
     }
 }
 
@@ -83,20 +74,10 @@ fn check_url(url: &str) -> Result<Config, DbError> {
         "sslmode=verify-full",
     ] {
         if lower.contains(mode) {
-            return Err(DbError(format!(
-                "AVENIR_MCP_DATABASE_URL asks for {mode}, but TLS to the database is not \
-                 supported yet: connect through a local socket (`?host=/run/postgresql`) or \
-                 loopback, and leave sslmode out."
-            )));
+            return Err(DbError::TlsUnsupported(mode));
         }
     }
-    let mut config: Config = url.parse().map_err(|e| {
-        DbError(format!(
-            "AVENIR_MCP_DATABASE_URL is not a PostgreSQL URL this server understands ({e}): give \
-             one like postgres://user:password@127.0.0.1/avenir or \
-             postgres://user@/avenir?host=/run/postgresql."
-        ))
-    })?;
+    let mut config: Config = url.parse().map_err(DbError::BadUrl)?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(Duration::from_secs(15));
     }
@@ -114,19 +95,19 @@ impl PgDb {
             idle: Mutex::new(Vec::new()),
             permits: Semaphore::new(POOL_SIZE),
         };
-        let mut conn = db.get().await.map_err(DbError)?;
-        migrate(conn.client().map_err(DbError)?).await?;
+        let mut conn = db.get().await?;
+        migrate(conn.client()?).await?;
         drop(conn);
         Ok(db)
     }
 
     /// A new connection of its own (not pooled), its task ending when the client is dropped.
-    pub(crate) async fn connect(&self) -> Result<Client, String> {
+    pub(crate) async fn connect(&self) -> Result<Client, SqlError> {
         let (client, connection) = self
             .config
             .connect(NoTls)
             .await
-            .map_err(|e| pg_error("Could not connect to PostgreSQL", &e))?;
+            .map_err(|e| SqlError::pg("Could not connect to PostgreSQL", e))?;
         // Ends when the client is dropped (or the server goes away).
         tokio::spawn(async move {
             if let Err(e) = connection.await {
@@ -137,12 +118,12 @@ impl PgDb {
     }
 
     /// A connection from the pool, waiting while all are in use.
-    pub(crate) async fn get(&self) -> Result<Conn<'_>, String> {
+    pub(crate) async fn get(&self) -> Result<Conn<'_>, SqlError> {
         let permit = self
             .permits
             .acquire()
             .await
-            .map_err(|_| "The database pool was closed.".to_owned())?;
+            .map_err(|_| SqlError::PoolClosed)?;
         let idle = self
             .idle
             .lock()
@@ -163,7 +144,7 @@ impl PgDb {
 /// Apply the missing migrations in one transaction, under an advisory lock so that instances
 /// starting together apply each once.
 async fn migrate(client: &mut Client) -> Result<(), DbError> {
-    let fail = |what: &str, e: tokio_postgres::Error| DbError(pg_error(what, &e));
+    let fail = |what: &'static str, e: tokio_postgres::Error| DbError::Sql(SqlError::pg(what, e));
     let tx = client
         .transaction()
         .await
@@ -189,18 +170,18 @@ async fn migrate(client: &mut Client) -> Result<(), DbError> {
         .and_then(|row| row.try_get(0))
         .map_err(|e| fail("Could not read the schema version", e))?;
     if current > SCHEMA_VERSION {
-        return Err(newer_schema(current));
+        return Err(DbError::NewerSchema(current));
     }
     for (version, sql, _) in MIGRATIONS.iter().filter(|(v, _, _)| *v > current) {
         tx.batch_execute(sql)
             .await
-            .map_err(|e| fail(&format!("Migration {version} failed"), e))?;
+            .map_err(|e| SqlError::pg(format!("Migration {version} failed"), e))?;
         tx.execute(
             "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
             &[version, &now()],
         )
         .await
-        .map_err(|e| fail(&format!("Migration {version} could not be recorded"), e))?;
+        .map_err(|e| SqlError::pg(format!("Migration {version} could not be recorded"), e))?;
     }
     tx.commit()
         .await
@@ -222,8 +203,8 @@ fn params(values: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
         .collect()
 }
 
-fn row_values(row: &Row) -> Result<Vec<Value>, String> {
-    let get_error = |e: tokio_postgres::Error| pg_error("Could not read a row", &e);
+fn row_values(row: &Row) -> Result<Vec<Value>, SqlError> {
+    let get_error = |e| SqlError::pg("Could not read a row", e);
     let mut out = Vec::with_capacity(row.len());
     for (i, column) in row.columns().iter().enumerate() {
         let ty = column.type_();
@@ -250,9 +231,7 @@ fn row_values(row: &Row) -> Result<Vec<Value>, String> {
         } else if *ty == Type::VOID {
             None
         } else {
-            return Err(format!(
-                "The database returned a column of type {ty}, which this server does not read."
-            ));
+            return Err(SqlError::UnreadableType(ty.to_string()));
         };
         out.push(value.unwrap_or(Value::Null));
     }
@@ -261,34 +240,34 @@ fn row_values(row: &Row) -> Result<Vec<Value>, String> {
 
 #[async_trait]
 impl Sql for PgDb {
-    async fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, String> {
+    async fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError> {
         let mut conn = self.get().await?;
         let rows = conn
             .client()?
             .query(sql, &params(&values))
             .await
-            .map_err(|e| pg_error("A database query failed", &e))?;
+            .map_err(|e| SqlError::pg("A database query failed", e))?;
         rows.iter().map(row_values).collect()
     }
 
-    async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, String> {
+    async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, SqlError> {
         let mut conn = self.get().await?;
         let tx = conn
             .client()?
             .transaction()
             .await
-            .map_err(|e| pg_error("Could not begin a transaction", &e))?;
+            .map_err(|e| SqlError::pg("Could not begin a transaction", e))?;
         let mut counts = Vec::with_capacity(statements.len());
         for (sql, values) in &statements {
             counts.push(
                 tx.execute(*sql, &params(values))
                     .await
-                    .map_err(|e| pg_error("A database update failed", &e))?,
+                    .map_err(|e| SqlError::pg("A database update failed", e))?,
             );
         }
         tx.commit()
             .await
-            .map_err(|e| pg_error("Could not commit a transaction", &e))?;
+            .map_err(|e| SqlError::pg("Could not commit a transaction", e))?;
         Ok(counts)
     }
 }
@@ -304,7 +283,11 @@ impl avenir::store::shared::HeldLock for PgLock {}
 
 impl PgDb {
     /// Take the advisory lock `key` (shared or exclusive) on a new connection, waiting for it.
-    pub(crate) async fn advisory_lock(&self, key: i64, exclusive: bool) -> Result<PgLock, String> {
+    pub(crate) async fn advisory_lock(
+        &self,
+        key: i64,
+        exclusive: bool,
+    ) -> Result<PgLock, SqlError> {
         let client = self.connect().await?;
         let sql = if exclusive {
             "SELECT pg_advisory_lock($1)"
@@ -314,7 +297,7 @@ impl PgDb {
         client
             .execute(sql, &[&key])
             .await
-            .map_err(|e| pg_error("Could not take the undo lock", &e))?;
+            .map_err(|e| SqlError::pg("Could not take the undo lock", e))?;
         Ok(PgLock { _client: client })
     }
 
@@ -324,14 +307,14 @@ impl PgDb {
         &self,
         key: &str,
         change: &mut dyn FnMut(&str) -> String,
-    ) -> Result<(), String> {
+    ) -> Result<(), SqlError> {
         let mut conn = self.get().await?;
         let tx = conn
             .client()?
             .transaction()
             .await
-            .map_err(|e| pg_error("Could not begin a ledger transaction", &e))?;
-        let fail = |e: tokio_postgres::Error| pg_error("A pacing ledger update failed", &e);
+            .map_err(|e| SqlError::pg("Could not begin a ledger transaction", e))?;
+        let fail = |e: tokio_postgres::Error| SqlError::pg("A pacing ledger update failed", e);
         tx.execute(
             "INSERT INTO pacing_ledgers (key, text) VALUES ($1, '') ON CONFLICT (key) DO NOTHING",
             &[&key],

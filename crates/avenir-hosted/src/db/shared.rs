@@ -3,6 +3,7 @@
 //! panics on an async worker, so callers use tokio's blocking pool (`spawn_blocking`), as avenir
 //! and the pacer do.
 
+use super::error::{SqlError, StateError};
 use super::sql::{self, Statement, Value};
 use super::{Backend, Db};
 use avenir::store::shared::{CodeEntry, HeldLock, SharedStore, Stream};
@@ -17,6 +18,11 @@ fn stream_text(stream: Stream) -> &'static str {
     }
 }
 
+/// An error as the sentence avenir's and ynab's store traits carry (their interface is text).
+fn text(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
 /// One person's shared state.
 #[derive(Debug)]
 pub(crate) struct DbShared {
@@ -29,7 +35,7 @@ impl DbShared {
         DbShared { db, person }
     }
 
-    fn query(&self, sql: &'static str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, String> {
+    fn query(&self, sql: &'static str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError> {
         match &self.db.backend {
             Backend::Postgres(pg) => {
                 self.db
@@ -40,7 +46,7 @@ impl DbShared {
         }
     }
 
-    fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, String> {
+    fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, SqlError> {
         match &self.db.backend {
             Backend::Postgres(pg) => self
                 .db
@@ -52,6 +58,39 @@ impl DbShared {
 
     fn lock_name(&self) -> String {
         format!("avenir-undo:{}", self.person)
+    }
+
+    /// The undo lock: an advisory lock on PostgreSQL, an `flock` beside a SQLite file.
+    fn take_undo_lock(&self, exclusive: bool) -> Result<Box<dyn HeldLock>, StateError> {
+        match &self.db.backend {
+            Backend::Postgres(pg) => {
+                let key = super::postgres::advisory_key(&self.lock_name());
+                let lock = self.db.handle.block_on(pg.advisory_lock(key, exclusive))?;
+                Ok(Box::new(lock))
+            }
+            Backend::Sqlite(lite) => {
+                use std::os::unix::fs::OpenOptionsExt;
+                let path = lock_path(lite.path(), &self.lock_name());
+                let file = std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .mode(0o600)
+                    .open(&path)
+                    .map_err(|source| StateError::LockFile {
+                        path: path.clone(),
+                        source,
+                    })?;
+                let locked = if exclusive {
+                    file.lock()
+                } else {
+                    file.lock_shared()
+                };
+                locked.map_err(|source| StateError::Lock { path, source })?;
+                Ok(Box::new(FileLock { _file: file }))
+            }
+        }
     }
 }
 
@@ -100,50 +139,20 @@ impl SharedStore for DbShared {
                 ],
             ));
         }
-        self.execute_all(statements).map(drop)
+        self.execute_all(statements).map(drop).map_err(text)
     }
 
     fn lines(&self, stream: Stream) -> Result<Vec<String>, String> {
         self.query(
             "SELECT line FROM journal_lines WHERE person_id = $1 AND stream = $2 ORDER BY seq",
             vec![self.person.as_str().into(), stream_text(stream).into()],
-        )?
-        .iter()
-        .map(|row| sql::text(row, 0))
-        .collect()
+        )
+        .and_then(|rows| rows.iter().map(|row| sql::text(row, 0)).collect())
+        .map_err(text)
     }
 
     fn undo_lock(&self, exclusive: bool) -> Result<Box<dyn HeldLock>, String> {
-        match &self.db.backend {
-            Backend::Postgres(pg) => {
-                let key = super::postgres::advisory_key(&self.lock_name());
-                let lock = self.db.handle.block_on(pg.advisory_lock(key, exclusive))?;
-                Ok(Box::new(lock))
-            }
-            Backend::Sqlite(lite) => {
-                use std::os::unix::fs::OpenOptionsExt;
-                let path = lock_path(lite.path(), &self.lock_name());
-                let file = std::fs::OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .create(true)
-                    .truncate(false)
-                    .mode(0o600)
-                    .open(&path)
-                    .map_err(|e| {
-                        format!("Could not open the undo lock file {}: {e}", path.display())
-                    })?;
-                let locked = if exclusive {
-                    file.lock()
-                } else {
-                    file.lock_shared()
-                };
-                locked.map_err(|e| {
-                    format!("Could not take the undo lock on {}: {e}", path.display())
-                })?;
-                Ok(Box::new(FileLock { _file: file }))
-            }
-        }
+        self.take_undo_lock(exclusive).map_err(text)
     }
 
     fn insert_code(
@@ -176,37 +185,43 @@ impl SharedStore for DbShared {
             ),
         ])
         .map(drop)
+        .map_err(text)
     }
 
     fn take_code(&self, code_digest: &str) -> Result<Option<CodeEntry>, String> {
-        let rows = self.query(
-            "DELETE FROM confirmation_codes WHERE person_id = $1 AND code_digest = $2 \
+        let rows = self
+            .query(
+                "DELETE FROM confirmation_codes WHERE person_id = $1 AND code_digest = $2 \
              RETURNING fingerprint, call_digest, issued_at",
-            vec![self.person.as_str().into(), code_digest.into()],
-        )?;
+                vec![self.person.as_str().into(), code_digest.into()],
+            )
+            .map_err(text)?;
         rows.first()
             .map(|row| {
-                Ok(CodeEntry {
+                Ok::<_, SqlError>(CodeEntry {
                     fingerprint: sql::text(row, 0)?,
                     call_digest: sql::text(row, 1)?,
                     issued_at: sql::int(row, 2)?,
                 })
             })
             .transpose()
+            .map_err(text)
     }
 
     fn spend_nonce(&self, nonce: &str, now: i64, lifetime_s: i64) -> Result<bool, String> {
-        let counts = self.execute_all(vec![
-            (
-                "DELETE FROM spent_nonces WHERE spent_at < $1",
-                vec![now.saturating_sub(lifetime_s).into()],
-            ),
-            (
-                "INSERT INTO spent_nonces (nonce, spent_at) VALUES ($1, $2) \
+        let counts = self
+            .execute_all(vec![
+                (
+                    "DELETE FROM spent_nonces WHERE spent_at < $1",
+                    vec![now.saturating_sub(lifetime_s).into()],
+                ),
+                (
+                    "INSERT INTO spent_nonces (nonce, spent_at) VALUES ($1, $2) \
                  ON CONFLICT (nonce) DO NOTHING",
-                vec![nonce.into(), now.into()],
-            ),
-        ])?;
+                    vec![nonce.into(), now.into()],
+                ),
+            ])
+            .map_err(text)?;
         Ok(counts.get(1).is_some_and(|n| *n == 1))
     }
 }
@@ -229,5 +244,6 @@ impl LedgerStore for DbLedger {
             Backend::Postgres(pg) => self.db.handle.block_on(pg.update_ledger(key, change)),
             Backend::Sqlite(lite) => lite.update_ledger(key, change),
         }
+        .map_err(text)
     }
 }

@@ -1,5 +1,6 @@
 //! The few SQL operations both databases are used through, with values of either.
 
+use super::error::SqlError;
 use async_trait::async_trait;
 
 /// A parameter or a column's value.
@@ -13,7 +14,7 @@ pub(crate) enum Value {
 }
 
 impl Value {
-    pub(crate) fn int(&self) -> Result<i64, String> {
+    pub(crate) fn int(&self) -> Result<i64, SqlError> {
         match self {
             Value::Int(i) => Ok(*i),
             other => Err(unexpected("an integer", other)),
@@ -21,7 +22,7 @@ impl Value {
     }
 }
 
-fn unexpected(wanted: &str, got: &Value) -> String {
+fn unexpected(wanted: &'static str, got: &Value) -> SqlError {
     let got = match got {
         Value::Null => "NULL",
         Value::Int(_) => "an integer",
@@ -29,28 +30,25 @@ fn unexpected(wanted: &str, got: &Value) -> String {
         Value::Bytes(_) => "bytes",
         Value::Bool(_) => "a boolean",
     };
-    format!(
-        "The database returned {got} where {wanted} was expected: is its schema this version's?"
-    )
+    SqlError::Unexpected { wanted, got }
 }
 
-fn column(row: &[Value], i: usize) -> Result<&Value, String> {
-    row.get(i)
-        .ok_or_else(|| format!("The database returned a row without column {i}."))
+fn column(row: &[Value], i: usize) -> Result<&Value, SqlError> {
+    row.get(i).ok_or(SqlError::NoColumn(i))
 }
 
-pub(crate) fn int(row: &[Value], i: usize) -> Result<i64, String> {
+pub(crate) fn int(row: &[Value], i: usize) -> Result<i64, SqlError> {
     column(row, i)?.int()
 }
 
-pub(crate) fn text(row: &[Value], i: usize) -> Result<String, String> {
+pub(crate) fn text(row: &[Value], i: usize) -> Result<String, SqlError> {
     match column(row, i)? {
         Value::Text(t) => Ok(t.clone()),
         other => Err(unexpected("text", other)),
     }
 }
 
-pub(crate) fn opt_text(row: &[Value], i: usize) -> Result<Option<String>, String> {
+pub(crate) fn opt_text(row: &[Value], i: usize) -> Result<Option<String>, SqlError> {
     match column(row, i)? {
         Value::Null => Ok(None),
         Value::Text(t) => Ok(Some(t.clone())),
@@ -58,7 +56,7 @@ pub(crate) fn opt_text(row: &[Value], i: usize) -> Result<Option<String>, String
     }
 }
 
-pub(crate) fn bytes(row: &[Value], i: usize) -> Result<Vec<u8>, String> {
+pub(crate) fn bytes(row: &[Value], i: usize) -> Result<Vec<u8>, SqlError> {
     match column(row, i)? {
         Value::Bytes(b) => Ok(b.clone()),
         other => Err(unexpected("bytes", other)),
@@ -66,7 +64,7 @@ pub(crate) fn bytes(row: &[Value], i: usize) -> Result<Vec<u8>, String> {
 }
 
 /// A boolean: PostgreSQL's, or SQLite's integer 0 or 1.
-pub(crate) fn boolean(row: &[Value], i: usize) -> Result<bool, String> {
+pub(crate) fn boolean(row: &[Value], i: usize) -> Result<bool, SqlError> {
     match column(row, i)? {
         Value::Bool(b) => Ok(*b),
         Value::Int(i) => Ok(*i != 0),
@@ -114,11 +112,11 @@ impl From<Vec<u8>> for Value {
 /// parameters.
 pub(crate) type Statement = (&'static str, Vec<Value>);
 
-/// What both backends do. Errors are sentences.
+/// What both backends do.
 #[async_trait]
 pub(crate) trait Sql: Send + Sync {
     /// Run one statement and return its rows (`SELECT`, or `… RETURNING`), in autocommit.
-    async fn query(&self, sql: &str, params: Vec<Value>) -> Result<Vec<Vec<Value>>, String>;
+    async fn query(&self, sql: &str, params: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError>;
     /// Run the statements in one transaction; the number of rows each changed.
-    async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, String>;
+    async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, SqlError>;
 }

@@ -2,8 +2,9 @@
 //! tokio's blocking pool. Several processes may share the file: SQLite's own locks order their
 //! writes, and every transaction that writes begins `IMMEDIATE`.
 
+use super::error::{DbError, SqlError};
 use super::sql::{Sql, Statement, Value};
-use super::{DbError, MIGRATIONS, SCHEMA_VERSION, newer_schema, now};
+use super::{MIGRATIONS, SCHEMA_VERSION, now};
 use async_trait::async_trait;
 use rusqlite::{Connection, TransactionBehavior, params_from_iter, types::ValueRef};
 use std::path::{Path, PathBuf};
@@ -18,10 +19,6 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 pub(crate) struct SqliteDb {
     path: Arc<PathBuf>,
     conn: Arc<Mutex<Connection>>,
-}
-
-fn lite_error(context: &str, path: &Path, e: &rusqlite::Error) -> String {
-    format!("{context} ({}): {e}", path.display())
 }
 
 /// PostgreSQL's `$1` placeholders as SQLite's `?1` (no SQL here has a literal `$`).
@@ -65,11 +62,9 @@ fn create_private(path: &Path) -> Result<(), DbError> {
             .recursive(true)
             .mode(0o700)
             .create(parent)
-            .map_err(|e| {
-                DbError(format!(
-                    "Could not make the directory {} for the database: {e}",
-                    parent.display()
-                ))
+            .map_err(|source| DbError::Directory {
+                path: parent.to_path_buf(),
+                source,
             })?;
     }
     std::fs::OpenOptions::new()
@@ -79,18 +74,15 @@ fn create_private(path: &Path) -> Result<(), DbError> {
         .mode(0o600)
         .open(path)
         .map(drop)
-        .map_err(|e| {
-            DbError(format!(
-                "Could not make the database file {}: {e}; give a path in a directory this \
-                 server can write.",
-                path.display()
-            ))
+        .map_err(|source| DbError::File {
+            path: path.to_path_buf(),
+            source,
         })
 }
 
 fn open_blocking(path: &Path) -> Result<Connection, DbError> {
     create_private(path)?;
-    let fail = |what: &str, e: rusqlite::Error| DbError(lite_error(what, path, &e));
+    let fail = |what: &'static str, e: rusqlite::Error| DbError::Sql(SqlError::lite(what, path, e));
     let mut conn = Connection::open(path).map_err(|e| fail("Could not open the database", e))?;
     conn.busy_timeout(BUSY_TIMEOUT)
         .map_err(|e| fail("Could not set the busy timeout", e))?;
@@ -114,16 +106,22 @@ fn open_blocking(path: &Path) -> Result<Connection, DbError> {
         )
         .map_err(|e| fail("Could not read the schema version", e))?;
     if current > SCHEMA_VERSION {
-        return Err(newer_schema(current));
+        return Err(DbError::NewerSchema(current));
     }
     for (version, _, sql) in MIGRATIONS.iter().filter(|(v, _, _)| *v > current) {
         tx.execute_batch(sql)
-            .map_err(|e| fail(&format!("Migration {version} failed"), e))?;
+            .map_err(|e| SqlError::lite(format!("Migration {version} failed"), path, e))?;
         tx.execute(
             "INSERT INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
             rusqlite::params![version, now()],
         )
-        .map_err(|e| fail(&format!("Migration {version} could not be recorded"), e))?;
+        .map_err(|e| {
+            SqlError::lite(
+                format!("Migration {version} could not be recorded"),
+                path,
+                e,
+            )
+        })?;
     }
     tx.commit()
         .map_err(|e| fail("Could not commit the migrations", e))?;
@@ -135,7 +133,7 @@ impl SqliteDb {
         let opened = path.clone();
         let conn = tokio::task::spawn_blocking(move || open_blocking(&opened))
             .await
-            .map_err(|e| DbError(format!("Opening the database stopped: {e}")))??;
+            .map_err(DbError::Stopped)??;
         Ok(SqliteDb {
             path: Arc::new(path),
             conn: Arc::new(Mutex::new(conn)),
@@ -149,8 +147,8 @@ impl SqliteDb {
     /// Run `f` on this handle's connection, on the calling thread (a blocking one).
     pub(crate) fn blocking<T>(
         &self,
-        f: impl FnOnce(&mut Connection, &Path) -> Result<T, String>,
-    ) -> Result<T, String> {
+        f: impl FnOnce(&mut Connection, &Path) -> Result<T, SqlError>,
+    ) -> Result<T, SqlError> {
         let mut conn = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
         f(&mut conn, &self.path)
     }
@@ -158,12 +156,12 @@ impl SqliteDb {
     /// Run `f` on this handle's connection, on tokio's blocking pool.
     async fn run<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Connection, &Path) -> Result<T, String> + Send + 'static,
-    ) -> Result<T, String> {
+        f: impl FnOnce(&mut Connection, &Path) -> Result<T, SqlError> + Send + 'static,
+    ) -> Result<T, SqlError> {
         let this = self.clone();
         tokio::task::spawn_blocking(move || this.blocking(f))
             .await
-            .map_err(|e| format!("A database task stopped: {e}"))?
+            .map_err(SqlError::TaskStopped)?
     }
 
     /// The ledger's read-change-write in one `IMMEDIATE` transaction; `change` is called once.
@@ -171,9 +169,10 @@ impl SqliteDb {
         &self,
         key: &str,
         change: &mut dyn FnMut(&str) -> String,
-    ) -> Result<(), String> {
+    ) -> Result<(), SqlError> {
         self.blocking(|conn, path| {
-            let fail = |e: rusqlite::Error| lite_error("A pacing ledger update failed", path, &e);
+            let fail =
+                |e: rusqlite::Error| SqlError::lite("A pacing ledger update failed", path, e);
             let tx = conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(fail)?;
@@ -206,8 +205,8 @@ fn query_blocking(
     path: &Path,
     sql: &str,
     values: Vec<Value>,
-) -> Result<Vec<Vec<Value>>, String> {
-    let fail = |e: rusqlite::Error| lite_error("A database query failed", path, &e);
+) -> Result<Vec<Vec<Value>>, SqlError> {
+    let fail = |e: rusqlite::Error| SqlError::lite("A database query failed", path, e);
     let mut statement = conn.prepare_cached(&placeholders(sql)).map_err(fail)?;
     let width = statement.column_count();
     let mut rows = statement
@@ -228,8 +227,8 @@ fn execute_all_blocking(
     conn: &mut Connection,
     path: &Path,
     statements: Vec<Statement>,
-) -> Result<Vec<u64>, String> {
-    let fail = |e: rusqlite::Error| lite_error("A database update failed", path, &e);
+) -> Result<Vec<u64>, SqlError> {
+    let fail = |e: rusqlite::Error| SqlError::lite("A database update failed", path, e);
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(fail)?;
@@ -247,13 +246,13 @@ fn execute_all_blocking(
 
 #[async_trait]
 impl Sql for SqliteDb {
-    async fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, String> {
+    async fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError> {
         let sql = sql.to_owned();
         self.run(move |conn, path| query_blocking(conn, path, &sql, values))
             .await
     }
 
-    async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, String> {
+    async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, SqlError> {
         self.run(move |conn, path| execute_all_blocking(conn, path, statements))
             .await
     }
@@ -265,11 +264,11 @@ impl SqliteDb {
         &self,
         sql: &str,
         values: Vec<Value>,
-    ) -> Result<Vec<Vec<Value>>, String> {
+    ) -> Result<Vec<Vec<Value>>, SqlError> {
         self.blocking(|conn, path| query_blocking(conn, path, sql, values))
     }
 
-    pub(crate) fn execute_all_now(&self, statements: Vec<Statement>) -> Result<Vec<u64>, String> {
+    pub(crate) fn execute_all_now(&self, statements: Vec<Statement>) -> Result<Vec<u64>, SqlError> {
         self.blocking(|conn, path| execute_all_blocking(conn, path, statements))
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
+use super::errors::{FetchError, MetadataClientError};
 use super::logic;
 
 /// The largest metadata document read (the draft suggests 5 KB).
@@ -45,7 +46,7 @@ impl Resolve for PublicOnly {
 pub fn metadata_client(
     extra_roots: &[Vec<u8>],
     allow_private: bool,
-) -> Result<reqwest::Client, String> {
+) -> Result<reqwest::Client, MetadataClientError> {
     let mut builder = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .no_proxy()
@@ -55,15 +56,13 @@ pub fn metadata_client(
         .user_agent("avenir-mcp (client metadata)")
         .dns_resolver(Arc::new(PublicOnly { allow_private }));
     for pem in extra_roots {
-        let certs = reqwest::Certificate::from_pem_bundle(pem)
-            .map_err(|e| format!("an extra root certificate is not PEM ({e})"))?;
+        let certs =
+            reqwest::Certificate::from_pem_bundle(pem).map_err(MetadataClientError::NotPem)?;
         for cert in certs {
             builder = builder.add_root_certificate(cert);
         }
     }
-    builder
-        .build()
-        .map_err(|e| format!("the metadata HTTP client could not be built ({e})"))
+    builder.build().map_err(MetadataClientError::Build)
 }
 
 /// Fetch and validate the document at `client_id`.
@@ -71,37 +70,29 @@ pub async fn fetch_metadata_document(
     client: &reqwest::Client,
     client_id: &str,
     allow_private: bool,
-) -> Result<serde_json::Value, String> {
+) -> Result<serde_json::Value, FetchError> {
     let url = logic::metadata_document_url(client_id, allow_private)?;
     let mut response = client
         .get(url)
         .header(reqwest::header::ACCEPT, "application/json")
         .send()
         .await
-        .map_err(|e| format!("the client's metadata document could not be fetched ({e})"))?;
+        .map_err(FetchError::Unreachable)?;
     if response.status() != reqwest::StatusCode::OK {
-        return Err(format!(
-            "the client's metadata document answered HTTP {} (expected 200, redirects are not \
-             followed)",
-            response.status().as_u16()
-        ));
+        return Err(FetchError::Status(response.status().as_u16()));
     }
     if response
         .content_length()
         .is_some_and(|n| n > MAX_DOCUMENT_BYTES as u64)
     {
-        return Err("the client's metadata document is larger than 5 KB".into());
+        return Err(FetchError::TooLarge);
     }
     let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| format!("the client's metadata document could not be read ({e})"))?
-    {
+    while let Some(chunk) = response.chunk().await.map_err(FetchError::Unreadable)? {
         if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
-            return Err("the client's metadata document is larger than 5 KB".into());
+            return Err(FetchError::TooLarge);
         }
         body.extend_from_slice(&chunk);
     }
-    logic::validate_metadata_document(client_id, &body)
+    Ok(logic::validate_metadata_document(client_id, &body)?)
 }

@@ -11,6 +11,11 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use url::Url;
 
+use super::errors::{
+    DocumentError, DuplicateParam, IssuerError, MetadataUrlError, NotUrl, RedirectUriError,
+    UnknownScope,
+};
+
 /// SHA-256 of a secret (code, token, state) as lower-case hex: what the store keys it by.
 pub fn sha256_hex(secret: &str) -> String {
     hex::encode(Sha256::digest(secret.as_bytes()))
@@ -41,7 +46,7 @@ pub fn is_s256_challenge(challenge: &str) -> bool {
 /// What a `scope` parameter asked for, normalised: `read` or `read write` (`write` implies
 /// `read`: changing a plan needs reading it). Empty or absent is `Ok(None)`; a scope this server
 /// does not know is an error naming it.
-pub fn parse_scope(scope: Option<&str>) -> Result<Option<&'static str>, String> {
+pub fn parse_scope(scope: Option<&str>) -> Result<Option<&'static str>, UnknownScope> {
     let Some(scope) = scope else { return Ok(None) };
     let mut write = false;
     let mut any = false;
@@ -52,11 +57,7 @@ pub fn parse_scope(scope: Option<&str>) -> Result<Option<&'static str>, String> 
                 any = true;
                 write = true;
             }
-            other => {
-                return Err(format!(
-                    "unknown scope '{other}': ask for 'read' or 'read write'"
-                ));
-            }
+            other => return Err(UnknownScope(other.to_string())),
         }
     }
     Ok(match (any, write) {
@@ -79,24 +80,22 @@ pub fn scope_within(asked: &str, granted: &str) -> bool {
 
 /// Check the server's public URL (the issuer): https, or http on loopback for a local trial;
 /// no query, fragment or user information (RFC 8414 §2).
-pub fn check_public_url(public_url: &str) -> Result<(), String> {
-    let url = Url::parse(public_url)
-        .map_err(|e| format!("the public URL '{public_url}' is not a URL ({e})"))?;
+pub fn check_public_url(public_url: &str) -> Result<(), IssuerError> {
+    let url = Url::parse(public_url).map_err(|source| IssuerError::NotUrl {
+        given: public_url.to_string(),
+        source,
+    })?;
     if url.query().is_some()
         || url.fragment().is_some()
         || !url.username().is_empty()
         || url.password().is_some()
     {
-        return Err(format!(
-            "the public URL '{public_url}' must have no query, fragment or user information"
-        ));
+        return Err(IssuerError::ExtraParts(public_url.to_string()));
     }
     match url.scheme() {
         "https" if url.host().is_some() => Ok(()),
         "http" if is_loopback_host(&url) => Ok(()),
-        _ => Err(format!(
-            "the public URL '{public_url}' must be https (http only on 127.0.0.1 or localhost)"
-        )),
+        _ => Err(IssuerError::NotHttps(public_url.to_string())),
     }
 }
 
@@ -113,30 +112,26 @@ fn is_loopback_host(url: &Url) -> bool {
 /// Whether a client may register this redirect URI: `https://…`; `http://` only on a loopback
 /// host (RFC 8252 §7.3); or a private-use scheme of a native app in reverse-domain form such as
 /// `com.example.app:/callback` (RFC 8252 §7.1). Never a fragment, never user information.
-pub fn redirect_uri_acceptable(uri: &str) -> Result<(), String> {
-    let url = Url::parse(uri).map_err(|e| format!("redirect URI '{uri}' is not a URL ({e})"))?;
+pub fn redirect_uri_acceptable(uri: &str) -> Result<(), RedirectUriError> {
+    let url = Url::parse(uri).map_err(|source| RedirectUriError::NotUrl {
+        uri: uri.to_string(),
+        source,
+    })?;
     if url.fragment().is_some() {
-        return Err(format!(
-            "redirect URI '{uri}' has a fragment: remove the '#…' part"
-        ));
+        return Err(RedirectUriError::Fragment(uri.to_string()));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(format!(
-            "redirect URI '{uri}' carries user information: remove it"
-        ));
+        return Err(RedirectUriError::UserInfo(uri.to_string()));
     }
     match url.scheme() {
         "https" if url.host().is_some() => Ok(()),
         "http" if is_loopback_host(&url) => Ok(()),
-        "http" => Err(format!(
-            "redirect URI '{uri}' is plain http on a host other than loopback: use https, or \
-             http://127.0.0.1 for an app on this machine"
-        )),
+        "http" => Err(RedirectUriError::PlainHttp(uri.to_string())),
         scheme if scheme.contains('.') => Ok(()),
-        scheme => Err(format!(
-            "redirect URI '{uri}' uses the scheme '{scheme}': use https, http on loopback, or \
-             a private-use scheme in reverse-domain form (com.example.app:/callback)"
-        )),
+        scheme => Err(RedirectUriError::Scheme {
+            uri: uri.to_string(),
+            scheme: scheme.to_string(),
+        }),
     }
 }
 
@@ -181,17 +176,22 @@ pub fn is_metadata_document_id(client_id: &str) -> bool {
 /// `.`/`..` segments, no fragment, no user information; an IP literal host must be public
 /// unless `allow_private`. (A host name is checked when it resolves, see
 /// [`ip_is_public`].)
-pub fn metadata_document_url(client_id: &str, allow_private: bool) -> Result<Url, String> {
-    let url =
-        Url::parse(client_id).map_err(|e| format!("client_id '{client_id}' is not a URL ({e})"))?;
+pub fn metadata_document_url(
+    client_id: &str,
+    allow_private: bool,
+) -> Result<Url, MetadataUrlError> {
+    let url = Url::parse(client_id).map_err(|source| MetadataUrlError::NotUrl {
+        client_id: client_id.to_string(),
+        source,
+    })?;
     if url.scheme() != "https" {
-        return Err("a client_id URL must use https".into());
+        return Err(MetadataUrlError::NotHttps);
     }
     if url.fragment().is_some() || !url.username().is_empty() || url.password().is_some() {
-        return Err("a client_id URL must have no fragment and no user information".into());
+        return Err(MetadataUrlError::ExtraParts);
     }
     if url.path() == "/" || url.path().is_empty() {
-        return Err("a client_id URL must have a path".into());
+        return Err(MetadataUrlError::NoPath);
     }
     // Url normalises dot segments away: a client_id that had them is not what it says.
     if url.as_str() != client_id
@@ -202,25 +202,19 @@ pub fn metadata_document_url(client_id: &str, allow_private: bool) -> Result<Url
             .split('/')
             .any(|s| s == "." || s == "..")
     {
-        return Err(
-            "a client_id URL must be in its normal form (lower-case scheme and host, no '.' or \
-             '..' segments)"
-                .into(),
-        );
+        return Err(MetadataUrlError::NotNormal);
     }
     let literal = match url.host() {
         Some(url::Host::Ipv4(ip)) => Some(IpAddr::V4(ip)),
         Some(url::Host::Ipv6(ip)) => Some(IpAddr::V6(ip)),
         Some(url::Host::Domain(_)) => None,
-        None => return Err("a client_id URL must have a host".into()),
+        None => return Err(MetadataUrlError::NoHost),
     };
     if let Some(ip) = literal
         && !allow_private
         && !ip_is_public(ip)
     {
-        return Err(
-            "a client_id URL must not point to a private, loopback or reserved address".into(),
-        );
+        return Err(MetadataUrlError::Private);
     }
     Ok(url)
 }
@@ -273,39 +267,29 @@ fn ipv6_is_public(ip: Ipv6Addr) -> bool {
 pub fn validate_metadata_document(
     client_id: &str,
     body: &[u8],
-) -> Result<serde_json::Value, String> {
-    let doc: serde_json::Value = serde_json::from_slice(body)
-        .map_err(|e| format!("the client's metadata document is not JSON ({e})"))?;
+) -> Result<serde_json::Value, DocumentError> {
+    let doc: serde_json::Value = serde_json::from_slice(body).map_err(DocumentError::NotJson)?;
     if !doc.is_object() {
-        return Err("the client's metadata document is not a JSON object".into());
+        return Err(DocumentError::NotObject);
     }
     match doc.get("client_id").and_then(|v| v.as_str()) {
         Some(id) if id == client_id => {}
-        Some(_) => {
-            return Err(
-                "the client's metadata document names another client_id than its URL".into(),
-            );
-        }
-        None => return Err("the client's metadata document has no client_id".into()),
+        Some(_) => return Err(DocumentError::OtherClientId),
+        None => return Err(DocumentError::NoClientId),
     }
     if doc.get("client_secret").is_some() || doc.get("client_secret_expires_at").is_some() {
-        return Err("a client metadata document must not contain a client secret".into());
+        return Err(DocumentError::Secret);
     }
     match doc
         .get("token_endpoint_auth_method")
         .and_then(|v| v.as_str())
     {
         None | Some("none") | Some("private_key_jwt") => {}
-        Some(other) => {
-            return Err(format!(
-                "token_endpoint_auth_method '{other}' needs a shared secret: a metadata document \
-                 client is public ('none')"
-            ));
-        }
+        Some(other) => return Err(DocumentError::SharedSecret(other.to_string())),
     }
     let uris = declared_redirect_uris(&doc);
     if uris.is_empty() {
-        return Err("the client's metadata document lists no redirect_uris".into());
+        return Err(DocumentError::NoRedirectUris);
     }
     for uri in &uris {
         redirect_uri_acceptable(uri)?;
@@ -355,7 +339,7 @@ pub fn validate_registration(
         if uri.len() > 2000 {
             return Err(("invalid_redirect_uri", "a redirect URI is too long".into()));
         }
-        redirect_uri_acceptable(uri).map_err(|e| ("invalid_redirect_uri", e))?;
+        redirect_uri_acceptable(uri).map_err(|e| ("invalid_redirect_uri", e.to_string()))?;
         kept_uris.push(serde_json::Value::String(uri.to_string()));
     }
     let strings = |key: &str, allowed: &[&str]| -> Result<Vec<String>, (&'static str, String)> {
@@ -409,7 +393,7 @@ pub fn validate_registration(
         let scope = scope
             .as_str()
             .ok_or_else(|| meta("scope must be a string"))?;
-        let parsed = parse_scope(Some(scope)).map_err(|e| meta(&e))?;
+        let parsed = parse_scope(Some(scope)).map_err(|e| meta(&e.to_string()))?;
         if let Some(parsed) = parsed {
             kept.insert("scope".into(), parsed.into());
         }
@@ -418,11 +402,11 @@ pub fn validate_registration(
 }
 
 /// Query or form parameters, refusing a parameter given twice (RFC 6749 §3.1).
-pub fn parse_params(raw: &str) -> Result<HashMap<String, String>, String> {
+pub fn parse_params(raw: &str) -> Result<HashMap<String, String>, DuplicateParam> {
     let mut out = HashMap::new();
     for (k, v) in url::form_urlencoded::parse(raw.as_bytes()) {
         if out.insert(k.to_string(), v.to_string()).is_some() {
-            return Err(format!("the parameter '{k}' is given more than once"));
+            return Err(DuplicateParam(k.to_string()));
         }
     }
     Ok(out)
@@ -488,8 +472,8 @@ pub fn check_authorize(
             format!("this server issues tokens for the resource {canonical_resource} only"),
         ));
     }
-    let scope =
-        parse_scope(params.get("scope").map(String::as_str)).map_err(|e| ("invalid_scope", e))?;
+    let scope = parse_scope(params.get("scope").map(String::as_str))
+        .map_err(|e| ("invalid_scope", e.to_string()))?;
     Ok(AuthorizeRequest {
         code_challenge: challenge.clone(),
         state: params.get("state").cloned(),
@@ -509,8 +493,11 @@ pub fn granted_scope(asked: &str, access: &str) -> Option<&'static str> {
 }
 
 /// `url` with query parameters appended (keeping any it has).
-pub fn with_query(url: &str, params: &[(&str, &str)]) -> Result<String, String> {
-    let mut url = Url::parse(url).map_err(|e| format!("'{url}' is not a URL ({e})"))?;
+pub fn with_query(url: &str, params: &[(&str, &str)]) -> Result<String, NotUrl> {
+    let mut url = Url::parse(url).map_err(|source| NotUrl {
+        url: url.to_string(),
+        source,
+    })?;
     {
         let mut q = url.query_pairs_mut();
         for (k, v) in params {
@@ -589,6 +576,7 @@ mod tests {
         assert!(
             parse_scope(Some("read admin"))
                 .unwrap_err()
+                .to_string()
                 .contains("admin")
         );
         assert!(scope_within("read", "read write"));
@@ -693,6 +681,7 @@ mod tests {
         assert!(
             validate_metadata_document(id, other)
                 .unwrap_err()
+                .to_string()
                 .contains("another")
         );
         let no_uris = br#"{"client_id":"https://client.example/c.json"}"#;

@@ -34,6 +34,7 @@
 //! hour. Codes, tokens and states are random (32 bytes, base64url) and stored by their SHA-256
 //! hex only.
 
+pub mod errors;
 mod fetch;
 pub mod logic;
 mod pages;
@@ -57,6 +58,8 @@ use crate::oauth_store::{
     ClientKind, ClientRecord, CodeGrant, OAuthStore, PendingSignIn, RefreshUse, TokenKind,
     TokenRecord,
 };
+pub use errors::OAuthSetupError;
+use errors::{ClientError, ExchangeError};
 use logic::{SCOPE_READ, SCOPE_READ_WRITE, sha256_hex};
 
 /// How long a consent page or a sign-in at YNAB may take before it must start again.
@@ -112,13 +115,18 @@ impl fmt::Debug for YnabTokens {
     }
 }
 
+/// Why a [`SignInHook`] could not complete a sign-in: the implementor's own error, kept whole
+/// for the logs.
+pub type SignInFailure = Box<dyn std::error::Error + Send + Sync>;
+
 /// What the rest of the hosted mode does when a person signs in or asks to be forgotten.
 #[async_trait]
 pub trait SignInHook: Send + Sync {
     /// YNAB answered our code exchange: make or find the person (`GET /user`, then
     /// [`OAuthStore::person_for`]), keep their YNAB tokens sealed, return the person id. An
     /// error is a sentence for the logs (the client is told only that the sign-in failed).
-    async fn signed_in(&self, tokens: YnabTokens, read_only: bool) -> Result<String, String>;
+    async fn signed_in(&self, tokens: YnabTokens, read_only: bool)
+    -> Result<String, SignInFailure>;
     /// The person asked `/delete` (the store already forgot them): forget whatever the hook
     /// keeps in memory.
     async fn deleted(&self, person_id: &str);
@@ -226,7 +234,7 @@ impl OAuthServer {
         mut config: OAuthConfig,
         store: Arc<dyn OAuthStore>,
         hook: Arc<dyn SignInHook>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, OAuthSetupError> {
         config.public_url = config.public_url.trim_end_matches('/').to_string();
         logic::check_public_url(&config.public_url)?;
         let metadata_http =
@@ -235,7 +243,7 @@ impl OAuthServer {
             .redirect(reqwest::redirect::Policy::none())
             .timeout(Duration::from_secs(20))
             .build()
-            .map_err(|e| format!("the HTTP client for YNAB could not be built ({e})"))?;
+            .map_err(OAuthSetupError::YnabClient)?;
         let resource = format!("{}/mcp", config.public_url);
         Ok(Self {
             inner: Arc::new(Inner {
@@ -419,25 +427,21 @@ impl Inner {
         params.push(("iss", self.issuer()));
         match logic::with_query(redirect_uri, &params) {
             Ok(location) => redirect(StatusCode::FOUND, &location),
-            Err(e) => pages::error_page(StatusCode::BAD_REQUEST, &e),
+            Err(e) => pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
         }
     }
 
     /// The client of an `/authorize` request: registered, or its metadata document (cached or
     /// fetched). An error is a sentence for the page.
-    async fn resolve_client(&self, client_id: &str) -> Result<ClientRecord, String> {
+    async fn resolve_client(&self, client_id: &str) -> Result<ClientRecord, ClientError> {
         let cached = self.store.client(client_id).await.map_err(|e| {
             tracing::error!("client lookup failed: {e}");
-            "the server cannot read its storage right now: try again in a minute".to_string()
+            ClientError::Storage
         })?;
         if !logic::is_metadata_document_id(client_id) {
             return match cached {
                 Some(c) if c.kind == ClientKind::Registered => Ok(c),
-                _ => Err(format!(
-                    "The application '{client_id}' is not known here. It must register \
-                     (POST /register) or use the URL of its client metadata document as \
-                     client_id."
-                )),
+                _ => Err(ClientError::Unknown(client_id.to_string())),
             };
         }
         if let Some(c) = cached
@@ -466,7 +470,7 @@ impl Inner {
     }
 
     /// Exchange YNAB's code for YNAB's tokens.
-    async fn exchange_ynab_code(&self, code: &str) -> Result<YnabTokens, String> {
+    async fn exchange_ynab_code(&self, code: &str) -> Result<YnabTokens, ExchangeError> {
         let body = url::form_urlencoded::Serializer::new(String::new())
             .append_pair("grant_type", "authorization_code")
             .append_pair("client_id", &self.config.ynab.client_id)
@@ -482,18 +486,15 @@ impl Inner {
             .body(body)
             .send()
             .await
-            .map_err(|e| format!("YNAB's token endpoint could not be reached ({e})"))?;
+            .map_err(ExchangeError::Unreachable)?;
         let status = response.status();
         if !status.is_success() {
-            return Err(format!(
-                "YNAB's token endpoint refused the code (HTTP {})",
-                status.as_u16()
-            ));
+            return Err(ExchangeError::Refused(status.as_u16()));
         }
         response
             .json::<YnabTokens>()
             .await
-            .map_err(|e| format!("YNAB's token answer was not understood ({e})"))
+            .map_err(ExchangeError::Unreadable)
     }
 
     /// A new access token and refresh token in `family`, stored by hash.
@@ -750,7 +751,7 @@ async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
     }
     let params = match logic::parse_params(query.as_deref().unwrap_or("")) {
         Ok(p) => p,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     };
     let Some(client_id) = params.get("client_id") else {
         return pages::error_page(
@@ -760,7 +761,7 @@ async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
     };
     let client = match s.resolve_client(client_id).await {
         Ok(c) => c,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     };
     let Some(redirect_uri) = params.get("redirect_uri") else {
         return pages::error_page(
@@ -845,7 +846,7 @@ fn consent_key(consent_id: &str) -> String {
 async fn consent(State(s): S, headers: HeaderMap, body: String) -> Response {
     let params = match logic::parse_params(&body) {
         Ok(p) => p,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     };
     let (Some(consent_id), Some(access)) = (params.get("consent"), params.get("access")) else {
         return pages::error_page(
@@ -934,7 +935,7 @@ async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Response {
     let params: HashMap<String, String> = match logic::parse_params(query.as_deref().unwrap_or(""))
     {
         Ok(p) => p,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     };
     let Some(state) = params.get("state").filter(|st| logic::is_random_token(st)) else {
         return pages::error_page(
@@ -1026,7 +1027,7 @@ async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Response {
     answer.push(("iss", s.issuer()));
     match logic::with_query(&pending.redirect_uri, &answer) {
         Ok(location) => redirect(StatusCode::FOUND, &location),
-        Err(e) => pages::error_page(StatusCode::BAD_REQUEST, &e),
+        Err(e) => pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
     }
 }
 
@@ -1034,7 +1035,7 @@ async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Response {
 async fn token(State(s): S, body: String) -> Response {
     let params = match logic::parse_params(&body) {
         Ok(p) => p,
-        Err(e) => return token_error(StatusCode::BAD_REQUEST, "invalid_request", &e),
+        Err(e) => return token_error(StatusCode::BAD_REQUEST, "invalid_request", &e.to_string()),
     };
     let result = match params.get("grant_type").map(String::as_str) {
         Some("authorization_code") => code_grant(&s, &params).await,
@@ -1175,7 +1176,13 @@ async fn refresh_grant(
         ));
     }
     let access_scope = match logic::parse_scope(params.get("scope").map(String::as_str)) {
-        Err(e) => return Err(refuse(StatusCode::BAD_REQUEST, "invalid_scope", &e)),
+        Err(e) => {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                "invalid_scope",
+                &e.to_string(),
+            ));
+        }
         Ok(None) => record.scope.clone(),
         Ok(Some(asked)) if logic::scope_within(asked, &record.scope) => asked.to_string(),
         Ok(Some(_)) => {
@@ -1201,7 +1208,7 @@ async fn refresh_grant(
 async fn revoke(State(s): S, body: String) -> Response {
     let params = match logic::parse_params(&body) {
         Ok(p) => p,
-        Err(e) => return token_error(StatusCode::BAD_REQUEST, "invalid_request", &e),
+        Err(e) => return token_error(StatusCode::BAD_REQUEST, "invalid_request", &e.to_string()),
     };
     let Some(token) = params.get("token") else {
         return token_error(

@@ -1,6 +1,10 @@
-//! Test helpers: an in-memory `OAuthStore` (take-once semantics under one lock).
+//! Test helpers: an in-memory `OAuthStore` (take-once semantics under one lock), and
+//! [`postgres::TestPostgres`], a throwaway PostgreSQL server. Both live in test code so that the
+//! product's library and binary carry neither.
 
 #![allow(dead_code)]
+
+pub mod postgres;
 
 use std::collections::HashMap;
 use std::sync::Mutex;

@@ -8,10 +8,10 @@
 //! presses the consent page's button.
 #![allow(dead_code)]
 
+use avenir_hosted::config::PublicUrl;
 use avenir_hosted::crypto::SecretKey;
 use avenir_hosted::db::DbConfig;
 use avenir_hosted::oauth::YnabApp;
-use avenir_hosted::serve::PublicUrl;
 use avenir_hosted::start::{Hosted, HostedConfig};
 use rmcp::RoleClient;
 use rmcp::ServiceExt;
