@@ -297,79 +297,110 @@ pub fn validate_metadata_document(
     Ok(doc)
 }
 
+/// A refusal of a registration or an authorization request: the RFC 6749 / RFC 7591 error code
+/// and its description.
+pub type Refusal = (&'static str, String);
+
+type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+fn invalid_metadata(description: &str) -> Refusal {
+    ("invalid_client_metadata", description.to_string())
+}
+
+fn invalid_redirect_uri(description: impl Into<String>) -> Refusal {
+    ("invalid_redirect_uri", description.into())
+}
+
 /// Validate a Dynamic Client Registration request (RFC 7591 §2) for a public client and return
 /// the metadata kept (what the server understood), or `(error, description)`.
-pub fn validate_registration(
-    request: &serde_json::Value,
-) -> Result<serde_json::Value, (&'static str, String)> {
-    let meta = |d: &str| ("invalid_client_metadata", d.to_string());
+pub fn validate_registration(request: &serde_json::Value) -> Result<serde_json::Value, Refusal> {
     let Some(obj) = request.as_object() else {
-        return Err(meta("the registration must be a JSON object"));
+        return Err(invalid_metadata("the registration must be a JSON object"));
     };
     match obj.get("token_endpoint_auth_method") {
         None => {}
         Some(serde_json::Value::String(m)) if m == "none" => {}
         Some(_) => {
-            return Err(meta(
+            return Err(invalid_metadata(
                 "only public clients are registered here: token_endpoint_auth_method must be \
                  'none' (use PKCE)",
             ));
         }
     }
-    let Some(uris) = obj.get("redirect_uris").and_then(|v| v.as_array()) else {
-        return Err((
-            "invalid_redirect_uri",
-            "redirect_uris is required: a JSON array of the client's redirect URIs".into(),
-        ));
-    };
-    if uris.is_empty() || uris.len() > 10 {
-        return Err((
-            "invalid_redirect_uri",
-            "redirect_uris must list between 1 and 10 URIs".into(),
-        ));
-    }
-    let mut kept_uris = Vec::new();
-    for uri in uris {
-        let Some(uri) = uri.as_str() else {
-            return Err((
-                "invalid_redirect_uri",
-                "every redirect URI must be a string".into(),
-            ));
-        };
-        if uri.len() > 2000 {
-            return Err(("invalid_redirect_uri", "a redirect URI is too long".into()));
-        }
-        redirect_uri_acceptable(uri).map_err(|e| ("invalid_redirect_uri", e.to_string()))?;
-        kept_uris.push(serde_json::Value::String(uri.to_string()));
-    }
-    let strings = |key: &str, allowed: &[&str]| -> Result<Vec<String>, (&'static str, String)> {
-        match obj.get(key) {
-            None => Ok(allowed.iter().map(|s| s.to_string()).collect()),
-            Some(serde_json::Value::Array(items)) => {
-                let mut out = Vec::new();
-                for item in items {
-                    match item.as_str() {
-                        Some(s) if allowed.contains(&s) => out.push(s.to_string()),
-                        _ => {
-                            return Err(meta(&format!(
-                                "{key} may contain only {}",
-                                allowed.join(", ")
-                            )));
-                        }
-                    }
-                }
-                Ok(out)
-            }
-            Some(_) => Err(meta(&format!("{key} must be an array of strings"))),
-        }
-    };
-    let grant_types = strings("grant_types", &["authorization_code", "refresh_token"])?;
-    let response_types = strings("response_types", &["code"])?;
+    let kept_uris = registered_redirect_uris(obj)?;
+    let grant_types = string_list(obj, "grant_types", &["authorization_code", "refresh_token"])?;
+    let response_types = string_list(obj, "response_types", &["code"])?;
     let mut kept = serde_json::Map::new();
     kept.insert("redirect_uris".into(), serde_json::Value::Array(kept_uris));
     kept.insert("token_endpoint_auth_method".into(), "none".into());
     kept.insert("grant_types".into(), grant_types.into());
     kept.insert("response_types".into(), response_types.into());
+    keep_descriptions(obj, &mut kept)?;
+    if let Some(scope) = obj.get("scope") {
+        let scope = scope
+            .as_str()
+            .ok_or_else(|| invalid_metadata("scope must be a string"))?;
+        let parsed = parse_scope(Some(scope)).map_err(|e| invalid_metadata(&e.to_string()))?;
+        if let Some(parsed) = parsed {
+            kept.insert("scope".into(), parsed.into());
+        }
+    }
+    Ok(serde_json::Value::Object(kept))
+}
+
+/// A registration's `redirect_uris`: 1 to 10 acceptable URIs of at most 2,000 characters.
+fn registered_redirect_uris(obj: &JsonObject) -> Result<Vec<serde_json::Value>, Refusal> {
+    let Some(uris) = obj.get("redirect_uris").and_then(|v| v.as_array()) else {
+        return Err(invalid_redirect_uri(
+            "redirect_uris is required: a JSON array of the client's redirect URIs",
+        ));
+    };
+    if uris.is_empty() || uris.len() > 10 {
+        return Err(invalid_redirect_uri(
+            "redirect_uris must list between 1 and 10 URIs",
+        ));
+    }
+    let mut kept_uris = Vec::new();
+    for uri in uris {
+        let Some(uri) = uri.as_str() else {
+            return Err(invalid_redirect_uri("every redirect URI must be a string"));
+        };
+        if uri.len() > 2000 {
+            return Err(invalid_redirect_uri("a redirect URI is too long"));
+        }
+        redirect_uri_acceptable(uri).map_err(|e| invalid_redirect_uri(e.to_string()))?;
+        kept_uris.push(serde_json::Value::String(uri.to_string()));
+    }
+    Ok(kept_uris)
+}
+
+/// A registration's list `key`, each item one of `allowed` (all of them when absent).
+fn string_list(obj: &JsonObject, key: &str, allowed: &[&str]) -> Result<Vec<String>, Refusal> {
+    match obj.get(key) {
+        None => Ok(allowed.iter().map(|s| s.to_string()).collect()),
+        Some(serde_json::Value::Array(items)) => {
+            let mut out = Vec::new();
+            for item in items {
+                match item.as_str() {
+                    Some(s) if allowed.contains(&s) => out.push(s.to_string()),
+                    _ => {
+                        return Err(invalid_metadata(&format!(
+                            "{key} may contain only {}",
+                            allowed.join(", ")
+                        )));
+                    }
+                }
+            }
+            Ok(out)
+        }
+        Some(_) => Err(invalid_metadata(&format!(
+            "{key} must be an array of strings"
+        ))),
+    }
+}
+
+/// The descriptive strings a registration may carry, kept when at most 200 characters.
+fn keep_descriptions(obj: &JsonObject, kept: &mut JsonObject) -> Result<(), Refusal> {
     for key in [
         "client_name",
         "client_uri",
@@ -383,22 +414,13 @@ pub fn validate_registration(
                 kept.insert(key.into(), s.clone().into());
             }
             Some(_) => {
-                return Err(meta(&format!(
+                return Err(invalid_metadata(&format!(
                     "{key} must be a string of at most 200 characters"
                 )));
             }
         }
     }
-    if let Some(scope) = obj.get("scope") {
-        let scope = scope
-            .as_str()
-            .ok_or_else(|| meta("scope must be a string"))?;
-        let parsed = parse_scope(Some(scope)).map_err(|e| meta(&e.to_string()))?;
-        if let Some(parsed) = parsed {
-            kept.insert("scope".into(), parsed.into());
-        }
-    }
-    Ok(serde_json::Value::Object(kept))
+    Ok(())
 }
 
 /// Query or form parameters, refusing a parameter given twice (RFC 6749 §3.1).
@@ -426,7 +448,7 @@ pub struct AuthorizeRequest {
 pub fn check_authorize(
     params: &HashMap<String, String>,
     canonical_resource: &str,
-) -> Result<AuthorizeRequest, (&'static str, String)> {
+) -> Result<AuthorizeRequest, Refusal> {
     match params.get("response_type").map(String::as_str) {
         Some("code") => {}
         None => return Err(("invalid_request", "response_type=code is required".into())),

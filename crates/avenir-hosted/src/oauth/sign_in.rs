@@ -8,7 +8,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use super::errors::{ClientError, ExchangeError};
+use super::errors::{ClientError, DuplicateParam, ExchangeError};
 use super::logic::{self, SCOPE_READ, SCOPE_READ_WRITE, sha256_hex};
 use super::respond::{redirect, storage_page};
 use super::{Inner, MAX_QUERY, METADATA_CACHE_TTL, PENDING_TTL, S, YnabTokens, fetch, pages};
@@ -82,58 +82,104 @@ impl Inner {
     }
 }
 
+/// A page saying the request was bad.
+fn bad_request(text: &str) -> Response {
+    pages::error_page(StatusCode::BAD_REQUEST, text)
+}
+
+/// Why a page's query is refused.
+enum QueryRefused {
+    TooLong,
+    Repeated(DuplicateParam),
+}
+
+impl QueryRefused {
+    /// The page that says so.
+    fn page(self) -> Response {
+        match self {
+            QueryRefused::TooLong => {
+                pages::error_page(StatusCode::URI_TOO_LONG, "The request is too long.")
+            }
+            QueryRefused::Repeated(e) => bad_request(&e.to_string()),
+        }
+    }
+}
+
+/// The parameters of a page's query, refusing one too long or repeating a parameter.
+fn query_params(query: Option<&str>) -> Result<HashMap<String, String>, QueryRefused> {
+    if query.is_some_and(|q| q.len() > MAX_QUERY) {
+        return Err(QueryRefused::TooLong);
+    }
+    logic::parse_params(query.unwrap_or("")).map_err(QueryRefused::Repeated)
+}
+
 /// `GET /authorize`: errors before the client and its redirect URI are known good are a page,
 /// never a redirect; after, they go back to the client.
 pub(super) async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
-    if query.as_ref().is_some_and(|q| q.len() > MAX_QUERY) {
-        return pages::error_page(StatusCode::URI_TOO_LONG, "The request is too long.");
-    }
-    let params = match logic::parse_params(query.as_deref().unwrap_or("")) {
+    let params = match query_params(query.as_deref()) {
         Ok(p) => p,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
+        Err(refused) => return refused.page(),
     };
+    let (client, client_id, redirect_uri) = match known_client(&s, &params).await {
+        Ok(known) => known,
+        Err(page) => return page,
+    };
+    match logic::check_authorize(&params, &s.resource) {
+        Ok(request) => show_consent(&s, &client, client_id, redirect_uri, request).await,
+        Err((error, description)) => s.redirect_error(
+            redirect_uri,
+            error,
+            &description,
+            params.get("state").map(String::as_str),
+        ),
+    }
+}
+
+/// The client an `/authorize` request names and the redirect URI it asks for, once both are
+/// known good; otherwise the page saying why (never a redirect to an unchecked address).
+async fn known_client<'p>(
+    s: &Inner,
+    params: &'p HashMap<String, String>,
+) -> Result<(ClientRecord, &'p String, &'p String), Response> {
     let Some(client_id) = params.get("client_id") else {
-        return pages::error_page(
-            StatusCode::BAD_REQUEST,
+        return Err(bad_request(
             "The request names no application (client_id is missing).",
-        );
+        ));
     };
-    let client = match s.resolve_client(client_id).await {
-        Ok(c) => c,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
-    };
+    let client = s
+        .resolve_client(client_id)
+        .await
+        .map_err(|e| bad_request(&e.to_string()))?;
     let Some(redirect_uri) = params.get("redirect_uri") else {
-        return pages::error_page(
-            StatusCode::BAD_REQUEST,
+        return Err(bad_request(
             "The request has no redirect_uri: the application must say where to return.",
-        );
+        ));
     };
     let declared = logic::declared_redirect_uris(&client.metadata);
     if !declared
         .iter()
         .any(|r| logic::redirect_uri_matches(r, redirect_uri))
     {
-        return pages::error_page(
-            StatusCode::BAD_REQUEST,
+        return Err(bad_request(
             "The application asked to return to an address it did not register: it cannot be \
              sent there.",
-        );
+        ));
     }
-    let request = match logic::check_authorize(&params, &s.resource) {
-        Ok(r) => r,
-        Err((error, description)) => {
-            return s.redirect_error(
-                redirect_uri,
-                error,
-                &description,
-                params.get("state").map(String::as_str),
-            );
-        }
-    };
+    Ok((client, client_id, redirect_uri))
+}
+
+/// Keep the request as pending and show the consent page, bound to this browser by a cookie.
+async fn show_consent(
+    s: &Inner,
+    client: &ClientRecord,
+    client_id: &str,
+    redirect_uri: &str,
+    request: logic::AuthorizeRequest,
+) -> Response {
     let consent_id = avenir::random::base64url::<32>();
     let pending = PendingSignIn {
-        client_id: client_id.clone(),
-        redirect_uri: redirect_uri.clone(),
+        client_id: client_id.to_string(),
+        redirect_uri: redirect_uri.to_string(),
         code_challenge: request.code_challenge,
         client_state: request.state,
         scope: request.scope.unwrap_or("").to_string(),
@@ -156,12 +202,19 @@ pub(super) async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Respons
         consent_id: &consent_id,
         offer_write: request.scope != Some(SCOPE_READ),
     });
-    // The answer must come from this browser: a cross-site form posting a consent id obtained
-    // elsewhere carries no such cookie (SameSite=Strict).
-    let cookie = format!(
+    if let Ok(value) = HeaderValue::from_str(&consent_cookie(s, &consent_id, &action)) {
+        page.headers_mut().append(header::SET_COOKIE, value);
+    }
+    page
+}
+
+/// The cookie that the consent page's answer must carry: a cross-site form posting a consent id
+/// obtained elsewhere carries no such cookie (SameSite=Strict).
+fn consent_cookie(s: &Inner, consent_id: &str, action: &str) -> String {
+    format!(
         "{}={consent_id}; Path={}; Max-Age={PENDING_TTL}; HttpOnly; SameSite=Strict{}",
-        logic::consent_cookie_name(&consent_id),
-        url::Url::parse(&action)
+        logic::consent_cookie_name(consent_id),
+        url::Url::parse(action)
             .map(|u| u.path().to_string())
             .unwrap_or_else(|_| "/authorize".into()),
         if s.config.public_url.starts_with("https://") {
@@ -169,11 +222,7 @@ pub(super) async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Respons
         } else {
             ""
         }
-    );
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        page.headers_mut().append(header::SET_COOKIE, value);
-    }
-    page
+    )
 }
 
 /// The store key of a consent page's pending request (apart from YNAB's states).
@@ -185,13 +234,10 @@ fn consent_key(consent_id: &str) -> String {
 pub(super) async fn consent(State(s): S, headers: HeaderMap, body: String) -> Response {
     let params = match logic::parse_params(&body) {
         Ok(p) => p,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
+        Err(e) => return bad_request(&e.to_string()),
     };
     let (Some(consent_id), Some(access)) = (params.get("consent"), params.get("access")) else {
-        return pages::error_page(
-            StatusCode::BAD_REQUEST,
-            "The answer is incomplete: use the buttons of the consent page.",
-        );
+        return bad_request("The answer is incomplete: use the buttons of the consent page.");
     };
     let cookies = headers
         .get_all(header::COOKIE)
@@ -199,41 +245,42 @@ pub(super) async fn consent(State(s): S, headers: HeaderMap, body: String) -> Re
         .filter_map(|v| v.to_str().ok());
     let name = logic::consent_cookie_name(consent_id);
     if logic::cookie_value(cookies, &name) != Some(consent_id.as_str()) {
-        return pages::error_page(
-            StatusCode::BAD_REQUEST,
+        return bad_request(
             "This answer did not come from the consent page shown in this browser. Start again \
              from your application (cookies must be allowed for this site).",
         );
     }
     let pending = match s.store.take_pending(&consent_key(consent_id)).await {
         Ok(Some(p)) if s.now() - p.created_at <= PENDING_TTL => p,
-        Ok(_) => {
-            return pages::error_page(
-                StatusCode::BAD_REQUEST,
-                "This consent page was already answered or has expired.",
-            );
-        }
+        Ok(_) => return bad_request("This consent page was already answered or has expired."),
         Err(e) => return storage_page(e),
     };
     if access == "deny" {
-        let mut refused = s.redirect_error(
-            &pending.redirect_uri,
-            "access_denied",
-            "the person refused",
-            pending.client_state.as_deref(),
-        );
-        if refused.status() == StatusCode::FOUND {
-            // 303 after a POST, as for YNAB below.
-            *refused.status_mut() = StatusCode::SEE_OTHER;
-        }
-        return refused;
+        return refused(&s, &pending);
     }
     let Some(granted) = logic::granted_scope(&pending.scope, access) else {
-        return pages::error_page(
-            StatusCode::BAD_REQUEST,
-            "That choice was not offered: start again from your application.",
-        );
+        return bad_request("That choice was not offered: start again from your application.");
     };
+    on_to_ynab(&s, pending, granted).await
+}
+
+/// The person refused on the consent page: back to the client with `access_denied`.
+fn refused(s: &Inner, pending: &PendingSignIn) -> Response {
+    let mut refused = s.redirect_error(
+        &pending.redirect_uri,
+        "access_denied",
+        "the person refused",
+        pending.client_state.as_deref(),
+    );
+    if refused.status() == StatusCode::FOUND {
+        // 303 after a POST, as for YNAB below.
+        *refused.status_mut() = StatusCode::SEE_OTHER;
+    }
+    refused
+}
+
+/// The person chose `granted`: keep the sign-in under a new state and send them to YNAB.
+async fn on_to_ynab(s: &Inner, pending: PendingSignIn, granted: &'static str) -> Response {
     let ynab_state = avenir::random::base64url::<32>();
     let onward = PendingSignIn {
         scope: granted.to_string(),
@@ -268,60 +315,58 @@ pub(super) async fn consent(State(s): S, headers: HeaderMap, body: String) -> Re
 
 /// `GET /oauth/ynab/callback`: YNAB's answer.
 pub(super) async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Response {
-    if query.as_ref().is_some_and(|q| q.len() > MAX_QUERY) {
-        return pages::error_page(StatusCode::URI_TOO_LONG, "The request is too long.");
-    }
-    let params: HashMap<String, String> = match logic::parse_params(query.as_deref().unwrap_or(""))
-    {
+    let params = match query_params(query.as_deref()) {
         Ok(p) => p,
-        Err(e) => return pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
+        Err(refused) => return refused.page(),
     };
     let Some(state) = params.get("state").filter(|st| logic::is_random_token(st)) else {
-        return pages::error_page(
-            StatusCode::BAD_REQUEST,
-            "YNAB's answer has no valid state: start again from your application.",
-        );
+        return bad_request("YNAB's answer has no valid state: start again from your application.");
     };
     let pending = match s.store.take_pending(&sha256_hex(state)).await {
         Ok(Some(p)) if s.now() - p.created_at <= PENDING_TTL => p,
         Ok(_) => {
-            return pages::error_page(
-                StatusCode::BAD_REQUEST,
+            return bad_request(
                 "This sign-in is unknown, expired or already finished: start again from your \
                  application.",
             );
         }
         Err(e) => return storage_page(e),
     };
-    let client_state = pending.client_state.as_deref();
+    let back = |error, description| {
+        s.redirect_error(
+            &pending.redirect_uri,
+            error,
+            description,
+            pending.client_state.as_deref(),
+        )
+    };
     if let Some(error) = params.get("error") {
-        let (error, description) = if error == "access_denied" {
-            ("access_denied", "the person did not allow access at YNAB")
+        return if error == "access_denied" {
+            back("access_denied", "the person did not allow access at YNAB")
         } else {
-            ("server_error", "YNAB did not complete the sign-in")
+            back("server_error", "YNAB did not complete the sign-in")
         };
-        return s.redirect_error(&pending.redirect_uri, error, description, client_state);
     }
     let Some(code) = params.get("code") else {
-        return s.redirect_error(
-            &pending.redirect_uri,
-            "server_error",
-            "YNAB answered without a code",
-            client_state,
-        );
+        return back("server_error", "YNAB answered without a code");
     };
     let tokens = match s.exchange_ynab_code(code).await {
         Ok(t) => t,
         Err(e) => {
             tracing::warn!("YNAB code exchange failed: {e}");
-            return s.redirect_error(
-                &pending.redirect_uri,
+            return back(
                 "server_error",
                 "YNAB did not complete the sign-in: try again",
-                client_state,
             );
         }
     };
+    signed_in(&s, &pending, tokens).await
+}
+
+/// YNAB gave its tokens: the hook keeps them and names the person, and the client gets our
+/// authorization code (with its `state` and our `iss`).
+async fn signed_in(s: &Inner, pending: &PendingSignIn, tokens: YnabTokens) -> Response {
+    let client_state = pending.client_state.as_deref();
     let read_only = pending.scope == SCOPE_READ
         || tokens
             .scope
@@ -366,6 +411,6 @@ pub(super) async fn ynab_callback(State(s): S, RawQuery(query): RawQuery) -> Res
     answer.push(("iss", s.issuer()));
     match logic::with_query(&pending.redirect_uri, &answer) {
         Ok(location) => redirect(StatusCode::FOUND, &location),
-        Err(e) => pages::error_page(StatusCode::BAD_REQUEST, &e.to_string()),
+        Err(e) => bad_request(&e.to_string()),
     }
 }
