@@ -110,10 +110,7 @@ fn store_failed(e: impl fmt::Display) -> TokenError {
     )
 }
 
-pub(super) async fn code_grant(
-    s: &Inner,
-    params: &HashMap<String, String>,
-) -> Result<Response, TokenError> {
+async fn code_grant(s: &Inner, params: &HashMap<String, String>) -> Result<Response, TokenError> {
     let code = required(params, "code")?;
     let redirect_uri = required(params, "redirect_uri")?;
     let client_id = required(params, "client_id")?;
@@ -161,7 +158,7 @@ pub(super) async fn code_grant(
     .await
 }
 
-pub(super) async fn refresh_grant(
+async fn refresh_grant(
     s: &Inner,
     params: &HashMap<String, String>,
 ) -> Result<Response, TokenError> {
@@ -177,21 +174,7 @@ pub(super) async fn refresh_grant(
         }
         _ => {}
     }
-    let record = match s.store.use_refresh(&hash).await.map_err(store_failed)? {
-        RefreshUse::Fresh(r) => r,
-        RefreshUse::Replayed(r) => {
-            s.store
-                .revoke_family(&r.family)
-                .await
-                .map_err(store_failed)?;
-            tracing::warn!("a used refresh token was presented again: its family is revoked");
-            return Err(invalid_grant(
-                "the refresh token was already used: every token of this sign-in is revoked, \
-                 sign in again",
-            ));
-        }
-        RefreshUse::Unknown => return Err(invalid_grant("unknown refresh token: sign in again")),
-    };
+    let record = use_refresh_token(s, &hash).await?;
     if record.client_id != client_id {
         return Err(invalid_grant(
             "the refresh token was issued to another client",
@@ -209,24 +192,7 @@ pub(super) async fn refresh_grant(
             &format!("this server issues tokens for {} only", s.resource),
         ));
     }
-    let access_scope = match logic::parse_scope(params.get("scope").map(String::as_str)) {
-        Err(e) => {
-            return Err(refuse(
-                StatusCode::BAD_REQUEST,
-                "invalid_scope",
-                &e.to_string(),
-            ));
-        }
-        Ok(None) => record.scope.clone(),
-        Ok(Some(asked)) if logic::scope_within(asked, &record.scope) => asked.to_string(),
-        Ok(Some(_)) => {
-            return Err(refuse(
-                StatusCode::BAD_REQUEST,
-                "invalid_scope",
-                "a refresh cannot widen the scope: sign in again for more access",
-            ));
-        }
-    };
+    let access_scope = refreshed_scope(params, &record.scope)?;
     // The new refresh token keeps the original scope (RFC 6749 §6).
     s.issue_tokens(
         &record.person_id,
@@ -236,6 +202,45 @@ pub(super) async fn refresh_grant(
         &record.family,
     )
     .await
+}
+
+/// Mark the refresh token with this hash used, once: a replay revokes every token of its
+/// sign-in.
+async fn use_refresh_token(s: &Inner, hash: &str) -> Result<TokenRecord, TokenError> {
+    match s.store.use_refresh(hash).await.map_err(store_failed)? {
+        RefreshUse::Fresh(r) => Ok(r),
+        RefreshUse::Replayed(r) => {
+            s.store
+                .revoke_family(&r.family)
+                .await
+                .map_err(store_failed)?;
+            tracing::warn!("a used refresh token was presented again: its family is revoked");
+            Err(invalid_grant(
+                "the refresh token was already used: every token of this sign-in is revoked, \
+                 sign in again",
+            ))
+        }
+        RefreshUse::Unknown => Err(invalid_grant("unknown refresh token: sign in again")),
+    }
+}
+
+/// The scope of the new access token: the one asked for, within the refresh token's `granted`
+/// (never wider), or all of it when none is asked for.
+fn refreshed_scope(params: &HashMap<String, String>, granted: &str) -> Result<String, TokenError> {
+    match logic::parse_scope(params.get("scope").map(String::as_str)) {
+        Err(e) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            "invalid_scope",
+            &e.to_string(),
+        )),
+        Ok(None) => Ok(granted.to_string()),
+        Ok(Some(asked)) if logic::scope_within(asked, granted) => Ok(asked.to_string()),
+        Ok(Some(_)) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            "invalid_scope",
+            "a refresh cannot widen the scope: sign in again for more access",
+        )),
+    }
 }
 
 /// `POST /revoke` (RFC 7009): 200 whatever the token was.
