@@ -106,7 +106,10 @@ fn open_blocking(path: &Path) -> Result<Connection, DbError> {
         )
         .map_err(|e| fail("Could not read the schema version", e))?;
     if current > SCHEMA_VERSION {
-        return Err(DbError::NewerSchema(current));
+        return Err(DbError::NewerSchema {
+            found: current,
+            known: SCHEMA_VERSION,
+        });
     }
     for (version, _, sql) in MIGRATIONS.iter().filter(|(v, _, _)| *v > current) {
         tx.execute_batch(sql)

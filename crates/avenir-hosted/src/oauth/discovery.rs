@@ -7,8 +7,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::json;
 
+use super::logic;
 use super::respond::{no_store_json, public_json, token_error, unavailable};
-use super::{S, logic};
+use super::server::S;
 use crate::oauth_store::{ClientKind, ClientRecord};
 
 pub(super) async fn protected_resource_metadata(State(s): S) -> Response {

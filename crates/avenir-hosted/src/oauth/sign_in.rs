@@ -11,7 +11,8 @@ use axum::response::Response;
 use super::errors::{ClientError, DuplicateParam, ExchangeError};
 use super::logic::{self, SCOPE_READ, SCOPE_READ_WRITE, sha256_hex};
 use super::respond::{redirect, storage_page};
-use super::{Inner, MAX_QUERY, METADATA_CACHE_TTL, PENDING_TTL, S, YnabTokens, fetch, pages};
+use super::server::{Inner, MAX_QUERY, METADATA_CACHE_TTL, PENDING_TTL, S, YnabTokens};
+use super::{fetch, pages};
 use crate::oauth_store::{ClientKind, ClientRecord, CodeGrant, PendingSignIn};
 
 impl Inner {

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::logic::{self, sha256_hex};
 use super::respond::{TokenError, no_store_json, refuse, token_error, unavailable};
-use super::{Inner, S};
+use super::server::{Inner, S};
 use crate::oauth_store::{RefreshUse, TokenKind, TokenRecord};
 
 impl Inner {
