@@ -1,8 +1,8 @@
 //! PostgreSQL through tokio-postgres, without TLS (a local socket or loopback), with a small pool.
 
 use super::error::{DbError, SqlError};
+use super::schema::{MIGRATIONS, SCHEMA_VERSION, now};
 use super::sql::{Sql, Statement, Value};
-use super::{MIGRATIONS, SCHEMA_VERSION, now};
 use async_trait::async_trait;
 use sha2::{Digest, Sha256};
 use std::sync::{Mutex, PoisonError};

@@ -1,10 +1,10 @@
-//! A SQLite file (WAL, busy timeout), one connection per [`Db`](super::Db) handle, used on
+//! A SQLite file (WAL, busy timeout), one connection per `Db` handle, used on
 //! tokio's blocking pool. Several processes may share the file: SQLite's own locks order their
 //! writes, and every transaction that writes begins `IMMEDIATE`.
 
 use super::error::{DbError, SqlError};
+use super::schema::{MIGRATIONS, SCHEMA_VERSION, now};
 use super::sql::{Sql, Statement, Value};
-use super::{MIGRATIONS, SCHEMA_VERSION, now};
 use async_trait::async_trait;
 use rusqlite::{Connection, TransactionBehavior, params_from_iter, types::ValueRef};
 use std::path::{Path, PathBuf};
