@@ -2,7 +2,8 @@
 //!
 //! [`Db::open`] connects (PostgreSQL when `AVENIR_MCP_DATABASE_URL` is set, else a SQLite file)
 //! and applies the migrations embedded in the binary (`migrations/{postgres,sqlite}/*.sql`),
-//! recorded in `schema_migrations(version, applied_at)`. A [`Db`] is the [`OAuthStore`] of the
+//! recorded in `schema_migrations(version, applied_at)`. A [`Db`] is the
+//! [`OAuthStore`](crate::oauth_store::OAuthStore) of the
 //! authorization server, gives each person a [`SharedStore`] ([`Db::shared_store`]) and the
 //! pacing ledgers a [`LedgerStore`] ([`Db::ledger_store`]). Every instance on one database sees
 //! the same: taking a code, a pending sign-in or a refresh token is one `DELETE … RETURNING` or
