@@ -354,21 +354,18 @@ impl People {
             .body(form)
             .send()
             .await
-            .map_err(|e| Refresh::Failed(format!("YNAB could not be reached: {e}")))?;
+            .map_err(|e| Refresh::Failed(RefreshFailure::Unreachable(e)))?;
         let status = response.status();
         if status.is_success() {
             return response
                 .json()
                 .await
-                .map_err(|e| Refresh::Failed(format!("YNAB's answer cannot be read: {e}")));
+                .map_err(|e| Refresh::Failed(RefreshFailure::Unreadable(e)));
         }
         if status.is_client_error() {
             return Err(Refresh::Refused);
         }
-        Err(Refresh::Failed(format!(
-            "YNAB answered HTTP {}",
-            status.as_u16()
-        )))
+        Err(Refresh::Failed(RefreshFailure::Status(status.as_u16())))
     }
 }
 
@@ -383,7 +380,18 @@ enum Refresh {
     /// YNAB said no (invalid_grant and the like): the person must sign in again.
     Refused,
     /// YNAB could not be asked: try later.
-    Failed(String),
+    Failed(RefreshFailure),
+}
+
+/// Why YNAB could not be asked to renew a token (said inside the person's error).
+#[derive(Debug, thiserror::Error)]
+enum RefreshFailure {
+    #[error("YNAB could not be reached: {0}")]
+    Unreachable(#[source] reqwest::Error),
+    #[error("YNAB's answer cannot be read: {0}")]
+    Unreadable(#[source] reqwest::Error),
+    #[error("YNAB answered HTTP {0}")]
+    Status(u16),
 }
 
 /// The token source of one person's YNAB client.
