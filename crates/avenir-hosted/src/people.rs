@@ -252,17 +252,12 @@ impl People {
     /// wins; the other finds the grant moved on and uses it (YNAB rotates refresh tokens, so
     /// the loser's own refresh, if sent, is refused and ignored).
     pub async fn access_token(&self, person_id: &str) -> Result<Token, YnabError> {
-        let store_error = |e: StoreError| {
-            YnabError::SignIn(format!(
-                "the server's database cannot be read ({e}): try again shortly."
-            ))
-        };
         for _ in 0..3 {
             let grant = self
                 .db
                 .ynab_grant(person_id)
                 .await
-                .map_err(store_error)?
+                .map_err(unreadable)?
                 .ok_or_else(|| self.sign_in_again("no YNAB sign-in is kept for this account"))?;
             if grant.needs_sign_in {
                 return Err(self.sign_in_again("YNAB refused to renew it"));
@@ -273,51 +268,12 @@ impl People {
             }
             match self.refresh(&tokens.refresh_token).await {
                 Ok(answer) => {
-                    let renewed = YnabGrant {
-                        sealed: self
-                            .seal(person_id, &answer.access_token, &answer.refresh_token)
-                            .map_err(|e| self.sign_in_again(&e.to_string()))?,
-                        expires_at: self.now() + answer.expires_in,
-                        scope: answer.scope.clone().unwrap_or(grant.scope.clone()),
-                        version: grant.version + 1,
-                        needs_sign_in: false,
-                    };
-                    if self
-                        .db
-                        .replace_ynab_grant(person_id, grant.version, &renewed)
-                        .await
-                        .map_err(store_error)?
-                    {
-                        tracing::info!("a person's YNAB access was renewed");
-                        return Ok(Token::new(answer.access_token));
+                    if let Some(token) = self.keep_renewed(person_id, &grant, answer).await? {
+                        return Ok(token);
                     }
                     // another instance renewed it first: read theirs
                 }
-                Err(Refresh::Refused) => {
-                    let now = self.db.ynab_grant(person_id).await.map_err(store_error)?;
-                    if now.as_ref().is_some_and(|g| g.version != grant.version) {
-                        continue; // renewed elsewhere meanwhile
-                    }
-                    let ended = YnabGrant {
-                        needs_sign_in: true,
-                        version: grant.version + 1,
-                        ..grant.clone()
-                    };
-                    self.db
-                        .replace_ynab_grant(person_id, grant.version, &ended)
-                        .await
-                        .map_err(store_error)?;
-                    // their MCP tokens go too: the next request answers 401 and the client
-                    // signs them in again (consent, then YNAB)
-                    self.db
-                        .revoke_person(person_id)
-                        .await
-                        .map_err(store_error)?;
-                    tracing::info!(
-                        "YNAB refused to renew a person's access: they must sign in again"
-                    );
-                    return Err(self.sign_in_again("YNAB refused to renew it"));
-                }
+                Err(Refresh::Refused) => self.end_grant(person_id, &grant).await?,
                 Err(Refresh::Failed(why)) => {
                     return Err(YnabError::SignIn(format!(
                         "YNAB access could not be renewed ({why}): nothing was sent to YNAB; try again in a moment."
@@ -329,6 +285,58 @@ impl People {
             "YNAB access is being renewed by another server instance: try again in a moment."
                 .to_string(),
         ))
+    }
+
+    /// Store YNAB's renewed tokens over the grant read; `None` when another instance replaced
+    /// that grant first.
+    async fn keep_renewed(
+        &self,
+        person_id: &str,
+        grant: &YnabGrant,
+        answer: YnabTokenAnswer,
+    ) -> Result<Option<Token>, YnabError> {
+        let renewed = YnabGrant {
+            sealed: self
+                .seal(person_id, &answer.access_token, &answer.refresh_token)
+                .map_err(|e| self.sign_in_again(&e.to_string()))?,
+            expires_at: self.now() + answer.expires_in,
+            scope: answer.scope.clone().unwrap_or(grant.scope.clone()),
+            version: grant.version + 1,
+            needs_sign_in: false,
+        };
+        let stored = self
+            .db
+            .replace_ynab_grant(person_id, grant.version, &renewed)
+            .await
+            .map_err(unreadable)?;
+        if !stored {
+            return Ok(None);
+        }
+        tracing::info!("a person's YNAB access was renewed");
+        Ok(Some(Token::new(answer.access_token)))
+    }
+
+    /// YNAB refused to renew `grant`: unless another instance renewed it meanwhile (`Ok`: read
+    /// it again), mark it ended and revoke the person's MCP tokens, and say to sign in again.
+    async fn end_grant(&self, person_id: &str, grant: &YnabGrant) -> Result<(), YnabError> {
+        let now = self.db.ynab_grant(person_id).await.map_err(unreadable)?;
+        if now.as_ref().is_some_and(|g| g.version != grant.version) {
+            return Ok(()); // renewed elsewhere meanwhile
+        }
+        let ended = YnabGrant {
+            needs_sign_in: true,
+            version: grant.version + 1,
+            ..grant.clone()
+        };
+        self.db
+            .replace_ynab_grant(person_id, grant.version, &ended)
+            .await
+            .map_err(unreadable)?;
+        // their MCP tokens go too: the next request answers 401 and the client signs them in
+        // again (consent, then YNAB)
+        self.db.revoke_person(person_id).await.map_err(unreadable)?;
+        tracing::info!("YNAB refused to renew a person's access: they must sign in again");
+        Err(self.sign_in_again("YNAB refused to renew it"))
     }
 
     /// `grant_type=refresh_token` at YNAB's token endpoint.
@@ -346,29 +354,44 @@ impl People {
             .body(form)
             .send()
             .await
-            .map_err(|e| Refresh::Failed(format!("YNAB could not be reached: {e}")))?;
+            .map_err(|e| Refresh::Failed(RefreshFailure::Unreachable(e)))?;
         let status = response.status();
         if status.is_success() {
             return response
                 .json()
                 .await
-                .map_err(|e| Refresh::Failed(format!("YNAB's answer cannot be read: {e}")));
+                .map_err(|e| Refresh::Failed(RefreshFailure::Unreadable(e)));
         }
         if status.is_client_error() {
             return Err(Refresh::Refused);
         }
-        Err(Refresh::Failed(format!(
-            "YNAB answered HTTP {}",
-            status.as_u16()
-        )))
+        Err(Refresh::Failed(RefreshFailure::Status(status.as_u16())))
     }
+}
+
+/// The database could not be read while finding a person's YNAB token.
+fn unreadable(e: StoreError) -> YnabError {
+    YnabError::SignIn(format!(
+        "the server's database cannot be read ({e}): try again shortly."
+    ))
 }
 
 enum Refresh {
     /// YNAB said no (invalid_grant and the like): the person must sign in again.
     Refused,
     /// YNAB could not be asked: try later.
-    Failed(String),
+    Failed(RefreshFailure),
+}
+
+/// Why YNAB could not be asked to renew a token (said inside the person's error).
+#[derive(Debug, thiserror::Error)]
+enum RefreshFailure {
+    #[error("YNAB could not be reached: {0}")]
+    Unreachable(#[source] reqwest::Error),
+    #[error("YNAB's answer cannot be read: {0}")]
+    Unreadable(#[source] reqwest::Error),
+    #[error("YNAB answered HTTP {0}")]
+    Status(u16),
 }
 
 /// The token source of one person's YNAB client.

@@ -20,7 +20,7 @@ use avenir::server::Person;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -131,39 +131,8 @@ fn host_only(authority: &str) -> &str {
 
 async fn mcp_checks(State(checks): State<Checks>, request: Request, next: Next) -> Response {
     let headers = request.headers();
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .map(|h| h.trim().to_ascii_lowercase());
-    let host_ok = host.as_deref().is_some_and(|host| {
-        host == checks.public.authority
-            || (checks.loopback_listener && is_loopback_name(host_only(host)))
-    });
-    if !host_ok {
-        return plain(StatusCode::MISDIRECTED_REQUEST, "Misdirected Request");
-    }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let origin = origin
-            .to_str()
-            .unwrap_or("")
-            .trim()
-            .trim_end_matches('/')
-            .to_ascii_lowercase();
-        // a page on this machine, to a listener on loopback reached by a loopback name (as the
-        // local server allows): what DNS rebinding cannot fake, since Host is loopback too
-        let local_page = checks.loopback_listener
-            && host
-                .as_deref()
-                .is_some_and(|h| is_loopback_name(host_only(h)))
-            && origin.split_once("://").is_some_and(|(scheme, rest)| {
-                matches!(scheme, "http" | "https") && is_loopback_name(host_only(rest))
-            });
-        if origin != checks.public.origin
-            && !checks.allowed_origins.contains(&origin)
-            && !local_page
-        {
-            return plain(StatusCode::FORBIDDEN, "Forbidden Origin");
-        }
+    if let Some(refusal) = host_or_origin_refusal(&checks, headers) {
+        return refusal;
     }
     let authenticated = match checks
         .oauth
@@ -202,6 +171,49 @@ async fn mcp_checks(State(checks): State<Checks>, request: Request, next: Next) 
     let mut request = Request::from_parts(parts, body);
     request.extensions_mut().insert(Person { context, writes });
     next.run(request).await
+}
+
+/// Checks 1 and 2: the refusal when the Host is not this server's, or the Origin, when sent,
+/// is neither the public one, an allowed one, nor a page on this machine.
+fn host_or_origin_refusal(checks: &Checks, headers: &HeaderMap) -> Option<Response> {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(|h| h.trim().to_ascii_lowercase());
+    let host_ok = host.as_deref().is_some_and(|host| {
+        host == checks.public.authority
+            || (checks.loopback_listener && is_loopback_name(host_only(host)))
+    });
+    if !host_ok {
+        return Some(plain(
+            StatusCode::MISDIRECTED_REQUEST,
+            "Misdirected Request",
+        ));
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin
+            .to_str()
+            .unwrap_or("")
+            .trim()
+            .trim_end_matches('/')
+            .to_ascii_lowercase();
+        // a page on this machine, to a listener on loopback reached by a loopback name (as the
+        // local server allows): what DNS rebinding cannot fake, since Host is loopback too
+        let local_page = checks.loopback_listener
+            && host
+                .as_deref()
+                .is_some_and(|h| is_loopback_name(host_only(h)))
+            && origin.split_once("://").is_some_and(|(scheme, rest)| {
+                matches!(scheme, "http" | "https") && is_loopback_name(host_only(rest))
+            });
+        if origin != checks.public.origin
+            && !checks.allowed_origins.contains(&origin)
+            && !local_page
+        {
+            return Some(plain(StatusCode::FORBIDDEN, "Forbidden Origin"));
+        }
+    }
+    None
 }
 
 /// The tool a JSON-RPC `tools/call` (or a batch holding one) names.

@@ -176,7 +176,10 @@ async fn a_newer_schema_is_refused(kind: Kind) {
         }
     }
     let error = Db::open(&place.config).await.unwrap_err();
-    assert!(matches!(error, DbError::NewerSchema(7)), "{error:?}");
+    assert!(
+        matches!(error, DbError::NewerSchema { found: 7, .. }),
+        "{error:?}"
+    );
     let error = error.to_string();
     assert!(error.contains("schema version 7"), "{error}");
     assert!(error.contains("version 1 this"), "{error}");

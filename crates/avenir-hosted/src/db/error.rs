@@ -3,7 +3,6 @@
 //! stored cannot be read back or written as the hosted mode needs. The driver's own error stays
 //! as the source; the sentences never hold the database URL's password.
 
-use super::SCHEMA_VERSION;
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -91,13 +90,13 @@ pub enum DbError {
          postgres://user@/avenir?host=/run/postgresql."
     )]
     BadUrl(#[source] tokio_postgres::Error),
-    /// Migrated by a newer binary.
+    /// Migrated by a newer binary: the database's version and the newest this binary knows.
     #[error(
-        "The database is at schema version {0}, newer than the version {SCHEMA_VERSION} this \
+        "The database is at schema version {found}, newer than the version {known} this \
          avenir-mcp knows: run the newer avenir-mcp that migrated it, or give this one a database \
          of its own."
     )]
-    NewerSchema(i64),
+    NewerSchema { found: i64, known: i64 },
     #[error("Could not make the directory {} for the database: {source}", .path.display())]
     Directory {
         path: PathBuf,
@@ -179,7 +178,7 @@ mod tests {
             "The database returned a row without column 3."
         );
         assert_eq!(
-            DbError::NewerSchema(7).to_string(),
+            DbError::NewerSchema { found: 7, known: 1 }.to_string(),
             "The database is at schema version 7, newer than the version 1 this avenir-mcp knows: \
              run the newer avenir-mcp that migrated it, or give this one a database of its own."
         );

@@ -1,8 +1,8 @@
 //! PostgreSQL through tokio-postgres, without TLS (a local socket or loopback), with a small pool.
 
 use super::error::{DbError, SqlError};
+use super::schema::{MIGRATIONS, SCHEMA_VERSION, now};
 use super::sql::{Sql, Statement, Value};
-use super::{MIGRATIONS, SCHEMA_VERSION, now};
 use async_trait::async_trait;
 use sha2::{Digest, Sha256};
 use std::sync::{Mutex, PoisonError};
@@ -170,7 +170,10 @@ async fn migrate(client: &mut Client) -> Result<(), DbError> {
         .and_then(|row| row.try_get(0))
         .map_err(|e| fail("Could not read the schema version", e))?;
     if current > SCHEMA_VERSION {
-        return Err(DbError::NewerSchema(current));
+        return Err(DbError::NewerSchema {
+            found: current,
+            known: SCHEMA_VERSION,
+        });
     }
     for (version, sql, _) in MIGRATIONS.iter().filter(|(v, _, _)| *v > current) {
         tx.batch_execute(sql)

@@ -4,8 +4,8 @@
 //! and the pacer do.
 
 use super::error::{SqlError, StateError};
+use super::handle::{Backend, Db};
 use super::sql::{self, Statement, Value};
-use super::{Backend, Db};
 use avenir::store::shared::{CodeEntry, HeldLock, SharedStore, Stream};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -40,7 +40,7 @@ impl DbShared {
             Backend::Postgres(pg) => {
                 self.db
                     .handle
-                    .block_on(super::Sql::query(pg.as_ref(), sql, values))
+                    .block_on(super::sql::Sql::query(pg.as_ref(), sql, values))
             }
             Backend::Sqlite(lite) => lite.query_now(sql, values),
         }
@@ -51,7 +51,7 @@ impl DbShared {
             Backend::Postgres(pg) => self
                 .db
                 .handle
-                .block_on(super::Sql::execute_all(pg.as_ref(), statements)),
+                .block_on(super::sql::Sql::execute_all(pg.as_ref(), statements)),
             Backend::Sqlite(lite) => lite.execute_all_now(statements),
         }
     }

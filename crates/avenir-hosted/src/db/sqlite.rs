@@ -1,10 +1,10 @@
-//! A SQLite file (WAL, busy timeout), one connection per [`Db`](super::Db) handle, used on
+//! A SQLite file (WAL, busy timeout), one connection per `Db` handle, used on
 //! tokio's blocking pool. Several processes may share the file: SQLite's own locks order their
 //! writes, and every transaction that writes begins `IMMEDIATE`.
 
 use super::error::{DbError, SqlError};
+use super::schema::{MIGRATIONS, SCHEMA_VERSION, now};
 use super::sql::{Sql, Statement, Value};
-use super::{MIGRATIONS, SCHEMA_VERSION, now};
 use async_trait::async_trait;
 use rusqlite::{Connection, TransactionBehavior, params_from_iter, types::ValueRef};
 use std::path::{Path, PathBuf};
@@ -106,7 +106,10 @@ fn open_blocking(path: &Path) -> Result<Connection, DbError> {
         )
         .map_err(|e| fail("Could not read the schema version", e))?;
     if current > SCHEMA_VERSION {
-        return Err(DbError::NewerSchema(current));
+        return Err(DbError::NewerSchema {
+            found: current,
+            known: SCHEMA_VERSION,
+        });
     }
     for (version, _, sql) in MIGRATIONS.iter().filter(|(v, _, _)| *v > current) {
         tx.execute_batch(sql)

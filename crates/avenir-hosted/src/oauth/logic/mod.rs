@@ -297,79 +297,110 @@ pub fn validate_metadata_document(
     Ok(doc)
 }
 
+/// A refusal of a registration or an authorization request: the RFC 6749 / RFC 7591 error code
+/// and its description.
+pub type Refusal = (&'static str, String);
+
+type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+fn invalid_metadata(description: &str) -> Refusal {
+    ("invalid_client_metadata", description.to_string())
+}
+
+fn invalid_redirect_uri(description: impl Into<String>) -> Refusal {
+    ("invalid_redirect_uri", description.into())
+}
+
 /// Validate a Dynamic Client Registration request (RFC 7591 §2) for a public client and return
 /// the metadata kept (what the server understood), or `(error, description)`.
-pub fn validate_registration(
-    request: &serde_json::Value,
-) -> Result<serde_json::Value, (&'static str, String)> {
-    let meta = |d: &str| ("invalid_client_metadata", d.to_string());
+pub fn validate_registration(request: &serde_json::Value) -> Result<serde_json::Value, Refusal> {
     let Some(obj) = request.as_object() else {
-        return Err(meta("the registration must be a JSON object"));
+        return Err(invalid_metadata("the registration must be a JSON object"));
     };
     match obj.get("token_endpoint_auth_method") {
         None => {}
         Some(serde_json::Value::String(m)) if m == "none" => {}
         Some(_) => {
-            return Err(meta(
+            return Err(invalid_metadata(
                 "only public clients are registered here: token_endpoint_auth_method must be \
                  'none' (use PKCE)",
             ));
         }
     }
-    let Some(uris) = obj.get("redirect_uris").and_then(|v| v.as_array()) else {
-        return Err((
-            "invalid_redirect_uri",
-            "redirect_uris is required: a JSON array of the client's redirect URIs".into(),
-        ));
-    };
-    if uris.is_empty() || uris.len() > 10 {
-        return Err((
-            "invalid_redirect_uri",
-            "redirect_uris must list between 1 and 10 URIs".into(),
-        ));
-    }
-    let mut kept_uris = Vec::new();
-    for uri in uris {
-        let Some(uri) = uri.as_str() else {
-            return Err((
-                "invalid_redirect_uri",
-                "every redirect URI must be a string".into(),
-            ));
-        };
-        if uri.len() > 2000 {
-            return Err(("invalid_redirect_uri", "a redirect URI is too long".into()));
-        }
-        redirect_uri_acceptable(uri).map_err(|e| ("invalid_redirect_uri", e.to_string()))?;
-        kept_uris.push(serde_json::Value::String(uri.to_string()));
-    }
-    let strings = |key: &str, allowed: &[&str]| -> Result<Vec<String>, (&'static str, String)> {
-        match obj.get(key) {
-            None => Ok(allowed.iter().map(|s| s.to_string()).collect()),
-            Some(serde_json::Value::Array(items)) => {
-                let mut out = Vec::new();
-                for item in items {
-                    match item.as_str() {
-                        Some(s) if allowed.contains(&s) => out.push(s.to_string()),
-                        _ => {
-                            return Err(meta(&format!(
-                                "{key} may contain only {}",
-                                allowed.join(", ")
-                            )));
-                        }
-                    }
-                }
-                Ok(out)
-            }
-            Some(_) => Err(meta(&format!("{key} must be an array of strings"))),
-        }
-    };
-    let grant_types = strings("grant_types", &["authorization_code", "refresh_token"])?;
-    let response_types = strings("response_types", &["code"])?;
+    let kept_uris = registered_redirect_uris(obj)?;
+    let grant_types = string_list(obj, "grant_types", &["authorization_code", "refresh_token"])?;
+    let response_types = string_list(obj, "response_types", &["code"])?;
     let mut kept = serde_json::Map::new();
     kept.insert("redirect_uris".into(), serde_json::Value::Array(kept_uris));
     kept.insert("token_endpoint_auth_method".into(), "none".into());
     kept.insert("grant_types".into(), grant_types.into());
     kept.insert("response_types".into(), response_types.into());
+    keep_descriptions(obj, &mut kept)?;
+    if let Some(scope) = obj.get("scope") {
+        let scope = scope
+            .as_str()
+            .ok_or_else(|| invalid_metadata("scope must be a string"))?;
+        let parsed = parse_scope(Some(scope)).map_err(|e| invalid_metadata(&e.to_string()))?;
+        if let Some(parsed) = parsed {
+            kept.insert("scope".into(), parsed.into());
+        }
+    }
+    Ok(serde_json::Value::Object(kept))
+}
+
+/// A registration's `redirect_uris`: 1 to 10 acceptable URIs of at most 2,000 characters.
+fn registered_redirect_uris(obj: &JsonObject) -> Result<Vec<serde_json::Value>, Refusal> {
+    let Some(uris) = obj.get("redirect_uris").and_then(|v| v.as_array()) else {
+        return Err(invalid_redirect_uri(
+            "redirect_uris is required: a JSON array of the client's redirect URIs",
+        ));
+    };
+    if uris.is_empty() || uris.len() > 10 {
+        return Err(invalid_redirect_uri(
+            "redirect_uris must list between 1 and 10 URIs",
+        ));
+    }
+    let mut kept_uris = Vec::new();
+    for uri in uris {
+        let Some(uri) = uri.as_str() else {
+            return Err(invalid_redirect_uri("every redirect URI must be a string"));
+        };
+        if uri.len() > 2000 {
+            return Err(invalid_redirect_uri("a redirect URI is too long"));
+        }
+        redirect_uri_acceptable(uri).map_err(|e| invalid_redirect_uri(e.to_string()))?;
+        kept_uris.push(serde_json::Value::String(uri.to_string()));
+    }
+    Ok(kept_uris)
+}
+
+/// A registration's list `key`, each item one of `allowed` (all of them when absent).
+fn string_list(obj: &JsonObject, key: &str, allowed: &[&str]) -> Result<Vec<String>, Refusal> {
+    match obj.get(key) {
+        None => Ok(allowed.iter().map(|s| s.to_string()).collect()),
+        Some(serde_json::Value::Array(items)) => {
+            let mut out = Vec::new();
+            for item in items {
+                match item.as_str() {
+                    Some(s) if allowed.contains(&s) => out.push(s.to_string()),
+                    _ => {
+                        return Err(invalid_metadata(&format!(
+                            "{key} may contain only {}",
+                            allowed.join(", ")
+                        )));
+                    }
+                }
+            }
+            Ok(out)
+        }
+        Some(_) => Err(invalid_metadata(&format!(
+            "{key} must be an array of strings"
+        ))),
+    }
+}
+
+/// The descriptive strings a registration may carry, kept when at most 200 characters.
+fn keep_descriptions(obj: &JsonObject, kept: &mut JsonObject) -> Result<(), Refusal> {
     for key in [
         "client_name",
         "client_uri",
@@ -383,22 +414,13 @@ pub fn validate_registration(
                 kept.insert(key.into(), s.clone().into());
             }
             Some(_) => {
-                return Err(meta(&format!(
+                return Err(invalid_metadata(&format!(
                     "{key} must be a string of at most 200 characters"
                 )));
             }
         }
     }
-    if let Some(scope) = obj.get("scope") {
-        let scope = scope
-            .as_str()
-            .ok_or_else(|| meta("scope must be a string"))?;
-        let parsed = parse_scope(Some(scope)).map_err(|e| meta(&e.to_string()))?;
-        if let Some(parsed) = parsed {
-            kept.insert("scope".into(), parsed.into());
-        }
-    }
-    Ok(serde_json::Value::Object(kept))
+    Ok(())
 }
 
 /// Query or form parameters, refusing a parameter given twice (RFC 6749 §3.1).
@@ -426,7 +448,7 @@ pub struct AuthorizeRequest {
 pub fn check_authorize(
     params: &HashMap<String, String>,
     canonical_resource: &str,
-) -> Result<AuthorizeRequest, (&'static str, String)> {
+) -> Result<AuthorizeRequest, Refusal> {
     match params.get("response_type").map(String::as_str) {
         Some("code") => {}
         None => return Err(("invalid_request", "response_type=code is required".into())),
@@ -547,283 +569,4 @@ pub fn html_escape(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pkce_s256_matches_the_rfc_example() {
-        // RFC 7636 appendix B.
-        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-        let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
-        assert!(pkce_s256_matches(verifier, challenge));
-        assert!(!pkce_s256_matches(
-            "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXj",
-            challenge
-        ));
-        assert!(!pkce_s256_matches("short", challenge));
-        assert!(!pkce_s256_matches(challenge, challenge));
-        assert!(is_s256_challenge(challenge));
-        assert!(!is_s256_challenge("plain-verifier"));
-    }
-
-    #[test]
-    fn scopes_are_normalised_and_unknown_ones_refused() {
-        assert_eq!(parse_scope(None), Ok(None));
-        assert_eq!(parse_scope(Some("")), Ok(None));
-        assert_eq!(parse_scope(Some("read")), Ok(Some("read")));
-        assert_eq!(parse_scope(Some("write")), Ok(Some("read write")));
-        assert_eq!(parse_scope(Some("write  read")), Ok(Some("read write")));
-        assert!(
-            parse_scope(Some("read admin"))
-                .unwrap_err()
-                .to_string()
-                .contains("admin")
-        );
-        assert!(scope_within("read", "read write"));
-        assert!(!scope_within("read write", "read"));
-        assert_eq!(granted_scope("", "write"), Some("read write"));
-        assert_eq!(granted_scope("read", "write"), None);
-        assert_eq!(granted_scope("read", "read"), Some("read"));
-        assert_eq!(granted_scope("read write", "read"), Some("read"));
-        assert_eq!(granted_scope("read write", "all"), None);
-    }
-
-    #[test]
-    fn redirect_uris_follow_rfc_8252() {
-        assert!(redirect_uri_acceptable("https://app.example/cb").is_ok());
-        assert!(redirect_uri_acceptable("http://127.0.0.1:3000/cb").is_ok());
-        assert!(redirect_uri_acceptable("http://localhost/cb").is_ok());
-        assert!(redirect_uri_acceptable("http://[::1]:9/cb").is_ok());
-        assert!(redirect_uri_acceptable("com.example.app:/oauth").is_ok());
-        assert!(redirect_uri_acceptable("http://app.example/cb").is_err());
-        assert!(redirect_uri_acceptable("https://app.example/cb#x").is_err());
-        assert!(redirect_uri_acceptable("javascript:alert(1)").is_err());
-        assert!(redirect_uri_acceptable("data:text/html,x").is_err());
-        assert!(redirect_uri_acceptable("https://u:p@app.example/cb").is_err());
-        assert!(redirect_uri_acceptable("not a url").is_err());
-    }
-
-    #[test]
-    fn redirect_uris_match_exactly_except_a_loopback_port() {
-        assert!(redirect_uri_matches(
-            "https://a.example/cb",
-            "https://a.example/cb"
-        ));
-        assert!(!redirect_uri_matches(
-            "https://a.example/cb",
-            "https://a.example/cb/"
-        ));
-        assert!(!redirect_uri_matches(
-            "https://a.example/cb",
-            "https://a.example:8443/cb"
-        ));
-        assert!(redirect_uri_matches(
-            "http://127.0.0.1/cb",
-            "http://127.0.0.1:53111/cb"
-        ));
-        assert!(redirect_uri_matches(
-            "http://localhost:1/cb",
-            "http://localhost:2/cb"
-        ));
-        assert!(!redirect_uri_matches(
-            "http://127.0.0.1/cb",
-            "http://127.0.0.1:5/other"
-        ));
-        assert!(!redirect_uri_matches(
-            "http://127.0.0.1/cb",
-            "http://127.0.0.2/cb"
-        ));
-    }
-
-    #[test]
-    fn metadata_document_urls_and_addresses() {
-        assert!(is_metadata_document_id("https://client.example/oauth.json"));
-        assert!(!is_metadata_document_id("https://client.example/"));
-        assert!(!is_metadata_document_id("abc123"));
-        assert!(metadata_document_url("https://client.example/c.json", false).is_ok());
-        assert!(metadata_document_url("https://client.example/a/../c.json", false).is_err());
-        assert!(metadata_document_url("https://client.example/c.json#f", false).is_err());
-        assert!(metadata_document_url("https://127.0.0.1/c.json", false).is_err());
-        assert!(metadata_document_url("https://127.0.0.1/c.json", true).is_ok());
-        assert!(metadata_document_url("https://[::1]/c.json", false).is_err());
-        assert!(metadata_document_url("https://10.1.2.3/c.json", false).is_err());
-        for private in [
-            "127.0.0.1",
-            "10.0.0.1",
-            "172.16.3.4",
-            "192.168.1.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "::1",
-            "fd00::1",
-            "fe80::1",
-            "::ffff:127.0.0.1",
-            "64:ff9b::a00:1",
-        ] {
-            let ip: IpAddr = private.parse().unwrap();
-            assert!(!ip_is_public(ip), "{private}");
-        }
-        for public in ["93.184.216.34", "2606:4700::1111", "8.8.8.8"] {
-            let ip: IpAddr = public.parse().unwrap();
-            assert!(ip_is_public(ip), "{public}");
-        }
-    }
-
-    #[test]
-    fn metadata_documents_must_name_their_url_and_redirects() {
-        let id = "https://client.example/c.json";
-        let good = br#"{"client_id":"https://client.example/c.json","client_name":"C",
-                        "redirect_uris":["http://127.0.0.1/cb"]}"#;
-        assert!(validate_metadata_document(id, good).is_ok());
-        let other =
-            br#"{"client_id":"https://evil.example/c.json","redirect_uris":["https://e/cb"]}"#;
-        assert!(
-            validate_metadata_document(id, other)
-                .unwrap_err()
-                .to_string()
-                .contains("another")
-        );
-        let no_uris = br#"{"client_id":"https://client.example/c.json"}"#;
-        assert!(validate_metadata_document(id, no_uris).is_err());
-        let secret = br#"{"client_id":"https://client.example/c.json","client_secret":"x",
-                          "redirect_uris":["https://a.example/cb"]}"#;
-        assert!(validate_metadata_document(id, secret).is_err());
-        let bad_uri = br#"{"client_id":"https://client.example/c.json",
-                           "redirect_uris":["http://a.example/cb"]}"#;
-        assert!(validate_metadata_document(id, bad_uri).is_err());
-        assert!(validate_metadata_document(id, b"<html>").is_err());
-        assert!(validate_metadata_document(id, b"[1]").is_err());
-    }
-
-    #[test]
-    fn registrations_keep_a_public_clients_metadata() {
-        let ok = serde_json::json!({"redirect_uris": ["http://127.0.0.1:9/cb"],
-            "client_name": "Tool", "token_endpoint_auth_method": "none", "ignored": 1});
-        let kept = validate_registration(&ok).unwrap();
-        assert_eq!(kept["client_name"], "Tool");
-        assert_eq!(
-            kept["grant_types"],
-            serde_json::json!(["authorization_code", "refresh_token"])
-        );
-        assert!(kept.get("ignored").is_none());
-        let secret = serde_json::json!({"redirect_uris": ["https://a.example/cb"],
-            "token_endpoint_auth_method": "client_secret_basic"});
-        assert_eq!(
-            validate_registration(&secret).unwrap_err().0,
-            "invalid_client_metadata"
-        );
-        let none = serde_json::json!({"client_name": "x"});
-        assert_eq!(
-            validate_registration(&none).unwrap_err().0,
-            "invalid_redirect_uri"
-        );
-        let http = serde_json::json!({"redirect_uris": ["http://evil.example/cb"]});
-        assert_eq!(
-            validate_registration(&http).unwrap_err().0,
-            "invalid_redirect_uri"
-        );
-        let implicit = serde_json::json!({"redirect_uris": ["https://a.example/cb"],
-            "response_types": ["token"]});
-        assert_eq!(
-            validate_registration(&implicit).unwrap_err().0,
-            "invalid_client_metadata"
-        );
-    }
-
-    #[test]
-    fn authorize_requests_need_pkce_s256_and_our_resource() {
-        let resource = "https://budget.example.org/mcp";
-        let base = |extra: &[(&str, &str)]| {
-            let mut p: HashMap<String, String> = [
-                ("response_type", "code"),
-                (
-                    "code_challenge",
-                    "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-                ),
-                ("code_challenge_method", "S256"),
-                ("state", "s1"),
-            ]
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-            for (k, v) in extra {
-                if v.is_empty() {
-                    p.remove(*k);
-                } else {
-                    p.insert(k.to_string(), v.to_string());
-                }
-            }
-            p
-        };
-        let ok = check_authorize(&base(&[]), resource).unwrap();
-        assert_eq!(ok.scope, None);
-        assert_eq!(ok.state.as_deref(), Some("s1"));
-        let err = |p| check_authorize(&p, resource).unwrap_err().0;
-        assert_eq!(err(base(&[("code_challenge", "")])), "invalid_request");
-        assert_eq!(
-            err(base(&[("code_challenge_method", "plain")])),
-            "invalid_request"
-        );
-        assert_eq!(
-            err(base(&[("code_challenge_method", "")])),
-            "invalid_request"
-        );
-        assert_eq!(
-            err(base(&[("response_type", "token")])),
-            "unsupported_response_type"
-        );
-        assert_eq!(
-            err(base(&[("resource", "https://other.example/mcp")])),
-            "invalid_target"
-        );
-        assert_eq!(err(base(&[("scope", "admin")])), "invalid_scope");
-        let scoped = check_authorize(
-            &base(&[("scope", "read"), ("resource", resource)]),
-            resource,
-        );
-        assert_eq!(scoped.unwrap().scope, Some("read"));
-    }
-
-    #[test]
-    fn public_urls_are_https_issuers() {
-        assert!(check_public_url("https://budget.example.org").is_ok());
-        assert!(check_public_url("http://127.0.0.1:8080").is_ok());
-        assert!(check_public_url("http://budget.example.org").is_err());
-        assert!(check_public_url("https://budget.example.org/?x=1").is_err());
-        assert!(check_public_url("budget.example.org").is_err());
-    }
-
-    #[test]
-    fn cookies_and_random_tokens() {
-        let headers = ["a=1; avenir_consent_x=v1", "b=2"];
-        assert_eq!(
-            cookie_value(headers.into_iter(), "avenir_consent_x"),
-            Some("v1")
-        );
-        assert_eq!(cookie_value(headers.into_iter(), "b"), Some("2"));
-        assert_eq!(cookie_value(headers.into_iter(), "c"), None);
-        assert!(consent_cookie_name("id").starts_with("avenir_consent_"));
-        assert!(is_random_token(&"a".repeat(43)));
-        assert!(!is_random_token(&format!("consent:{}", "a".repeat(35))));
-        assert!(!is_random_token("short"));
-    }
-
-    #[test]
-    fn params_refuse_duplicates_and_html_is_escaped() {
-        assert!(parse_params("a=1&a=2").is_err());
-        assert_eq!(parse_params("a=1+2&b=%26").unwrap()["b"], "&");
-        assert_eq!(
-            html_escape(r#"<script>"x"&'y'</script>"#),
-            "&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;&lt;/script&gt;"
-        );
-        assert_eq!(
-            with_query(
-                "https://a.example/cb?x=1",
-                &[("code", "a b"), ("state", "&")]
-            )
-            .unwrap(),
-            "https://a.example/cb?x=1&code=a+b&state=%26"
-        );
-    }
-}
+mod tests;
