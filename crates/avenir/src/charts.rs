@@ -316,6 +316,35 @@ fn draw<'a>(root: &Area<'a>, chart: &Chart, labels: &mut Labels<'_>) -> Drawn<'a
         (Across::Left, Down::Top),
     );
 
+    let frame = frame_of(chart, labels);
+    labels.put(
+        &chart.y_title,
+        (24, 68),
+        12.0,
+        MUTED,
+        (Across::Left, Down::Top),
+    );
+    grid(root, &frame, &chart.x, &chart.y, labels)?;
+
+    fills(root, &frame, chart)?;
+    // the levels over the fills, under the lines
+    levels(root, &frame, chart, labels)?;
+
+    for s in &chart.series {
+        line(root, &frame, s)?;
+    }
+
+    for mark in &chart.marks {
+        if let Mark::Event { x, y, label } = mark {
+            event(root, &frame, (*x, *y), label, labels)?;
+        }
+    }
+
+    legend(root, &frame, chart, labels)
+}
+
+/// Where the plot goes: right of the widest tick label, above the legend's rows.
+fn frame_of(chart: &Chart, labels: &mut Labels<'_>) -> Frame {
     let label_width = chart
         .y
         .ticks
@@ -329,23 +358,18 @@ fn draw<'a>(root: &Area<'a>, chart: &Chart, labels: &mut Labels<'_>) -> Drawn<'a
         .map(|e| e.3 + 1)
         .max()
         .unwrap_or(0);
-    let frame = Frame {
+    Frame {
         left,
         right: f64::from(WIDTH) - 28.0,
         top: 92.0,
         bottom: f64::from(HEIGHT) - 38.0 - 24.0 * f64::from(legend_rows),
         x: (chart.x.min, chart.x.max),
         y: (chart.y.min, chart.y.max),
-    };
-    labels.put(
-        &chart.y_title,
-        (24, 68),
-        12.0,
-        MUTED,
-        (Across::Left, Down::Top),
-    );
-    grid(root, &frame, &chart.x, &chart.y, labels)?;
+    }
+}
 
+/// The areas under the series that have a fill, down (or up) to zero.
+fn fills<'a>(root: &Area<'a>, frame: &Frame, chart: &Chart) -> Drawn<'a> {
     for s in &chart.series {
         if let Some(fill) = fill(s.style) {
             let zero = frame.py(0.clamp(chart.y.min, chart.y.max));
@@ -362,7 +386,11 @@ fn draw<'a>(root: &Area<'a>, chart: &Chart, labels: &mut Labels<'_>) -> Drawn<'a
             }
         }
     }
-    // the levels over the fills, under the lines
+    Ok(())
+}
+
+/// The level marks (zero, a goal), over the fills and under the lines.
+fn levels<'a>(root: &Area<'a>, frame: &Frame, chart: &Chart, labels: &mut Labels<'_>) -> Drawn<'a> {
     for mark in &chart.marks {
         if let Mark::Level { at, label } = mark {
             let y = frame.py(*at);
@@ -391,18 +419,11 @@ fn draw<'a>(root: &Area<'a>, chart: &Chart, labels: &mut Labels<'_>) -> Drawn<'a
             }
         }
     }
+    Ok(())
+}
 
-    for s in &chart.series {
-        line(root, &frame, s)?;
-    }
-
-    for mark in &chart.marks {
-        if let Mark::Event { x, y, label } = mark {
-            event(root, &frame, (*x, *y), label, labels)?;
-        }
-    }
-
-    // the legend, under the x labels
+/// The legend, under the x labels.
+fn legend<'a>(root: &Area<'a>, frame: &Frame, chart: &Chart, labels: &mut Labels<'_>) -> Drawn<'a> {
     let legend_top = frame.bottom as i32 + 34;
     for (name, style, x, row) in legend_layout(labels, &chart.series, frame.left as i32) {
         let y = legend_top + row * 24 + 8;

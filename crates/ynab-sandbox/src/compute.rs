@@ -253,16 +253,7 @@ fn fold(plan: &PlanState, month: NaiveDate) -> Folded {
 fn fold_each(plan: &PlanState, month: NaiveDate, mut each: impl FnMut(NaiveDate, Folded)) {
     let activity = budget_activity(plan);
     let rta: Bucket = ready_to_assign_category(plan).map(str::to_owned);
-    let mut assigned_by_month: BTreeMap<NaiveDate, BTreeMap<String, Milliunits>> = BTreeMap::new();
-    for ((m, category), amount) in &plan.assigned {
-        if let Some(m) = parse_month(m) {
-            *assigned_by_month
-                .entry(m)
-                .or_default()
-                .entry(category.clone())
-                .or_default() += amount;
-        }
-    }
+    let assigned_by_month = assigned_by_month(plan);
     let start = [
         Some(first_of(plan.first_month)),
         activity.keys().next().copied(),
@@ -279,31 +270,8 @@ fn fold_each(plan: &PlanState, month: NaiveDate, mut each: impl FnMut(NaiveDate,
     while m <= month {
         let month_assigned = assigned_by_month.get(&m).cloned().unwrap_or_default();
         let month_activity = activity.get(&m).cloned().unwrap_or_default();
-        let mut buckets: BTreeSet<Bucket> = available.keys().cloned().collect();
-        buckets.extend(plan.categories.iter().map(|c| Some(c.id.to_string())));
-        buckets.extend(month_activity.keys().cloned());
-        buckets.extend(month_assigned.keys().map(|c| Some(c.clone())));
-
-        let mut carried = BTreeMap::new();
-        let mut next_available = BTreeMap::new();
-        let mut overspent = 0;
-        for bucket in buckets {
-            let before = available.get(&bucket).copied().unwrap_or(0);
-            let is_rta = rta.is_some() && bucket == rta;
-            let carry = if is_rta { before } else { before.max(0) };
-            let assigned = bucket
-                .as_ref()
-                .and_then(|c| month_assigned.get(c))
-                .copied()
-                .unwrap_or(0);
-            let spent = month_activity.get(&bucket).copied().unwrap_or(0);
-            let now = carry + assigned + spent;
-            if !is_rta && now < 0 {
-                overspent -= now;
-            }
-            carried.insert(bucket.clone(), carry);
-            next_available.insert(bucket, now);
-        }
+        let (carried, next_available, overspent) =
+            roll_over(plan, &rta, &available, &month_assigned, &month_activity);
         let income = rta
             .as_ref()
             .and_then(|_| month_activity.get(&rta))
@@ -330,6 +298,62 @@ fn fold_each(plan: &PlanState, month: NaiveDate, mut each: impl FnMut(NaiveDate,
         }
         m = next;
     }
+}
+
+/// The assigned amounts by month, then by category.
+fn assigned_by_month(plan: &PlanState) -> BTreeMap<NaiveDate, BTreeMap<String, Milliunits>> {
+    let mut assigned_by_month: BTreeMap<NaiveDate, BTreeMap<String, Milliunits>> = BTreeMap::new();
+    for ((m, category), amount) in &plan.assigned {
+        if let Some(m) = parse_month(m) {
+            *assigned_by_month
+                .entry(m)
+                .or_default()
+                .entry(category.clone())
+                .or_default() += amount;
+        }
+    }
+    assigned_by_month
+}
+
+/// One month's step for every bucket: what it carried in (Ready to Assign carries all, others
+/// only what is not negative), what it has after the month, and the month's overspending.
+fn roll_over(
+    plan: &PlanState,
+    rta: &Bucket,
+    available: &BTreeMap<Bucket, Milliunits>,
+    month_assigned: &BTreeMap<String, Milliunits>,
+    month_activity: &BTreeMap<Bucket, Milliunits>,
+) -> (
+    BTreeMap<Bucket, Milliunits>,
+    BTreeMap<Bucket, Milliunits>,
+    Milliunits,
+) {
+    let mut buckets: BTreeSet<Bucket> = available.keys().cloned().collect();
+    buckets.extend(plan.categories.iter().map(|c| Some(c.id.to_string())));
+    buckets.extend(month_activity.keys().cloned());
+    buckets.extend(month_assigned.keys().map(|c| Some(c.clone())));
+
+    let mut carried = BTreeMap::new();
+    let mut next_available = BTreeMap::new();
+    let mut overspent = 0;
+    for bucket in buckets {
+        let before = available.get(&bucket).copied().unwrap_or(0);
+        let is_rta = rta.is_some() && bucket == *rta;
+        let carry = if is_rta { before } else { before.max(0) };
+        let assigned = bucket
+            .as_ref()
+            .and_then(|c| month_assigned.get(c))
+            .copied()
+            .unwrap_or(0);
+        let spent = month_activity.get(&bucket).copied().unwrap_or(0);
+        let now = carry + assigned + spent;
+        if !is_rta && now < 0 {
+            overspent -= now;
+        }
+        carried.insert(bucket.clone(), carry);
+        next_available.insert(bucket, now);
+    }
+    (carried, next_available, overspent)
 }
 
 /// Every category with its figures for `month` (`YYYY-MM-01`) and its `category_group_name`

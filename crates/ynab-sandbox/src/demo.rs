@@ -418,55 +418,8 @@ fn add_history(b: &mut PlanBuilder) {
             .unwrap_or_else(|| panic!("month {k} of the history"));
         let (y, m) = (month.year(), month.month());
 
-        let interest = monthly_interest(car_owed, 4500);
-        car_owed += interest - 400_000;
-        b.transaction(
-            Tx::new(day(y, m, 4), CAR, "Interest Charge", -interest)
-                .series(HISTORY)
-                .debt("interest"),
-        );
-        b.transfer(
-            Transfer::new(day(y, m, 5), JOINT, CAR, 400_000)
-                .series(HISTORY)
-                .debt("payment"),
-        );
-
-        if k < 12 {
-            let interest = monthly_interest(student_owed, 2000);
-            student_owed += interest;
-            let payment = if k == 11 { student_owed } else { 250_000 };
-            student_owed -= payment;
-            b.transaction(
-                Tx::new(day(y, m, 4), STUDENT, "Interest Charge", -interest)
-                    .series(HISTORY)
-                    .debt("interest"),
-            );
-            b.transfer(
-                Transfer::new(day(y, m, 5), JOINT, STUDENT, payment)
-                    .series(HISTORY)
-                    .debt("payment"),
-            );
-        }
-
-        if let Some(&statement) = CARD_STATEMENTS.get(k as usize) {
-            past(
-                b,
-                day(y, m, 3),
-                FORMER,
-                "LOYER RESIDENCE DES TILLEULS",
-                -820_000,
-            );
-            past(b, day(y, m, 27), FORMER, "VIR ACME EMPLOYER", 3_450_000);
-            b.transfer(Transfer::new(day(y, m, 28), FORMER, JOINT, 900_000).series(HISTORY));
-            past(
-                b,
-                last_day(month),
-                FORMER,
-                "RELEVE CARTE DIFFERE",
-                -statement,
-            );
-            former += 3_450_000 - 820_000 - 900_000 - statement;
-        }
+        pay_loans(b, (y, m), k, &mut car_owed, &mut student_owed);
+        former += former_account_month(b, month, k);
     }
 
     past(
@@ -492,6 +445,72 @@ fn add_history(b: &mut PlanBuilder) {
         "TRESOR PUBLIC REMBOURSEMENT",
         1_600_000,
     );
+}
+
+/// Month `k` of the loans: the car loan's interest and payment, and the student loan's while
+/// it runs (its last payment clears it).
+fn pay_loans(
+    b: &mut PlanBuilder,
+    (y, m): (i32, u32),
+    k: u32,
+    car_owed: &mut Milliunits,
+    student_owed: &mut Milliunits,
+) {
+    let interest = monthly_interest(*car_owed, 4500);
+    *car_owed += interest - 400_000;
+    b.transaction(
+        Tx::new(day(y, m, 4), CAR, "Interest Charge", -interest)
+            .series(HISTORY)
+            .debt("interest"),
+    );
+    b.transfer(
+        Transfer::new(day(y, m, 5), JOINT, CAR, 400_000)
+            .series(HISTORY)
+            .debt("payment"),
+    );
+
+    if k < 12 {
+        let interest = monthly_interest(*student_owed, 2000);
+        *student_owed += interest;
+        let payment = if k == 11 { *student_owed } else { 250_000 };
+        *student_owed -= payment;
+        b.transaction(
+            Tx::new(day(y, m, 4), STUDENT, "Interest Charge", -interest)
+                .series(HISTORY)
+                .debt("interest"),
+        );
+        b.transfer(
+            Transfer::new(day(y, m, 5), JOINT, STUDENT, payment)
+                .series(HISTORY)
+                .debt("payment"),
+        );
+    }
+}
+
+/// Month `k` on the former account while it was in use: rent, salary, a transfer to the joint
+/// account and the deferred card statement; what the account gained.
+fn former_account_month(b: &mut PlanBuilder, month: NaiveDate, k: u32) -> Milliunits {
+    let Some(&statement) = CARD_STATEMENTS.get(k as usize) else {
+        return 0;
+    };
+    let (y, m) = (month.year(), month.month());
+    past(
+        b,
+        day(y, m, 3),
+        FORMER,
+        "LOYER RESIDENCE DES TILLEULS",
+        -820_000,
+    );
+    past(b, day(y, m, 27), FORMER, "VIR ACME EMPLOYER", 3_450_000);
+    b.transfer(Transfer::new(day(y, m, 28), FORMER, JOINT, 900_000).series(HISTORY));
+    past(
+        b,
+        last_day(month),
+        FORMER,
+        "RELEVE CARTE DIFFERE",
+        -statement,
+    );
+    3_450_000 - 820_000 - 900_000 - statement
 }
 
 fn add_schedules(b: &mut PlanBuilder) {

@@ -219,6 +219,35 @@ pub fn heavy_plan(seed: u64, months: u32, per_month: u32, today: NaiveDate) -> P
         "grp-internal-master-category",
         "Inflow: Ready to Assign",
     );
+    let spending = add_categories(&mut b);
+
+    let merchants: Vec<Merchant> = (0..MERCHANTS)
+        .map(|k| Merchant {
+            name: format!("MERCHANT {k:02}"),
+            category: spending[k % SPENDING_CATEGORIES].clone(),
+            typical: 3_000 + 10 * rng.below(17_701) as Milliunits,
+        })
+        .collect();
+
+    // Every month's slots, drawn in order; amounts of money in are set once payments are known.
+    let month_slots = draw_slots(
+        &mut b,
+        &mut rng,
+        (&merchants, &spending),
+        (first, last, today),
+        months,
+        per_month,
+    );
+
+    add_transactions(&mut b, month_slots);
+
+    add_schedules(&mut b, &mut rng, &merchants, today);
+    b.build()
+}
+
+/// The category groups of [`GROUPS`] and their categories; the spending ones (not savings
+/// goals), in order.
+fn add_categories(b: &mut PlanBuilder) -> Vec<String> {
     let mut spending = Vec::new();
     for (group, names) in GROUPS {
         let group_id = format!("grp-{}", slug(group));
@@ -231,15 +260,19 @@ pub fn heavy_plan(seed: u64, months: u32, per_month: u32, today: NaiveDate) -> P
         }
     }
 
-    let merchants: Vec<Merchant> = (0..MERCHANTS)
-        .map(|k| Merchant {
-            name: format!("MERCHANT {k:02}"),
-            category: spending[k % SPENDING_CATEGORIES].clone(),
-            typical: 3_000 + 10 * rng.below(17_701) as Milliunits,
-        })
-        .collect();
+    spending
+}
 
-    // Every month's slots, drawn in order; amounts of money in are set once payments are known.
+/// Every month's assigned amounts, and its slots drawn in order: salary last, the starting
+/// balances first in the first month, payments between.
+fn draw_slots(
+    b: &mut PlanBuilder,
+    rng: &mut SplitMix64,
+    (merchants, spending): (&[Merchant], &[String]),
+    (first, last, today): (NaiveDate, NaiveDate, NaiveDate),
+    months: u32,
+    per_month: u32,
+) -> Vec<(NaiveDate, Vec<(NaiveDate, Slot)>)> {
     let mut month_slots: Vec<(NaiveDate, Vec<(NaiveDate, Slot)>)> = Vec::new();
     for k in 0..months {
         let Some(month) = first.checked_add_months(Months::new(k)) else {
@@ -262,13 +295,19 @@ pub fn heavy_plan(seed: u64, months: u32, per_month: u32, today: NaiveDate) -> P
             } else if k == 0 && per_month >= 4 && i < 2 {
                 Slot::StartingBalance(if i == 0 { CHECKING } else { SAVINGS })
             } else {
-                payment(&mut rng, &merchants, &spending, on)
+                payment(rng, merchants, spending, on)
             };
             slots.push((on, slot));
         }
         month_slots.push((month, slots));
     }
 
+    month_slots
+}
+
+/// The slots as transactions, numbered in order: the salary sized on the payments (10 % more
+/// than their monthly average), the checking account's start on the largest month out.
+fn add_transactions(b: &mut PlanBuilder, month_slots: Vec<(NaiveDate, Vec<(NaiveDate, Slot)>)>) {
     let month_out: Vec<Milliunits> = month_slots
         .iter()
         .map(|(_, slots)| {
@@ -325,7 +364,15 @@ pub fn heavy_plan(seed: u64, months: u32, per_month: u32, today: NaiveDate) -> P
             b.transaction(tx.readable_id(&readable));
         }
     }
+}
 
+/// [`SCHEDULES`] schedules to merchants drawn at random, monthly or yearly.
+fn add_schedules(
+    b: &mut PlanBuilder,
+    rng: &mut SplitMix64,
+    merchants: &[Merchant],
+    today: NaiveDate,
+) {
     for j in 0..SCHEDULES {
         let merchant = &merchants[rng.index(MERCHANTS)];
         let amount = 10_000 + 10 * rng.below(89_001) as Milliunits;
@@ -351,7 +398,6 @@ pub fn heavy_plan(seed: u64, months: u32, per_month: u32, today: NaiveDate) -> P
             .category(&merchant.category),
         );
     }
-    b.build()
 }
 
 /// One payment to a merchant drawn at random, on `on` (see the module doc).

@@ -340,23 +340,7 @@ async fn count_and_authorize(
     request: Request,
     next: Next,
 ) -> Response {
-    {
-        let route = matched
-            .map(|m| m.as_str().to_string())
-            .unwrap_or_else(|| "(unknown)".to_string());
-        let key = format!("{} {}", request.method(), route);
-        let mut shared = lock(&state);
-        shared.stats.total += 1;
-        *shared.stats.routes.entry(key.clone()).or_insert(0) += 1;
-        let delta = request.uri().query().is_some_and(|query| {
-            query
-                .split('&')
-                .any(|pair| pair.starts_with("last_knowledge_of_server="))
-        });
-        if delta {
-            shared.stats.deltas += 1;
-        }
-    }
+    count(&state, matched, &request);
     let route = matched_route(&request);
     let faults = lock(&state).faults.clone();
     let fault = faults.take(request.method().as_str(), &route);
@@ -388,12 +372,7 @@ async fn count_and_authorize(
         Some(FaultKind::ApplyThenDrop) => drop_after = true,
         None => {}
     }
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .filter(|token| !token.is_empty());
+    let token = bearer_token(&headers);
     let unauthorized = || {
         error_response(
             StatusCode::UNAUTHORIZED,
@@ -425,6 +404,36 @@ async fn count_and_authorize(
         return faults::dropped_response();
     }
     response
+}
+
+/// The request counted: in all, by route (`METHOD pattern`), and as a delta when it sends a
+/// knowledge.
+fn count(state: &AppState, matched: Option<MatchedPath>, request: &Request) {
+    let route = matched
+        .map(|m| m.as_str().to_string())
+        .unwrap_or_else(|| "(unknown)".to_string());
+    let key = format!("{} {}", request.method(), route);
+    let mut shared = lock(state);
+    shared.stats.total += 1;
+    *shared.stats.routes.entry(key.clone()).or_insert(0) += 1;
+    let delta = request.uri().query().is_some_and(|query| {
+        query
+            .split('&')
+            .any(|pair| pair.starts_with("last_knowledge_of_server="))
+    });
+    if delta {
+        shared.stats.deltas += 1;
+    }
+}
+
+/// The bearer token of the `Authorization` header, when one is given.
+fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|token| !token.is_empty())
 }
 
 /// The route pattern the request matched (`/v1/plans/{plan_id}/accounts`).

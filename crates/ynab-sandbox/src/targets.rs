@@ -110,6 +110,12 @@ impl TargetSave {
         if let Some(cadence) = self.goal_frequency {
             c.goal_cadence = Some(cadence);
         }
+        self.apply_date(c)?;
+        self.apply_whole_amount(c)
+    }
+
+    /// A target date set (a NEED or TB target becomes dated) or removed.
+    fn apply_date(&self, c: &mut Category) -> ApiResult<()> {
         match self.goal_target_date {
             Patch::Set(date) => {
                 let kind = c.goal_type.as_deref().unwrap_or("NEED");
@@ -142,6 +148,11 @@ impl TargetSave {
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    /// `goal_needs_whole_amount`, which only a NEED target takes.
+    fn apply_whole_amount(&self, c: &mut Category) -> ApiResult<()> {
         match self.goal_needs_whole_amount {
             Patch::Absent => {}
             _ if c.goal_type.as_deref() != Some("NEED") => {

@@ -345,17 +345,7 @@ async fn call_in(
     person: &Person,
 ) -> Result<u8, Stop> {
     let tools = session.tools().await?;
-    let Some(tool) = tools.iter().find(|t| t.name == name) else {
-        let gated = avenir::tools::registry()
-            .iter()
-            .any(|spec| spec.name == name && !spec.read_only);
-        if gated {
-            return Err(usage(format!(
-                "{name} changes the plan, and writes are off: set AVENIR_MCP_WRITE=1 to let the command line write to your YNAB plan (it asks you first), or try it with --demo."
-            )));
-        }
-        return Err(unknown_tool(name));
-    };
+    let tool = listed_tool(&tools, name)?;
     let arguments = build_arguments(tool, args, json_arguments)?;
     let params = CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
     let result = session
@@ -366,6 +356,32 @@ async fn call_in(
             rmcp::ServiceError::McpError(error) => usage(error.message.to_string()),
             other => Stop(TOOL_ERROR, format!("the call failed: {other}")),
         })?;
+    let answer = answer_of(&result, person)?;
+    print_answer(session, args, tool, &result, answer).await?;
+    if let Some(file) = &args.chart {
+        write_chart(file, &result)?;
+    }
+    Ok(ANSWERED)
+}
+
+/// The listed tool `name`; a write tool that writes being off hides is named as such.
+fn listed_tool<'t>(tools: &'t [Tool], name: &str) -> Result<&'t Tool, Stop> {
+    tools.iter().find(|t| t.name == name).ok_or_else(|| {
+        let gated = avenir::tools::registry()
+            .iter()
+            .any(|spec| spec.name == name && !spec.read_only);
+        if gated {
+            return usage(format!(
+                "{name} changes the plan, and writes are off: set AVENIR_MCP_WRITE=1 to let the command line write to your YNAB plan (it asks you first), or try it with --demo."
+            ));
+        }
+        unknown_tool(name)
+    })
+}
+
+/// The structured answer of a call that got one: a dismissed question, an error, or a code
+/// where a terminal should have been asked stops here.
+fn answer_of<'r>(result: &'r CallToolResult, person: &Person) -> Result<&'r Value, Stop> {
     if person.was_dismissed() {
         return Err(Stop(
             TOOL_ERROR,
@@ -373,7 +389,7 @@ async fn call_in(
         ));
     }
     if result.is_error == Some(true) {
-        return Err(Stop(TOOL_ERROR, error_text(&result)));
+        return Err(Stop(TOOL_ERROR, error_text(result)));
     }
     // At a terminal a code only comes when the question got no answer in time (the server gave
     // up waiting): like a dismissal, it is not shown.
@@ -389,19 +405,28 @@ async fn call_in(
             "the question got no answer in time: nothing changed. Run the command again to be asked again.".into(),
         ));
     }
-    let Some(answer) = &result.structured_content else {
-        return Err(Stop(
-            TOOL_ERROR,
-            "the tool gave no structured answer.".into(),
-        ));
-    };
+    result
+        .structured_content
+        .as_ref()
+        .ok_or_else(|| Stop(TOOL_ERROR, "the tool gave no structured answer.".into()))
+}
+
+/// The answer on stdout, as JSON or rendered (amounts in the plan's currency), notes on stderr,
+/// and how to confirm when the answer asks for a confirmation.
+async fn print_answer(
+    session: &Session,
+    args: &CallArgs,
+    tool: &Tool,
+    result: &CallToolResult,
+    answer: &Value,
+) -> Result<(), Stop> {
     let mut out = std::io::stdout().lock();
     if args.json.is_some() {
         let text = serde_json::to_string_pretty(answer)
             .map_err(|e| Stop(TOOL_ERROR, format!("the answer could not be written: {e}")))?;
         let _ = writeln!(out, "{text}");
     } else {
-        let money = match plan_of(&result) {
+        let money = match plan_of(result) {
             Some(plan_id) => session.context.plans.currency_of(&plan_id).await,
             None => None,
         };
@@ -429,18 +454,21 @@ async fn call_in(
             render::clean(code)
         );
     }
-    if let Some(file) = &args.chart {
-        let value = serde_json::to_value(&result)
-            .map_err(|e| Stop(TOOL_ERROR, format!("the answer could not be read: {e}")))?;
-        let png = render::first_image(&value).map_err(|e| Stop(TOOL_ERROR, e))?;
-        std::fs::write(file, png).map_err(|e| {
-            Stop(
-                TOOL_ERROR,
-                format!("the chart could not be written to {}: {e}", file.display()),
-            )
-        })?;
-    }
-    Ok(ANSWERED)
+    Ok(())
+}
+
+/// The chart image of the result written to `file`.
+fn write_chart(file: &std::path::Path, result: &CallToolResult) -> Result<(), Stop> {
+    let value = serde_json::to_value(result)
+        .map_err(|e| Stop(TOOL_ERROR, format!("the answer could not be read: {e}")))?;
+    let png = render::first_image(&value).map_err(|e| Stop(TOOL_ERROR, e))?;
+    std::fs::write(file, png).map_err(|e| {
+        Stop(
+            TOOL_ERROR,
+            format!("the chart could not be written to {}: {e}", file.display()),
+        )
+    })?;
+    Ok(())
 }
 
 /// The plan a result was read from (`_meta["avenir-mcp/plan_id"]`).

@@ -158,6 +158,48 @@ pub fn plan_category_merge<'p>(
         ));
     };
     let in_source = |c: Option<&str>| c == Some(source);
+    let (transactions, splits, lines_not_moved) = transactions_moved(plan, source);
+    let is_split = |s: &ScheduledTransactionSummary| {
+        plan.scheduled_subtransactions
+            .iter()
+            .any(|l| !l.deleted && l.scheduled_transaction_id == s.id)
+    };
+    let (scheduled, unsaveable): (Vec<_>, Vec<_>) = plan
+        .scheduled_transactions
+        .iter()
+        .filter(|s| !s.deleted && in_source(s.category_id.as_deref()))
+        .partition(|s| !is_split(s) && s.date_next.as_str() > today);
+    let scheduled_lines = plan
+        .scheduled_subtransactions
+        .iter()
+        .filter(|l| !l.deleted && in_source(l.category_id.as_deref()))
+        .count();
+    let month_moves = month_moves(months, source, target);
+    let merge = CategoryMerge {
+        source: source_category,
+        target: target_category,
+        transactions,
+        splits,
+        scheduled,
+        months: month_moves,
+        lines_not_moved,
+        scheduled_not_moved: unsaveable.len() + scheduled_lines,
+    };
+    if merge.is_empty() {
+        return Err(format!(
+            "Category {source} has nothing to move: no transaction, split line, schedule the API can save, or assigned amount is in it. To remove it, hide it in YNAB's app."
+        ));
+    }
+    Ok(merge)
+}
+
+/// The transactions in `source`, the splits with lines in it (a split with a transfer line is
+/// left alone, its lines counted as not moved) and how many lines are not moved.
+fn transactions_moved<'p>(
+    plan: &'p PlanDetail,
+    source: &str,
+) -> (Vec<&'p TransactionSummary>, Vec<SplitMove<'p>>, usize) {
+    let in_source = |c: Option<&str>| c == Some(source);
     let split_lines = super::names::SplitLines::new(&plan.subtransactions);
     let mut transactions = Vec::new();
     let mut splits = Vec::new();
@@ -188,21 +230,11 @@ pub fn plan_category_merge<'p>(
             moved_lines,
         });
     }
-    let is_split = |s: &ScheduledTransactionSummary| {
-        plan.scheduled_subtransactions
-            .iter()
-            .any(|l| !l.deleted && l.scheduled_transaction_id == s.id)
-    };
-    let (scheduled, unsaveable): (Vec<_>, Vec<_>) = plan
-        .scheduled_transactions
-        .iter()
-        .filter(|s| !s.deleted && in_source(s.category_id.as_deref()))
-        .partition(|s| !is_split(s) && s.date_next.as_str() > today);
-    let scheduled_lines = plan
-        .scheduled_subtransactions
-        .iter()
-        .filter(|l| !l.deleted && in_source(l.category_id.as_deref()))
-        .count();
+    (transactions, splits, lines_not_moved)
+}
+
+/// The months that assign something to `source`, in order, with both categories' amounts.
+fn month_moves(months: &[(String, Vec<Category>)], source: &str, target: &str) -> Vec<MonthMove> {
     let mut month_moves: Vec<MonthMove> = months
         .iter()
         .filter_map(|(month, categories)| {
@@ -221,22 +253,7 @@ pub fn plan_category_merge<'p>(
         })
         .collect();
     month_moves.sort_by(|a, b| a.month.cmp(&b.month));
-    let merge = CategoryMerge {
-        source: source_category,
-        target: target_category,
-        transactions,
-        splits,
-        scheduled,
-        months: month_moves,
-        lines_not_moved,
-        scheduled_not_moved: unsaveable.len() + scheduled_lines,
-    };
-    if merge.is_empty() {
-        return Err(format!(
-            "Category {source} has nothing to move: no transaction, split line, schedule the API can save, or assigned amount is in it. To remove it, hide it in YNAB's app."
-        ));
-    }
-    Ok(merge)
+    month_moves
 }
 
 /// A schedule as a `PUT` saves it again with `category_id` (the full object,

@@ -8,7 +8,7 @@
 
 use super::category_edits::breaks_one_line;
 use crate::text::fold;
-use ynab::models::{PlanDetail, ScheduledTransactionSummary, TransactionSummary};
+use ynab::models::{Payee, PlanDetail, ScheduledTransactionSummary, TransactionSummary};
 use ynab::writes::ScheduleSave;
 
 /// Most source payees one request merges.
@@ -183,45 +183,51 @@ pub fn plan_merge<'p>(
     let mut moves = Vec::new();
     for id in sources {
         let Some(p) = payee(id) else { continue };
-        let transactions = plan
-            .transactions
-            .iter()
-            .filter(|t| !t.deleted && t.payee_id.as_deref() == Some(id))
-            .collect();
-        let lines_not_moved = plan
-            .subtransactions
-            .iter()
-            .filter(|s| !s.deleted && s.payee_id.as_deref() == Some(id))
-            .count();
-        let is_split = |s: &ScheduledTransactionSummary| {
-            plan.scheduled_subtransactions
-                .iter()
-                .any(|l| !l.deleted && l.scheduled_transaction_id == s.id)
-        };
-        let (scheduled, unsaveable): (Vec<_>, Vec<_>) = plan
-            .scheduled_transactions
-            .iter()
-            .filter(|s| !s.deleted && s.payee_id.as_deref() == Some(id))
-            .partition(|s| !is_split(s) && s.date_next.as_str() > today);
-        let scheduled_lines = plan
-            .scheduled_subtransactions
-            .iter()
-            .filter(|l| !l.deleted && l.payee_id.as_deref() == Some(id))
-            .count();
-        moves.push(SourceMove {
-            payee_id: &p.id,
-            name: &p.name,
-            transactions,
-            scheduled,
-            lines_not_moved,
-            scheduled_not_moved: unsaveable.len() + scheduled_lines,
-        });
+        moves.push(source_move(plan, p, id, today));
     }
     Ok(Merge {
         sources: moves,
         target_id,
         target_name,
     })
+}
+
+/// What moves from the source payee `p` (`id`): its transactions and the schedules the API can
+/// save, with the split lines and schedules that stay.
+fn source_move<'p>(plan: &'p PlanDetail, p: &'p Payee, id: &str, today: &str) -> SourceMove<'p> {
+    let transactions = plan
+        .transactions
+        .iter()
+        .filter(|t| !t.deleted && t.payee_id.as_deref() == Some(id))
+        .collect();
+    let lines_not_moved = plan
+        .subtransactions
+        .iter()
+        .filter(|s| !s.deleted && s.payee_id.as_deref() == Some(id))
+        .count();
+    let is_split = |s: &ScheduledTransactionSummary| {
+        plan.scheduled_subtransactions
+            .iter()
+            .any(|l| !l.deleted && l.scheduled_transaction_id == s.id)
+    };
+    let (scheduled, unsaveable): (Vec<_>, Vec<_>) = plan
+        .scheduled_transactions
+        .iter()
+        .filter(|s| !s.deleted && s.payee_id.as_deref() == Some(id))
+        .partition(|s| !is_split(s) && s.date_next.as_str() > today);
+    let scheduled_lines = plan
+        .scheduled_subtransactions
+        .iter()
+        .filter(|l| !l.deleted && l.payee_id.as_deref() == Some(id))
+        .count();
+    SourceMove {
+        payee_id: &p.id,
+        name: &p.name,
+        transactions,
+        scheduled,
+        lines_not_moved,
+        scheduled_not_moved: unsaveable.len() + scheduled_lines,
+    }
 }
 
 /// The new payee's name, trimmed and checked as YNAB and `rename_payee` check one.

@@ -157,21 +157,7 @@ pub fn payoff_plan<'a>(
         .collect();
     let first_month = CalendarMonth::of(today).next();
     if debts.is_empty() {
-        return Ok(PayoffPlan {
-            message: "No open debt account owes money: nothing to pay off.".into(),
-            monthly_budget: request.monthly_budget.unwrap_or(0),
-            budget_from: if request.monthly_budget.is_some() {
-                BudgetFrom::Given
-            } else {
-                BudgetFrom::MinimumPayments
-            },
-            first_month,
-            debts,
-            plans: Vec::new(),
-            interest_saved_by_avalanche: None,
-            months_saved_by_avalanche: None,
-            notes: Vec::new(),
-        });
+        return Ok(nothing_owed(request, first_month));
     }
     let (budget, budget_from) = monthly_budget(plan, &debts, request.monthly_budget, today, money)?;
     let terms: Vec<Terms> = debts
@@ -227,6 +213,25 @@ pub fn payoff_plan<'a>(
         months_saved_by_avalanche: comparison.map(|(_, months)| months),
         notes,
     })
+}
+
+/// The answer when no open debt account owes money.
+fn nothing_owed<'a>(request: &Request, first_month: CalendarMonth) -> PayoffPlan<'a> {
+    PayoffPlan {
+        message: "No open debt account owes money: nothing to pay off.".into(),
+        monthly_budget: request.monthly_budget.unwrap_or(0),
+        budget_from: if request.monthly_budget.is_some() {
+            BudgetFrom::Given
+        } else {
+            BudgetFrom::MinimumPayments
+        },
+        first_month,
+        debts: Vec::new(),
+        plans: Vec::new(),
+        interest_saved_by_avalanche: None,
+        months_saved_by_avalanche: None,
+        notes: Vec::new(),
+    }
 }
 
 /// Accounts not deleted, of a debt type, not closed, owing money, in YNAB's order.

@@ -7,7 +7,7 @@
 use super::merchant::merchant;
 use super::names::PlanNames;
 use chrono::NaiveDate;
-use ynab::models::{Milliunits, PlanDetail};
+use ynab::models::{Milliunits, PlanDetail, TransactionSummary};
 
 /// At most this many uncleared transactions are listed (all are counted).
 pub const UNCLEARED_SHOWN: usize = 50;
@@ -122,6 +122,27 @@ pub fn analyse<'a>(
             payee: names.payee(t.payee_id.as_deref()),
         })
         .collect();
+    let possible_duplicates = possible_duplicates(&names, &transactions, today);
+    Analysis {
+        bank_balance,
+        cleared_balance,
+        working_balance,
+        difference,
+        to_reconcile,
+        uncleared_count: uncleared_all.len(),
+        uncleared,
+        explained_by,
+        possible_duplicates,
+    }
+}
+
+/// Pairs of recent transactions with the same amount and merchant a few days apart, oldest
+/// first.
+fn possible_duplicates(
+    names: &PlanNames<'_>,
+    transactions: &[&TransactionSummary],
+    today: NaiveDate,
+) -> Vec<[String; 2]> {
     let since = today - chrono::Duration::days(DUPLICATE_WINDOW_DAYS);
     let mut recent: Vec<(NaiveDate, Milliunits, String, &str)> = transactions
         .iter()
@@ -149,17 +170,7 @@ pub fn analyse<'a>(
             }
         }
     }
-    Analysis {
-        bank_balance,
-        cleared_balance,
-        working_balance,
-        difference,
-        to_reconcile,
-        uncleared_count: uncleared_all.len(),
-        uncleared,
-        explained_by,
-        possible_duplicates,
-    }
+    possible_duplicates
 }
 
 #[cfg(test)]

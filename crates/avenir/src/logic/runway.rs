@@ -172,29 +172,12 @@ pub fn runway<'a>(
         .map(|a| safe(&a.name))
         .collect();
 
-    let budget: HashSet<&str> = accounts
-        .iter()
-        .filter(|a| a.on_budget)
-        .map(|a| a.id.as_str())
-        .collect();
     let kept: HashSet<&str> = accounts
         .iter()
         .filter(|a| a.on_budget || !DEBT_TYPES.contains(&a.kind.as_str()))
         .map(|a| a.id.as_str())
         .collect();
-    let history: Vec<_> = plan
-        .transactions
-        .iter()
-        .filter(|t| !t.deleted && budget.contains(t.account_id.as_str()))
-        .collect();
-    let first = earliest_month(history.iter().map(|t| &*t.date));
-    let months: Vec<CalendarMonth> = match first {
-        Some(first) => full_months_before(today, request.months_count)
-            .into_iter()
-            .filter(|m| *m >= first)
-            .collect(),
-        None => Vec::new(),
-    };
+    let (history, months) = averaged(plan, &accounts, today, request.months_count);
 
     let (spent, vital) = spent_in(plan, &history, &months, &kept, &essential_ids);
 
@@ -232,6 +215,35 @@ pub fn runway<'a>(
         left_out,
         notes,
     })
+}
+
+/// The transactions of the budget accounts, and the complete months averaged: the last
+/// `months_count` before today's, from the first month with a transaction.
+fn averaged<'p>(
+    plan: &'p PlanDetail,
+    accounts: &[&Account],
+    today: NaiveDate,
+    months_count: usize,
+) -> (Vec<&'p TransactionSummary>, Vec<CalendarMonth>) {
+    let budget: HashSet<&str> = accounts
+        .iter()
+        .filter(|a| a.on_budget)
+        .map(|a| a.id.as_str())
+        .collect();
+    let history: Vec<_> = plan
+        .transactions
+        .iter()
+        .filter(|t| !t.deleted && budget.contains(t.account_id.as_str()))
+        .collect();
+    let first = earliest_month(history.iter().map(|t| &*t.date));
+    let months: Vec<CalendarMonth> = match first {
+        Some(first) => full_months_before(today, months_count)
+            .into_iter()
+            .filter(|m| *m >= first)
+            .collect(),
+        None => Vec::new(),
+    };
+    (history, months)
 }
 
 /// The live categories of `groups`.

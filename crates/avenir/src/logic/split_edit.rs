@@ -93,6 +93,25 @@ pub fn check_edit<'a>(
     }
     let asked: Vec<LineAsked> = lines.iter().map(|l| l.line.clone()).collect();
     let after = check_lines(plan, &asked, tx.amount, fmt)?;
+    check_line_payees(plan, lines)?;
+    if same_lines(&before, lines) {
+        return Err(format!(
+            "These are the lines transaction {id} has already: nothing to change."
+        ));
+    }
+    let names = PlanNames::new(plan);
+    Ok(SplitEdit {
+        transaction: tx,
+        payee: names.payee(tx.payee_id.as_deref()),
+        account: names.account(&tx.account_id),
+        before,
+        after,
+        payees: lines.iter().map(|l| l.payee_id.clone()).collect(),
+    })
+}
+
+/// Each payee a line names: in the plan, and not a transfer payee.
+fn check_line_payees(plan: &PlanDetail, lines: &[EditLine]) -> Result<(), String> {
     for payee_id in lines.iter().filter_map(|l| l.payee_id.as_deref()) {
         match plan.payees.iter().find(|p| p.id == payee_id && !p.deleted) {
             None => {
@@ -108,6 +127,11 @@ pub fn check_edit<'a>(
             Some(_) => {}
         }
     }
+    Ok(())
+}
+
+/// Whether `lines` are the lines the split has already, in any order.
+fn same_lines(before: &[&SubTransaction], lines: &[EditLine]) -> bool {
     let now = sorted(
         before
             .iter()
@@ -134,20 +158,7 @@ pub fn check_edit<'a>(
             })
             .collect(),
     );
-    if now == asked_keys {
-        return Err(format!(
-            "These are the lines transaction {id} has already: nothing to change."
-        ));
-    }
-    let names = PlanNames::new(plan);
-    Ok(SplitEdit {
-        transaction: tx,
-        payee: names.payee(tx.payee_id.as_deref()),
-        account: names.account(&tx.account_id),
-        before,
-        after,
-        payees: lines.iter().map(|l| l.payee_id.clone()).collect(),
-    })
+    now == asked_keys
 }
 
 impl SplitEdit<'_> {

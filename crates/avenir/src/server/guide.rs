@@ -106,6 +106,16 @@ in YNAB itself."
 
 fn workflows(tools: &ToolsInBuild<'_>) -> Vec<String> {
     let mut lines = Vec::new();
+    classify_and_reconcile(tools, &mut lines);
+    corrections(tools, &mut lines);
+    review_and_plan(tools, &mut lines);
+    missing_transactions(tools, &mut lines);
+    bank_labels(tools, &mut lines);
+    lines
+}
+
+/// Classifying and reconciling.
+fn classify_and_reconcile(tools: &ToolsInBuild<'_>, lines: &mut Vec<String>) {
     if tools.has("suggest_categories") {
         let import = if tools.has("import_transactions") {
             "`import_transactions` if the bank's latest are missing → "
@@ -138,6 +148,10 @@ the answer; adjust only if the user asks."
 `list_accounts` shows{search}; the user reconciles in YNAB itself."
         ));
     }
+}
+
+/// Corrections: duplicates, wrong fields, transfers, splits, schedules, things to check.
+fn corrections(tools: &ToolsInBuild<'_>, lines: &mut Vec<String>) {
     if tools.has("delete_transactions") {
         lines.push(
             "A duplicate the user confirms (same date, payee and amount twice): \
@@ -196,6 +210,10 @@ rather than deciding; they flag or fix it in YNAB itself."
                 .into(),
         );
     }
+}
+
+/// Reviewing a month and planning the next.
+fn review_and_plan(tools: &ToolsInBuild<'_>, lines: &mut Vec<String>) {
     if tools.has("get_monthly_summary") {
         let detail = tools.listed(&["get_category_balances", "get_spending_trends"]);
         let then = if detail.is_empty() {
@@ -239,6 +257,10 @@ step"
         }
         lines.push(format!("Plan: {}.", plan.join("; ")));
     }
+}
+
+/// Missing transactions, categories and accounts.
+fn missing_transactions(tools: &ToolsInBuild<'_>, lines: &mut Vec<String>) {
     if tools.has("list_accounts") {
         let enter = if tools.has("create_transactions") {
             ", then `create_transactions`"
@@ -278,6 +300,10 @@ cannot be undone)",
         }
         lines.push(format!("{line}."));
     }
+}
+
+/// Bank labels and payees.
+fn bank_labels(tools: &ToolsInBuild<'_>, lines: &mut Vec<String>) {
     if tools.has("list_payees") {
         let rename = if tools.has("rename_payee") {
             "; `rename_payee` cleans one up for its whole history"
@@ -294,7 +320,6 @@ cannot be undone)",
 {rename}{merge}."
         ));
     }
-    lines
 }
 
 #[cfg(test)]

@@ -435,19 +435,7 @@ impl AvenirServer {
         let work = ynab::count_requests((spec.run)(&self.context, arguments, ask));
         // Progress when asked for; a read stops when the client cancels it (a write goes on:
         // once the person said yes, the change and its journal entry are seen through).
-        let work = async {
-            match context.meta.get_progress_token() {
-                Some(token) => {
-                    let reporter = progress::Reporter::start(context.peer.clone(), token);
-                    let done =
-                        ynab::progress::reporting(reporter.listener(), reporter.beating(work))
-                            .await;
-                    reporter.finish().await;
-                    done
-                }
-                None => work.await,
-            }
-        };
+        let work = reporting_progress(&context, work);
         let (finished, requests) = if spec.read_only {
             tokio::select! {
                 done = work => done,
@@ -474,17 +462,10 @@ impl AvenirServer {
                 plan_id,
                 attachment,
             } => {
-                let mut result = self
+                let result = self
                     .complete(value, plan_id, left_out, currency, &mut meta)
                     .await;
-                // after everything the answer shows without a chart
-                result.content.push(match attachment {
-                    Attachment::Png(bytes) => {
-                        ContentBlock::image(BASE64_STANDARD.encode(bytes), "image/png")
-                    }
-                    Attachment::Note(note) => ContentBlock::text(note),
-                });
-                result
+                with_attachment(result, attachment)
             }
             Finished::Error(message) => {
                 tracing::info!("tool {} answered an error", spec.name);
@@ -498,4 +479,29 @@ impl AvenirServer {
         result.meta = Some(rmcp::model::MetaObject(meta));
         Ok(result.into())
     }
+}
+
+/// `work`, sending `notifications/progress` while it runs when the request asked for them.
+async fn reporting_progress<T>(
+    context: &RequestContext<RoleServer>,
+    work: impl std::future::Future<Output = T>,
+) -> T {
+    match context.meta.get_progress_token() {
+        Some(token) => {
+            let reporter = progress::Reporter::start(context.peer.clone(), token);
+            let done = ynab::progress::reporting(reporter.listener(), reporter.beating(work)).await;
+            reporter.finish().await;
+            done
+        }
+        None => work.await,
+    }
+}
+
+/// A chart's image (or the note said instead) after everything the answer shows without it.
+fn with_attachment(mut result: CallToolResult, attachment: Attachment) -> CallToolResult {
+    result.content.push(match attachment {
+        Attachment::Png(bytes) => ContentBlock::image(BASE64_STANDARD.encode(bytes), "image/png"),
+        Attachment::Note(note) => ContentBlock::text(note),
+    });
+    result
 }

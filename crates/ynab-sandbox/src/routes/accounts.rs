@@ -18,11 +18,12 @@ use crate::error::{ApiError, ApiResult};
 use crate::knowledge::Kind;
 use crate::ledger;
 use crate::server::AppState;
+use crate::state::PlanState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use serde_json::json;
-use ynab::models::{Account, Payee, Transaction};
+use ynab::models::{Account, Milliunits, Payee, Transaction};
 
 /// `SaveAccountType`, and whether each is on budget.
 const SAVE_TYPES: &[(&str, bool)] = &[
@@ -86,66 +87,8 @@ pub(crate) async fn create(
         &state,
         &plan_id,
         |plan| {
-            let id = plan.new_id("account");
-            let payee_id = plan.new_id("payee");
-            plan.payees.push(Payee {
-                id: payee_id.clone().into(),
-                name: format!("Transfer : {name}").into(),
-                transfer_account_id: Some(id.clone().into()),
-                deleted: false,
-            });
-            plan.accounts.push(Account {
-                id: id.clone(),
-                name: name.clone(),
-                kind: kind.clone(),
-                on_budget,
-                closed: false,
-                note: None,
-                balance: 0,
-                cleared_balance: 0,
-                uncleared_balance: 0,
-                transfer_payee_id: Some(payee_id),
-                direct_import_linked: Some(false),
-                direct_import_in_error: Some(false),
-                last_reconciled_at: None,
-                debt_original_balance: None,
-                debt_interest_rates: None,
-                debt_minimum_payments: None,
-                debt_escrow_amounts: None,
-                deleted: false,
-            });
-            let starting = ledger::payee_by_name(plan, "Starting Balance");
-            let category = if on_budget && kind != "creditCard" {
-                compute::ready_to_assign_category(plan).map(str::to_owned)
-            } else {
-                None
-            };
-            let tx = plan.new_id("transaction");
-            plan.transactions.push(Transaction {
-                id: tx.clone(),
-                date: plan.today.format("%Y-%m-%d").to_string(),
-                amount: balance,
-                memo: None,
-                cleared: "cleared".into(),
-                approved: true,
-                flag_color: None,
-                flag_name: None,
-                account_id: id.clone(),
-                payee_id: Some(starting),
-                category_id: category,
-                transfer_account_id: None,
-                transfer_transaction_id: None,
-                matched_transaction_id: None,
-                import_id: None,
-                import_payee_name: None,
-                import_payee_name_original: None,
-                debt_transaction_type: None,
-                deleted: false,
-                account_name: None,
-                payee_name: None,
-                category_name: None,
-                subtransactions: Vec::new(),
-            });
+            let id = add_account(plan, &name, &kind, on_budget);
+            let tx = add_starting_balance(plan, &id, balance, on_budget, &kind);
             let written = vec![(Kind::Account, id.clone()), (Kind::Transaction, tx)];
             Ok((id, written))
         },
@@ -155,4 +98,81 @@ pub(crate) async fn create(
             created(json!({ "account": to_json(&account) }))
         },
     )
+}
+
+/// A new open account `name` with its transfer payee (`Transfer : {name}`); its id.
+fn add_account(plan: &mut PlanState, name: &str, kind: &str, on_budget: bool) -> String {
+    let id = plan.new_id("account");
+    let payee_id = plan.new_id("payee");
+    plan.payees.push(Payee {
+        id: payee_id.clone().into(),
+        name: format!("Transfer : {name}").into(),
+        transfer_account_id: Some(id.clone().into()),
+        deleted: false,
+    });
+    plan.accounts.push(Account {
+        id: id.clone(),
+        name: name.to_owned(),
+        kind: kind.to_owned(),
+        on_budget,
+        closed: false,
+        note: None,
+        balance: 0,
+        cleared_balance: 0,
+        uncleared_balance: 0,
+        transfer_payee_id: Some(payee_id),
+        direct_import_linked: Some(false),
+        direct_import_in_error: Some(false),
+        last_reconciled_at: None,
+        debt_original_balance: None,
+        debt_interest_rates: None,
+        debt_minimum_payments: None,
+        debt_escrow_amounts: None,
+        deleted: false,
+    });
+    id
+}
+
+/// The account's starting balance: a cleared transaction from the payee `Starting Balance`,
+/// income to Ready to Assign on a budget account other than a credit card; its id.
+fn add_starting_balance(
+    plan: &mut PlanState,
+    id: &str,
+    balance: Milliunits,
+    on_budget: bool,
+    kind: &str,
+) -> String {
+    let starting = ledger::payee_by_name(plan, "Starting Balance");
+    let category = if on_budget && kind != "creditCard" {
+        compute::ready_to_assign_category(plan).map(str::to_owned)
+    } else {
+        None
+    };
+    let tx = plan.new_id("transaction");
+    plan.transactions.push(Transaction {
+        id: tx.clone(),
+        date: plan.today.format("%Y-%m-%d").to_string(),
+        amount: balance,
+        memo: None,
+        cleared: "cleared".into(),
+        approved: true,
+        flag_color: None,
+        flag_name: None,
+        account_id: id.to_owned(),
+        payee_id: Some(starting),
+        category_id: category,
+        transfer_account_id: None,
+        transfer_transaction_id: None,
+        matched_transaction_id: None,
+        import_id: None,
+        import_payee_name: None,
+        import_payee_name_original: None,
+        debt_transaction_type: None,
+        deleted: false,
+        account_name: None,
+        payee_name: None,
+        category_name: None,
+        subtransactions: Vec::new(),
+    });
+    tx
 }

@@ -24,7 +24,8 @@ use serde_json::{Value, json};
 use std::cell::OnceCell;
 use std::collections::HashSet;
 use ynab::models::{
-    Month, PlanDetail, PlanSummary, ScheduledTransactionSummary, SubTransaction, TransactionSummary,
+    Month, Payee, PlanDetail, PlanSummary, ScheduledSubTransaction, ScheduledTransactionSummary,
+    SubTransaction, TransactionSummary,
 };
 
 /// `GET /user`: the OAuth user the token acts as, or the sandbox's one user for any other token.
@@ -188,6 +189,58 @@ pub fn export_from(plan: &PlanState, derived: &Derived, since: Since) -> PlanDet
             TransactionSummary::from(t.clone())
         })
         .collect();
+    let (scheduled, scheduled_subtransactions) = served_scheduled(plan, since, names);
+    let months = served_months(plan, derived, since);
+    let summary = summary(plan);
+    PlanDetail {
+        id: summary.id,
+        name: summary.name,
+        last_modified_on: summary.last_modified_on,
+        first_month: summary.first_month,
+        last_month: summary.last_month,
+        date_format: summary.date_format,
+        currency_format: summary.currency_format,
+        accounts: derived
+            .accounts
+            .iter()
+            .filter(|a| since.keeps(plan, Kind::Account, &a.id, a.deleted))
+            .cloned()
+            .collect(),
+        // A plan may hold a payee per payment: a delta looks only at the stamped ones.
+        payees: served_payees(plan, derived, since),
+        payee_locations: Vec::new(),
+        category_groups: plan
+            .groups
+            .iter()
+            .filter(|g| since.keeps(plan, Kind::Group, &g.id, g.deleted))
+            .cloned()
+            .collect(),
+        categories: derived
+            .current_categories
+            .iter()
+            .filter(|c| since.keeps(plan, Kind::Category, &c.id, c.deleted))
+            .cloned()
+            .collect(),
+        months,
+        transactions,
+        subtransactions,
+        scheduled_transactions: scheduled,
+        scheduled_subtransactions,
+    }
+}
+
+/// The schedules served, named, and their lines.
+fn served_scheduled<'p, 'n>(
+    plan: &'p PlanState,
+    since: Since,
+    names: impl Fn() -> &'n compute::Names<'p>,
+) -> (
+    Vec<ScheduledTransactionSummary>,
+    Vec<ScheduledSubTransaction>,
+)
+where
+    'p: 'n,
+{
     let mut scheduled_subtransactions = Vec::new();
     let scheduled: Vec<ScheduledTransactionSummary> = plan
         .scheduled
@@ -204,7 +257,12 @@ pub fn export_from(plan: &PlanState, derived: &Derived, since: Since) -> PlanDet
             ScheduledTransactionSummary::from(s)
         })
         .collect();
-    let months = derived
+    (scheduled, scheduled_subtransactions)
+}
+
+/// The months served, each with the categories a delta includes.
+fn served_months(plan: &PlanState, derived: &Derived, since: Since) -> Vec<Month> {
+    derived
         .served
         .iter()
         .zip(&derived.months)
@@ -226,54 +284,23 @@ pub fn export_from(plan: &PlanState, derived: &Derived, since: Since) -> PlanDet
             }),
             ..month.clone()
         })
-        .collect();
-    let summary = summary(plan);
-    PlanDetail {
-        id: summary.id,
-        name: summary.name,
-        last_modified_on: summary.last_modified_on,
-        first_month: summary.first_month,
-        last_month: summary.last_month,
-        date_format: summary.date_format,
-        currency_format: summary.currency_format,
-        accounts: derived
-            .accounts
-            .iter()
-            .filter(|a| since.keeps(plan, Kind::Account, &a.id, a.deleted))
-            .cloned()
-            .collect(),
-        // A plan may hold a payee per payment: a delta looks only at the stamped ones.
-        payees: stored_order(
-            &plan.payees,
-            since
-                .0
-                .and_then(|k| plan.stamps.changed_after(Kind::Payee, k))
-                .as_ref(),
-            |id| derived.payee_position(plan, id),
-        )
-        .into_iter()
-        .filter(|p| since.keeps(plan, Kind::Payee, &p.id, p.deleted))
-        .cloned()
-        .collect(),
-        payee_locations: Vec::new(),
-        category_groups: plan
-            .groups
-            .iter()
-            .filter(|g| since.keeps(plan, Kind::Group, &g.id, g.deleted))
-            .cloned()
-            .collect(),
-        categories: derived
-            .current_categories
-            .iter()
-            .filter(|c| since.keeps(plan, Kind::Category, &c.id, c.deleted))
-            .cloned()
-            .collect(),
-        months,
-        transactions,
-        subtransactions,
-        scheduled_transactions: scheduled,
-        scheduled_subtransactions,
-    }
+        .collect()
+}
+
+/// The payees served, in stored order: every one, or a delta's stamped ones.
+fn served_payees(plan: &PlanState, derived: &Derived, since: Since) -> Vec<Payee> {
+    stored_order(
+        &plan.payees,
+        since
+            .0
+            .and_then(|k| plan.stamps.changed_after(Kind::Payee, k))
+            .as_ref(),
+        |id| derived.payee_position(plan, id),
+    )
+    .into_iter()
+    .filter(|p| since.keeps(plan, Kind::Payee, &p.id, p.deleted))
+    .cloned()
+    .collect()
 }
 
 /// The entities of `list` in stored order: all of them, or with `ids` those ids name

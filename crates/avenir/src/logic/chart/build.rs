@@ -55,28 +55,7 @@ pub fn forecast_chart(
     }];
     let outcome = match first_shortfall {
         Some(month) => {
-            // The first day below zero lies in the month the answer names (its lowest point is the
-            // first below zero); the month's first day in view stands in if none is found.
-            let below = days
-                .iter()
-                .find(|(d, v)| *v < 0 && CalendarMonth::of(*d) == month)
-                .copied()
-                .or_else(|| {
-                    days.iter()
-                        .find(|(d, _)| CalendarMonth::of(*d) == month)
-                        .map(|(d, _)| (*d, 0))
-                });
-            if let Some((date, value)) = below {
-                marks.push(Mark::Event {
-                    x: at(date),
-                    y: value,
-                    label: format!(
-                        "First shortfall: {} (below zero on {})",
-                        month_label(month),
-                        day_label(date)
-                    ),
-                });
-            }
+            marks.extend(shortfall_mark(days, month, *first));
             format!("goes below zero in {}", month_label(month))
         }
         None => format!(
@@ -102,6 +81,36 @@ pub fn forecast_chart(
         y_title: money.titled("Balance"),
         series,
         marks,
+    })
+}
+
+/// The mark of the first day below zero in the shortfall `month` (the month's first day in view
+/// when none is below zero).
+fn shortfall_mark(
+    days: &[(NaiveDate, Milliunits)],
+    month: CalendarMonth,
+    first: NaiveDate,
+) -> Option<Mark> {
+    let at = |date: NaiveDate| (date - first).num_days();
+    // The first day below zero lies in the month the answer names (its lowest point is the
+    // first below zero); the month's first day in view stands in if none is found.
+    let below = days
+        .iter()
+        .find(|(d, v)| *v < 0 && CalendarMonth::of(*d) == month)
+        .copied()
+        .or_else(|| {
+            days.iter()
+                .find(|(d, _)| CalendarMonth::of(*d) == month)
+                .map(|(d, _)| (*d, 0))
+        });
+    below.map(|(date, value)| Mark::Event {
+        x: at(date),
+        y: value,
+        label: format!(
+            "First shortfall: {} (below zero on {})",
+            month_label(month),
+            day_label(date)
+        ),
     })
 }
 
@@ -199,28 +208,7 @@ pub fn spending_chart(
     if months.len() < 2 {
         return Err(one_month("spending"));
     }
-    let total = |c: &SpendingCategory| {
-        c.months
-            .iter()
-            .fold(0i64, |sum, (_, v)| sum.saturating_add(*v))
-    };
-    let mut ranked: Vec<(&SpendingCategory, i64)> = categories
-        .iter()
-        .map(|c| (c, total(c)))
-        .filter(|(c, t)| *t > 0 || c.months.iter().any(|(_, v)| *v != 0))
-        .collect();
-    if ranked.is_empty() {
-        return Err(NothingToDraw(
-            "No chart: no category has spending in these months.".into(),
-        ));
-    }
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.name.cmp(&b.0.name)));
-    let of = |c: &SpendingCategory, m: CalendarMonth| {
-        c.months
-            .iter()
-            .filter(|(month, _)| *month == m)
-            .fold(0i64, |sum, (_, v)| sum.saturating_add(*v))
-    };
+    let ranked = ranked(categories)?;
     // a single category left over is drawn under its own name rather than as "Others"
     let shown = if ranked.len() == TOP_CATEGORIES + 1 {
         ranked.len()
@@ -228,43 +216,7 @@ pub fn spending_chart(
         ranked.len().min(TOP_CATEGORIES)
     };
     let (top, rest) = ranked.split_at(shown);
-    let mut series: Vec<Series> = top
-        .iter()
-        .enumerate()
-        .map(|(n, (c, _))| Series {
-            legend: Some(legend_name(&c.name)),
-            style: Style::Category(n),
-            points: months
-                .iter()
-                .enumerate()
-                .map(|(i, m)| (month_position(i), Some(of(c, *m))))
-                .collect(),
-        })
-        .collect();
-    if !rest.is_empty() {
-        series.push(Series {
-            legend: Some(format!(
-                "Others ({} {})",
-                rest.len(),
-                if rest.len() == 1 {
-                    "category"
-                } else {
-                    "categories"
-                }
-            )),
-            style: Style::Others,
-            points: months
-                .iter()
-                .enumerate()
-                .map(|(i, m)| {
-                    let sum = rest
-                        .iter()
-                        .fold(0i64, |sum, (c, _)| sum.saturating_add(of(c, *m)));
-                    (month_position(i), Some(sum))
-                })
-                .collect(),
-        });
-    }
+    let series = spending_series(&months, top, rest);
     let values: Vec<i64> = series
         .iter()
         .flat_map(|s| s.points.iter().filter_map(|(_, v)| *v))
@@ -299,6 +251,81 @@ pub fn spending_chart(
             label: String::new(),
         }],
     })
+}
+
+/// The categories with spending, most first (equal totals by name), with their totals.
+fn ranked(categories: &[SpendingCategory]) -> Result<Vec<(&SpendingCategory, i64)>, NothingToDraw> {
+    let total = |c: &SpendingCategory| {
+        c.months
+            .iter()
+            .fold(0i64, |sum, (_, v)| sum.saturating_add(*v))
+    };
+    let mut ranked: Vec<(&SpendingCategory, i64)> = categories
+        .iter()
+        .map(|c| (c, total(c)))
+        .filter(|(c, t)| *t > 0 || c.months.iter().any(|(_, v)| *v != 0))
+        .collect();
+    if ranked.is_empty() {
+        return Err(NothingToDraw(
+            "No chart: no category has spending in these months.".into(),
+        ));
+    }
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.name.cmp(&b.0.name)));
+    Ok(ranked)
+}
+
+/// What category `c` spent in month `m`.
+fn spent_in(c: &SpendingCategory, m: CalendarMonth) -> i64 {
+    c.months
+        .iter()
+        .filter(|(month, _)| *month == m)
+        .fold(0i64, |sum, (_, v)| sum.saturating_add(*v))
+}
+
+/// A line per category of `top`, and one for the `rest` together when there is a rest.
+fn spending_series(
+    months: &[CalendarMonth],
+    top: &[(&SpendingCategory, i64)],
+    rest: &[(&SpendingCategory, i64)],
+) -> Vec<Series> {
+    let mut series: Vec<Series> = top
+        .iter()
+        .enumerate()
+        .map(|(n, (c, _))| Series {
+            legend: Some(legend_name(&c.name)),
+            style: Style::Category(n),
+            points: months
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (month_position(i), Some(spent_in(c, *m))))
+                .collect(),
+        })
+        .collect();
+    if !rest.is_empty() {
+        series.push(Series {
+            legend: Some(format!(
+                "Others ({} {})",
+                rest.len(),
+                if rest.len() == 1 {
+                    "category"
+                } else {
+                    "categories"
+                }
+            )),
+            style: Style::Others,
+            points: months
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    let sum = rest
+                        .iter()
+                        .fold(0i64, |sum, (c, _)| sum.saturating_add(spent_in(c, *m)));
+                    (month_position(i), Some(sum))
+                })
+                .collect(),
+        });
+    }
+    series
 }
 
 /// A month of `get_age_of_money`: YNAB's figure in days, when it gives one.

@@ -15,7 +15,7 @@ use crate::months::{CalendarMonth, full_months_before};
 use crate::text::safe;
 use chrono::{Days, NaiveDate};
 use std::collections::{BTreeSet, HashSet};
-use ynab::models::{Milliunits, PlanDetail, ScheduledTransactionSummary};
+use ynab::models::{Account, Milliunits, PlanDetail, ScheduledTransactionSummary};
 
 /// The furthest month `until` may name, counted from today's.
 pub const MAX_FORECAST_MONTHS: i64 = 24;
@@ -137,43 +137,17 @@ pub fn forecast_indexed(
         return Err(message);
     }
     // 1. the chosen accounts
-    let chosen: Vec<_> = plan
-        .accounts
-        .iter()
-        .filter(|a| !a.deleted)
-        .filter(|a| match request.account_ids {
-            Some(ids) => ids.contains(&a.id),
-            None => a.on_budget && !a.closed,
-        })
-        .collect();
+    let chosen = chosen_accounts(plan, request.account_ids);
     let ids: HashSet<&str> = chosen.iter().map(|a| a.id.as_str()).collect();
-    let inside = |account: Option<&str>| account.is_some_and(|id| ids.contains(id));
 
     // 2. history: a transfer out to an account outside the set counts as money out (D22 #14)
     // Only the months read below (the recurring and variable windows, then the current month)
     // are turned into flows.
-    let since = first_day_of(&full_months_before(
-        today,
-        LOOKBACK_MONTHS.max(VARIABLE_MONTHS),
-    ));
-    let history = flows(plan, index, |t| {
-        *t.date >= *since
-            && ids.contains(t.account_id.as_str())
-            && match t.transfer_account_id.as_deref() {
-                None => true,
-                Some(other) => !ids.contains(other) && t.amount < 0,
-            }
-    });
+    let history = history(plan, index, today, &ids);
 
     // 3–5. the schedules projected, the payees they cover, their dates from tomorrow
     let income_given = request.monthly_income.is_some();
-    let plans: Vec<_> = plan
-        .scheduled_transactions
-        .iter()
-        .filter(|s| !s.deleted && ids.contains(s.account_id.as_str()))
-        .filter(|s| !inside(s.transfer_account_id.as_deref()))
-        .filter(|s| !income_given || s.amount < 0)
-        .collect();
+    let plans = projected_schedules(plan, &ids, income_given);
     let planned = Planned::new(plan, plans.iter().copied());
     let scheduled = scheduled_ahead(plan, &plans, today, request.until);
 
@@ -198,12 +172,6 @@ pub fn forecast_indexed(
     let (spent, received) = month_so_far(&history, now, &charges, &planned);
 
     // 10–11. the walk
-    let one_offs = request
-        .one_offs
-        .iter()
-        .map(|o| (o.date, o.amount))
-        .chain(scheduled.iter().map(|o| (o.date, o.amount)))
-        .collect();
     let (months, days) = project_days(&ProjectionInput {
         today,
         until: request.until,
@@ -213,7 +181,7 @@ pub fn forecast_indexed(
         income,
         spent,
         received,
-        one_offs,
+        one_offs: one_offs(&request, &scheduled),
     });
     let shortfall = first_shortfall(&months);
     let conclusion = match shortfall {
@@ -233,6 +201,68 @@ pub fn forecast_indexed(
         message: format!(
             "{conclusion} This rests on the assumptions listed: check them with the user."
         ),
+    })
+}
+
+/// The schedules projected: on the accounts, not transfers between them, and only money out
+/// when the income is given.
+fn projected_schedules<'p>(
+    plan: &'p PlanDetail,
+    ids: &HashSet<&str>,
+    income_given: bool,
+) -> Vec<&'p ScheduledTransactionSummary> {
+    let inside = |account: Option<&str>| account.is_some_and(|id| ids.contains(id));
+    plan.scheduled_transactions
+        .iter()
+        .filter(|s| !s.deleted && ids.contains(s.account_id.as_str()))
+        .filter(|s| !inside(s.transfer_account_id.as_deref()))
+        .filter(|s| !income_given || s.amount < 0)
+        .collect()
+}
+
+/// The one-off amounts asked for, then the schedules' occurrences, by date.
+fn one_offs(
+    request: &ForecastRequest<'_>,
+    scheduled: &[Occurrence],
+) -> Vec<(NaiveDate, Milliunits)> {
+    request
+        .one_offs
+        .iter()
+        .map(|o| (o.date, o.amount))
+        .chain(scheduled.iter().map(|o| (o.date, o.amount)))
+        .collect()
+}
+
+/// The accounts asked for, or the open budget accounts.
+fn chosen_accounts<'p>(plan: &'p PlanDetail, account_ids: Option<&[String]>) -> Vec<&'p Account> {
+    plan.accounts
+        .iter()
+        .filter(|a| !a.deleted)
+        .filter(|a| match account_ids {
+            Some(ids) => ids.contains(&a.id),
+            None => a.on_budget && !a.closed,
+        })
+        .collect()
+}
+
+/// The money in and out of the accounts `ids` over the months the forecast reads.
+fn history<'p>(
+    plan: &'p PlanDetail,
+    index: &PlanIndex,
+    today: NaiveDate,
+    ids: &HashSet<&str>,
+) -> Vec<Flow<'p>> {
+    let since = first_day_of(&full_months_before(
+        today,
+        LOOKBACK_MONTHS.max(VARIABLE_MONTHS),
+    ));
+    flows(plan, index, |t| {
+        *t.date >= *since
+            && ids.contains(t.account_id.as_str())
+            && match t.transfer_account_id.as_deref() {
+                None => true,
+                Some(other) => !ids.contains(other) && t.amount < 0,
+            }
     })
 }
 

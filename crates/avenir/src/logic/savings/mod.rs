@@ -13,7 +13,7 @@ use crate::money::{MoneyFormat, decimal};
 use crate::months::{CalendarMonth, date_range, earliest_month, full_months_before};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, HashSet};
-use ynab::models::{Milliunits, PlanDetail};
+use ynab::models::{Milliunits, PlanDetail, TransactionSummary};
 
 use super::accounts::DEBT_TYPES;
 
@@ -164,11 +164,69 @@ pub fn savings_rate(plan: &PlanDetail, today: NaiveDate, months_count: usize) ->
         plan,
         history.iter().filter_map(|(_, t)| t.payee_id.as_deref()),
     );
+    let Tally {
+        sums,
+        moved,
+        uncategorised_count,
+        uncategorised_total,
+    } = tally(&rules, &lines, &names, &history, &months);
+    let months: Vec<MonthSavings> = sums
+        .into_iter()
+        .map(|(month, s)| month_savings(month, s.income, s.spending))
+        .collect();
+    let income = months
+        .iter()
+        .fold(0, |a: Milliunits, m| a.saturating_add(m.income));
+    let spending = months
+        .iter()
+        .fold(0, |a: Milliunits, m| a.saturating_add(m.spending));
+    let saved = income.saturating_add(spending);
+    let rated: Vec<&MonthSavings> = months.iter().filter(|m| m.rate_tenths.is_some()).collect();
+    // the first month with the highest rate, and the first with the lowest
+    let best = rated
+        .iter()
+        .rev()
+        .max_by_key(|m| m.rate_tenths)
+        .map(|m| **m);
+    let worst = rated.iter().min_by_key(|m| m.rate_tenths).map(|m| **m);
+    SavingsRate {
+        average_saved: average(saved, months.len()),
+        months,
+        months_count,
+        income,
+        spending,
+        saved,
+        rate_tenths: rate_tenths(saved, income),
+        best,
+        worst,
+        moved_to_tracking: moved,
+        uncategorised_count,
+        uncategorised_total,
+    }
+}
+
+/// What the transactions of the months counted add up to.
+struct Tally {
+    sums: BTreeMap<CalendarMonth, Sums>,
+    /// Money moved to tracking accounts that hold assets.
+    moved: Milliunits,
+    uncategorised_count: usize,
+    uncategorised_total: Milliunits,
+}
+
+/// Each transaction of `history` (a split by its lines) counted as `rules` say, by month.
+fn tally(
+    rules: &Rules<'_>,
+    lines: &SplitLines<'_>,
+    names: &PlanNames<'_>,
+    history: &[(CalendarMonth, &TransactionSummary)],
+    months: &[CalendarMonth],
+) -> Tally {
     let mut sums: BTreeMap<CalendarMonth, Sums> =
         months.iter().map(|m| (*m, Sums::default())).collect();
     let mut moved: Milliunits = 0;
     let (mut uncategorised_count, mut uncategorised_total) = (0usize, 0 as Milliunits);
-    for (month, tx) in &history {
+    for (month, tx) in history {
         let Some(sum) = sums.get_mut(month) else {
             continue;
         };
@@ -203,36 +261,9 @@ pub fn savings_rate(plan: &PlanDetail, today: NaiveDate, months_count: usize) ->
             }
         }
     }
-    let months: Vec<MonthSavings> = sums
-        .into_iter()
-        .map(|(month, s)| month_savings(month, s.income, s.spending))
-        .collect();
-    let income = months
-        .iter()
-        .fold(0, |a: Milliunits, m| a.saturating_add(m.income));
-    let spending = months
-        .iter()
-        .fold(0, |a: Milliunits, m| a.saturating_add(m.spending));
-    let saved = income.saturating_add(spending);
-    let rated: Vec<&MonthSavings> = months.iter().filter(|m| m.rate_tenths.is_some()).collect();
-    // the first month with the highest rate, and the first with the lowest
-    let best = rated
-        .iter()
-        .rev()
-        .max_by_key(|m| m.rate_tenths)
-        .map(|m| **m);
-    let worst = rated.iter().min_by_key(|m| m.rate_tenths).map(|m| **m);
-    SavingsRate {
-        average_saved: average(saved, months.len()),
-        months,
-        months_count,
-        income,
-        spending,
-        saved,
-        rate_tenths: rate_tenths(saved, income),
-        best,
-        worst,
-        moved_to_tracking: moved,
+    Tally {
+        sums,
+        moved,
         uncategorised_count,
         uncategorised_total,
     }
