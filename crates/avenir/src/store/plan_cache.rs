@@ -318,8 +318,9 @@ fn open_plan(path: &Path) -> Result<(Header, BufReader<File>), String> {
     if line.is_empty() {
         return Err("it holds no plan".to_string());
     }
-    let header: Header = serde_json::from_slice(&line)
-        .map_err(|_| "it does not start with a plan cache header".to_string())?;
+    let header: Header = serde_json::from_slice(&line).map_err(|_| {
+        "it cannot be read (it does not start with a plan cache header)".to_string()
+    })?;
     if header.format != FORMAT || header.crate_version != VERSION {
         return Err(format!(
             "it was written by another version (format {}, avenir-mcp {}; this is format {FORMAT}, avenir-mcp {VERSION})",
