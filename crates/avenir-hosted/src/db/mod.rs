@@ -230,8 +230,8 @@ fn grant_from(row: &[Value]) -> Result<YnabGrant, String> {
 
 fn random_id() -> Result<String, String> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| format!("The system's random generator failed ({e}): no id was made."))?;
+    ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes)
+        .map_err(|_| "The system's random generator failed: no id was made.".to_string())?;
     Ok(hex::encode(bytes))
 }
 
