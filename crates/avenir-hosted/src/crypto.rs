@@ -262,8 +262,8 @@ mod tests {
         assert!(key.open(&sealed[..20], b"person-1").is_err());
     }
 
-    /// A value sealed before the server used ring (by the AES-GCM implementation it used then,
-    /// and OpenSSL agrees): grants stored then must still open.
+    /// A value sealed by the code this module had before ring (the `aes-gcm` 0.10.3 crate, key
+    /// [7; 32], nonce 0..12; OpenSSL seals the same bytes): grants stored then must still open.
     #[test]
     fn a_value_sealed_by_the_earlier_implementation_opens() {
         let key = SecretKey::from_bytes([7; 32]);
@@ -278,8 +278,8 @@ mod tests {
         assert!(key.open(&sealed, b"person-2").is_err());
     }
 
-    /// HKDF-SHA256 as before (salt "avenir-mcp hosted v1", the purpose as info): every
-    /// instance, old or new, derives the same answer-state key.
+    /// HKDF-SHA256 as before (salt "avenir-mcp hosted v1", the purpose as info; the value the
+    /// `hkdf` 0.12.4 crate gave): every instance, old or new, derives the same answer-state key.
     #[test]
     fn derive_gives_the_earlier_keys() {
         assert_eq!(
