@@ -7,10 +7,11 @@
 //! instances must share for other purposes (the signing key of answer states, …) are derived from
 //! it with HKDF-SHA256 ([`SecretKey::derive`]), one per purpose.
 
-use aes_gcm::aead::{Aead, KeyInit, Payload};
-use aes_gcm::{Aes256Gcm, Nonce};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use ring::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
+use ring::hkdf::{HKDF_SHA256, KeyType, Salt};
+use ring::rand::{SecureRandom, SystemRandom};
 use std::path::Path;
 
 /// The environment variable holding the key itself.
@@ -123,8 +124,11 @@ impl SecretKey {
         }
     }
 
-    fn cipher(&self) -> Aes256Gcm {
-        Aes256Gcm::new(&self.0.into())
+    fn cipher(&self) -> LessSafeKey {
+        // A 32-byte key is the length AES-256-GCM takes, so this never fails.
+        let key = UnboundKey::new(&AES_256_GCM, &self.0)
+            .unwrap_or_else(|_| unreachable!("a 32-byte key is an AES-256 key"));
+        LessSafeKey::new(key)
     }
 
     /// Seal `plaintext`, bound to `aad` (which must be given again to open it): a random 96-bit
@@ -142,24 +146,21 @@ impl SecretKey {
     /// [`SecretKey::seal`], its failures as errors.
     pub fn try_seal(&self, plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, CryptoError> {
         let mut nonce = [0u8; NONCE_LEN];
-        getrandom::fill(&mut nonce).map_err(|e| {
-            CryptoError(format!(
-                "The system's random generator failed ({e}): nothing was sealed."
-            ))
+        SystemRandom::new().fill(&mut nonce).map_err(|_| {
+            CryptoError("The system's random generator failed: nothing was sealed.".into())
         })?;
-        let sealed = self
+        let mut out = Vec::with_capacity(NONCE_LEN + plaintext.len() + TAG_LEN);
+        out.extend_from_slice(&nonce);
+        out.extend_from_slice(plaintext);
+        let tag = self
             .cipher()
-            .encrypt(
-                Nonce::from_slice(&nonce),
-                Payload {
-                    msg: plaintext,
-                    aad,
-                },
+            .seal_in_place_separate_tag(
+                Nonce::assume_unique_for_key(nonce),
+                Aad::from(aad),
+                &mut out[NONCE_LEN..],
             )
             .map_err(|_| CryptoError("Sealing failed: the value is too long.".into()))?;
-        let mut out = Vec::with_capacity(NONCE_LEN + sealed.len());
-        out.extend_from_slice(&nonce);
-        out.extend_from_slice(&sealed);
+        out.extend_from_slice(tag.as_ref());
         Ok(out)
     }
 
@@ -171,34 +172,54 @@ impl SecretKey {
             ));
         }
         let (nonce, rest) = sealed.split_at(NONCE_LEN);
-        self.cipher()
-            .decrypt(Nonce::from_slice(nonce), Payload { msg: rest, aad })
-            .map_err(|_| {
-                CryptoError(
-                    "A sealed value does not open with this key: it was sealed with another key \
-                     (was AVENIR_MCP_SECRET_KEY changed?), for another purpose, or damaged."
-                        .into(),
-                )
-            })
+        let refused = || {
+            CryptoError(
+                "A sealed value does not open with this key: it was sealed with another key \
+                 (was AVENIR_MCP_SECRET_KEY changed?), for another purpose, or damaged."
+                    .into(),
+            )
+        };
+        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| refused())?;
+        let mut in_out = rest.to_vec();
+        let opened = self
+            .cipher()
+            .open_in_place(nonce, Aad::from(aad), &mut in_out)
+            .map_err(|_| refused())?;
+        let len = opened.len();
+        in_out.truncate(len);
+        Ok(in_out)
     }
 
     /// A key for `purpose` (HKDF-SHA256 of this key, the purpose as its info): the same on every
     /// instance that has the same server key, and independent of the key used for sealing.
     pub fn derive(&self, purpose: &str) -> [u8; 32] {
-        let hk = hkdf::Hkdf::<sha2::Sha256>::new(Some(b"avenir-mcp hosted v1"), &self.0);
+        let info = [purpose.as_bytes()];
         let mut out = [0u8; 32];
         // 32 bytes is far below HKDF-SHA256's limit of 255 * 32, so expand cannot fail.
-        if hk.expand(purpose.as_bytes(), &mut out).is_err() {
+        let expanded = Salt::new(HKDF_SHA256, b"avenir-mcp hosted v1")
+            .extract(&self.0)
+            .expand(&info, Len32)
+            .and_then(|okm| okm.fill(&mut out));
+        if expanded.is_err() {
             out = [0u8; 32];
         }
         out
     }
 }
 
+/// The length HKDF is asked for: 32 bytes.
+struct Len32;
+
+impl KeyType for Len32 {
+    fn len(&self) -> usize {
+        32
+    }
+}
+
 /// Random bytes from the operating system; panics when it has none to give.
 fn random_fill(bytes: &mut [u8]) {
-    if let Err(e) = getrandom::fill(bytes) {
-        panic!("The operating system's random generator failed ({e}): no secret can be made.");
+    if SystemRandom::new().fill(bytes).is_err() {
+        panic!("The operating system's random generator failed: no secret can be made.");
     }
 }
 
@@ -239,6 +260,32 @@ mod tests {
         assert!(key.open(&tampered, b"person-1").is_err());
         assert!(self::key().open(&sealed, b"person-1").is_err());
         assert!(key.open(&sealed[..20], b"person-1").is_err());
+    }
+
+    /// A value sealed by the code this module had before ring (the `aes-gcm` 0.10.3 crate, key
+    /// [7; 32], nonce 0..12; OpenSSL seals the same bytes): grants stored then must still open.
+    #[test]
+    fn a_value_sealed_by_the_earlier_implementation_opens() {
+        let key = SecretKey::from_bytes([7; 32]);
+        let sealed = hex::decode(
+            "000102030405060708090a0b63a388137e6caa3a28c68af787364ec0c35d94f3142628c66152306092dd4a9e5b8afbe4",
+        )
+        .unwrap();
+        assert_eq!(
+            key.open(&sealed, b"person-1").unwrap(),
+            b"{\"access_token\":\"a\"}"
+        );
+        assert!(key.open(&sealed, b"person-2").is_err());
+    }
+
+    /// HKDF-SHA256 as before (salt "avenir-mcp hosted v1", the purpose as info; the value the
+    /// `hkdf` 0.12.4 crate gave): every instance, old or new, derives the same answer-state key.
+    #[test]
+    fn derive_gives_the_earlier_keys() {
+        assert_eq!(
+            hex::encode(SecretKey::from_bytes([7; 32]).derive("answer-state")),
+            "bc3002a7c328783fec870cc82420c37d17216f0e0ae9dd781b289162db5b8787"
+        );
     }
 
     #[test]

@@ -13,7 +13,6 @@ use crate::oauth_store::{OAuthStore, StoreError, YnabGrant};
 use avenir::Context;
 use avenir::config::Settings;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -107,7 +106,7 @@ fn grant_aad(person_id: &str) -> Vec<u8> {
 impl People {
     /// Every person's context will be made from `config` and kept in `db`.
     pub fn new(db: Db, config: &HostedConfig) -> Result<Self, HttpClientError> {
-        let http = reqwest::Client::builder()
+        let http = ynab::http_client_builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(std::time::Duration::from_secs(10))
             .timeout(std::time::Duration::from_secs(30))
@@ -147,7 +146,7 @@ impl People {
         };
         let ledger = format!(
             "person-{}",
-            hex::encode(&Sha256::digest(format!("avenir-mcp-ledger:{person_id}"))[..8])
+            hex::encode(&avenir::digest::sha256(format!("avenir-mcp-ledger:{person_id}").as_bytes())[..8])
         );
         let client = ynab::Client::new(self.base.clone(), TokenSource::Provided(Arc::new(token)))?
             .with_pacer(Pacer::Shared {

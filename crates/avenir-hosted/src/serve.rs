@@ -13,6 +13,8 @@
 //! Then the request carries the person (`avenir::server::Person`): every call runs on their
 //! own context.
 
+// The helpers the local transport shares; `bracket` is also the hosted start's.
+pub use avenir::http_transport::{bracket, is_loopback_name, mcp_service, plain};
 use crate::config::PublicUrl;
 use crate::oauth::OAuthServer;
 use crate::people::People;
@@ -20,32 +22,14 @@ use avenir::server::Person;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::collections::HashSet;
 use std::sync::Arc;
 
 /// The largest MCP request body read for the step-up check (tool arguments are small).
 const BODY_LIMIT: usize = 4 * 1024 * 1024;
-
-/// rmcp's streamable HTTP service for `server`, both protocol eras (2025-11-25's sessions kept in
-/// this process). Its own Host and Origin checks are off: the caller's middleware makes them, for
-/// every path (the local transport's in `avenir-mcp`, the hosted mode's here).
-pub fn mcp_service(
-    server: avenir::AvenirServer,
-) -> StreamableHttpService<avenir::AvenirServer, LocalSessionManager> {
-    StreamableHttpService::new(
-        move || Ok(server.clone()),
-        LocalSessionManager::default().into(),
-        StreamableHttpServerConfig::default()
-            .with_legacy_session_mode(true)
-            .disable_allowed_hosts()
-            .disable_allowed_origins(),
-    )
-}
 
 /// What the `/mcp` checks need.
 #[derive(Clone)]
@@ -90,35 +74,6 @@ pub fn router(
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(checks, mcp_checks));
     oauth.router().merge(mcp)
-}
-
-/// A plain-text answer with `status` (the guards' refusals, here and in the local transport).
-pub fn plain(status: StatusCode, body: &'static str) -> Response {
-    let mut response = Response::new(Body::from(body));
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    response
-}
-
-/// `localhost` or a loopback IP address (brackets around an IPv6 one allowed).
-pub fn is_loopback_name(host: &str) -> bool {
-    let host = host.trim_matches(['[', ']']);
-    host == "localhost"
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
-
-/// A host as the authority of a socket address: an IPv6 one in brackets.
-pub fn bracket(host: &str) -> String {
-    if host.contains(':') && !host.starts_with('[') {
-        format!("[{host}]")
-    } else {
-        host.to_string()
-    }
 }
 
 /// The Host header's host part (no port), lower-case.

@@ -17,7 +17,6 @@ use axum::http::HeaderMap;
 use common::MemoryStore;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 const T0: i64 = 1_800_000_000;
 const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
@@ -97,7 +96,7 @@ async fn start_with(roots: Vec<Vec<u8>>, allow_private: bool) -> Harness {
         }),
     );
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    let http = reqwest::Client::builder()
+    let http = ynab::http_client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
@@ -116,7 +115,7 @@ async fn start() -> Harness {
 }
 
 fn sha256_hex(s: &str) -> String {
-    hex::encode(Sha256::digest(s.as_bytes()))
+    hex::encode(avenir::digest::sha256(s.as_bytes()))
 }
 
 fn query_of(location: &str) -> HashMap<String, String> {
@@ -903,7 +902,7 @@ async fn serve_documents(make: impl FnOnce(u16) -> HashMap<String, String>) -> (
         .signed_by(&leaf_key, &issuer)
         .unwrap();
 
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .unwrap()

@@ -5,7 +5,7 @@
 //! The token is `AVENIR_MCP_HTTP_TOKEN`, or one made for this run and printed once on stderr;
 //! it is compared in constant time and never logged. Every session shares one server state.
 
-use avenir_hosted::serve::{bracket, is_loopback_name, plain};
+use avenir::http_transport::{bracket, is_loopback_name, plain};
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -91,7 +91,7 @@ pub async fn serve(server: avenir::AvenirServer, options: HttpOptions) -> anyhow
     tracing::info!("Starting avenir-mcp on {}:{}", options.host, local.port());
     eprintln!("avenir-mcp: MCP over HTTP at http://{local}/mcp");
     // the guards below check Host and Origin for every path, as the reference does
-    let service = avenir_hosted::serve::mcp_service(server);
+    let service = avenir::http_transport::mcp_service(server);
     let bind = match options.host.parse::<IpAddr>() {
         Ok(ip) if ip.is_unspecified() => None,
         _ => Some(options.host.trim_matches(['[', ']']).to_ascii_lowercase()),

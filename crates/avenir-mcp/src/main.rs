@@ -67,7 +67,7 @@ enum Command {
     /// Needs AVENIR_MCP_PUBLIC_URL (https://…), AVENIR_MCP_SECRET_KEY (or _FILE),
     /// AVENIR_MCP_YNAB_CLIENT_ID and AVENIR_MCP_YNAB_CLIENT_SECRET (or _FILE) of your YNAB OAuth
     /// application. AVENIR_MCP_TRANSPORT=http with AVENIR_MCP_PUBLIC_URL set does the same.
-    /// See README.md, "Host it for a household".
+    /// Only in a build with the cargo feature `hosted`. See README.md, "Host it for a household".
     Serve,
 }
 
@@ -163,7 +163,8 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-/// The hosted mode (`avenir-mcp serve`).
+/// The hosted mode (`avenir-mcp serve`), in a build with the cargo feature `hosted`.
+#[cfg(feature = "hosted")]
 async fn run_hosted() -> anyhow::Result<()> {
     let mut settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
     // nothing of anyone's plan on the server's disk but what the database keeps
@@ -171,6 +172,15 @@ async fn run_hosted() -> anyhow::Result<()> {
     let config =
         avenir_hosted::start::HostedConfig::from_env(settings).map_err(anyhow::Error::msg)?;
     avenir_hosted::start::serve(config).await
+}
+
+/// The default build serves one person on stdio (or the local HTTP transport): the hosted mode's
+/// code (OAuth, its databases' clients) is left out of it.
+#[cfg(not(feature = "hosted"))]
+async fn run_hosted() -> anyhow::Result<()> {
+    anyhow::bail!(
+        "this avenir-mcp was built without the hosted mode: build it with `cargo build --release -p avenir-mcp --features hosted` (docs/hosting.md)"
+    )
 }
 
 /// The server over stdio, on the person's own YNAB.

@@ -1150,8 +1150,8 @@ fn the_plan_cache_between_runs_and_cache_clear() {
     assert_eq!(mode(&dir), Some(0o700));
     let mut files = walk(&dir);
     files.sort();
-    let plan_file = dir.join(format!("{}.sqlite", ynab_sandbox_id("demo-budget")));
-    let mut expected = vec![dir.join("aliases.sqlite"), plan_file.clone()];
+    let plan_file = dir.join(format!("{}.json", ynab_sandbox_id("demo-budget")));
+    let mut expected = vec![dir.join("aliases.json"), plan_file.clone()];
     expected.sort();
     assert_eq!(files, expected);
     for file in &files {
@@ -1168,7 +1168,7 @@ fn the_plan_cache_between_runs_and_cache_clear() {
     assert_eq!(again, accounts);
     assert_eq!(sandbox_stats(&base), (2, 1), "one request, a delta");
 
-    std::fs::write(&plan_file, b"garbage, not SQLite").expect("damaged");
+    std::fs::write(&plan_file, b"garbage, not a plan file").expect("damaged");
     let (rebuilt, stderr) = one_read(&env);
     assert_eq!(rebuilt, accounts);
     assert_eq!(sandbox_stats(&base), (3, 1), "a full export again");

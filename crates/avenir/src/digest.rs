@@ -3,7 +3,6 @@
 //! binding; it knows nothing of any of them.
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 /// Canonical JSON: keys sorted by code point, no whitespace, minimal escapes, raw UTF-8.
 ///
@@ -22,7 +21,15 @@ pub fn order_free(items: Vec<Value>) -> Value {
 
 /// Lower-case hex SHA-256 of `value`'s canonical JSON.
 pub fn sha256_hex(value: &Value) -> String {
-    hex::encode(Sha256::digest(canon(value).as_bytes()))
+    hex::encode(sha256(canon(value).as_bytes()))
+}
+
+/// SHA-256 of `bytes` (ring's, the server's one crypto library).
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
+    let mut out = [0u8; 32];
+    out.copy_from_slice(digest.as_ref());
+    out
 }
 
 #[cfg(test)]
@@ -52,6 +59,11 @@ mod tests {
         assert_eq!(
             sha256_hex(&Value::Null),
             "74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b"
+        );
+        // FIPS 180-2's example.
+        assert_eq!(
+            hex::encode(sha256(b"abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
     }
 }

@@ -11,6 +11,7 @@ pub mod confirm;
 pub mod conformance;
 pub mod context;
 pub mod digest;
+pub mod http_transport;
 pub mod logic;
 pub mod money;
 pub mod months;

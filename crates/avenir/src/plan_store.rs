@@ -15,7 +15,7 @@ use crate::logic::classifier::Classifier;
 use crate::logic::index::PlanIndex;
 use crate::logic::payees::PayeeRanking;
 use crate::logic::pending::PendingList;
-use crate::store::plan_cache::{DiskCache, PlanCache};
+use crate::store::plan_cache::{DiskCache, KeptPlan, PlanCache};
 use crate::sync::merge_plan;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -43,6 +43,16 @@ struct Memo {
     payee_ranking: OnceLock<PayeeRanking>,
     classifier: OnceLock<Classifier>,
     pending: OnceLock<PendingList>,
+}
+
+/// What the plan cache keeps of a snapshot (the index and memos are rebuilt at load).
+impl KeptPlan for PlanSnapshot {
+    fn plan(&self) -> &PlanDetail {
+        &self.plan
+    }
+    fn server_knowledge(&self) -> i64 {
+        self.server_knowledge
+    }
 }
 
 impl PlanSnapshot {
@@ -350,15 +360,14 @@ impl PlanStore {
             return Ok(Arc::new(self.load(name).await?));
         };
         let alias = is_alias(name).then_some(name);
-        if let Some(mut snapshot) = disk.restore(name).await {
-            let known = snapshot.server_knowledge;
-            let kept = snapshot.id().to_string();
+        if let Some(mut cached) = disk.restore(name).await {
+            let known = cached.server_knowledge;
+            let kept = cached.plan.id.to_string();
             tracing::info!("Plan {kept} read from the cache; delta sync since knowledge={known}");
             match self.client.plan(name, Some(known)).await {
                 Ok((delta, server_knowledge)) if delta.id == kept => {
-                    merge_plan(&mut snapshot.plan, delta);
-                    snapshot.server_knowledge = server_knowledge;
-                    let snapshot = Arc::new(snapshot);
+                    merge_plan(&mut cached.plan, delta);
+                    let snapshot = Arc::new(PlanSnapshot::new(cached.plan, server_knowledge));
                     if server_knowledge != known {
                         self.keep(&snapshot, alias);
                     }

@@ -8,9 +8,10 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 /// `N` bytes from the OS CSPRNG.
 pub fn bytes<const N: usize>() -> [u8; N] {
     let mut buf = [0u8; N];
-    if let Err(error) = getrandom::fill(&mut buf) {
+    // ring's generator reads the operating system's (getrandom(2) on Linux).
+    if ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut buf).is_err() {
         // Without an OS random source nothing secret can be made: stop rather than guess.
-        panic!("the operating system's random source failed: {error}");
+        panic!("the operating system's random source failed");
     }
     buf
 }

@@ -122,7 +122,7 @@ fn served(sandbox: &Sandbox) -> (u64, u64) {
 }
 
 fn plan_file(dir: &Path, sandbox: &Sandbox) -> PathBuf {
-    dir.join(format!("{}.sqlite", sandbox.plan_id()))
+    dir.join(format!("{}.json", sandbox.plan_id()))
 }
 
 fn mode_of(path: &Path) -> Option<u32> {
@@ -184,8 +184,8 @@ async fn a_second_start_sends_one_delta_and_answers_as_a_cold_start() {
     first.stop().await;
     let file = plan_file(&dir, &sandbox);
     let mut expected = vec![
-        "aliases.sqlite".to_string(),
-        format!("{}.sqlite", sandbox.plan_id()),
+        "aliases.json".to_string(),
+        format!("{}.json", sandbox.plan_id()),
     ];
     expected.sort();
     assert_eq!(names_in(&dir), expected);
@@ -290,32 +290,55 @@ fn garbage(path: &Path) {
     std::fs::write(path, b"\x00\x01 not a database at all \xff\xfe").expect("damaged");
 }
 
-fn update(path: &Path, sql: &str) {
-    let conn = rusqlite::Connection::open(path).expect("the file opens");
-    conn.execute(sql, []).expect("updated");
+/// The plan file's header line and the plan after it.
+fn parts(path: &Path) -> (Value, Vec<u8>) {
+    let bytes = std::fs::read(path).expect("the file reads");
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .expect("a header line");
+    let header = serde_json::from_slice(&bytes[..end]).expect("the header is JSON");
+    (header, bytes[end + 1..].to_vec())
+}
+
+fn write_parts(path: &Path, header: &Value, plan: &[u8]) {
+    let mut bytes = serde_json::to_vec(header).expect("JSON");
+    bytes.push(b'\n');
+    bytes.extend_from_slice(plan);
+    std::fs::write(path, bytes).expect("updated");
+}
+
+/// Set `key` of the header to `value`.
+fn update(path: &Path, key: &str, value: Value) {
+    let (mut header, plan) = parts(path);
+    header[key] = value;
+    write_parts(path, &header, &plan);
 }
 
 fn bad_json(path: &Path) {
-    update(path, "UPDATE plan SET plan = X'7B6E6F74206A736F6E'");
+    let (header, _) = parts(path);
+    write_parts(path, &header, b"{not json");
 }
 
 fn another_format(path: &Path) {
-    update(path, "UPDATE plan SET format = 999");
+    update(path, "format", json!(999));
 }
 
 fn another_version(path: &Path) {
-    update(path, "UPDATE plan SET crate_version = '0.0.0-another'");
+    update(path, "crate_version", json!("0.0.0-another"));
 }
 
 fn another_plan(path: &Path) {
     update(
         path,
-        "UPDATE plan SET plan_id = '00000000-0000-4000-8000-000000000000'",
+        "plan_id",
+        json!("00000000-0000-4000-8000-000000000000"),
     );
 }
 
 fn no_row(path: &Path) {
-    update(path, "DELETE FROM plan");
+    let (header, _) = parts(path);
+    write_parts(path, &header, b"");
 }
 
 #[tokio::test]

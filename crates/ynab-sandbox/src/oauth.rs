@@ -230,7 +230,7 @@ impl OAuth {
         client_id: &str,
         user: Arc<User>,
         read_only: bool,
-    ) -> Result<serde_json::Value, getrandom::Error> {
+    ) -> Result<serde_json::Value, ring::error::Unspecified> {
         let access = random_token()?;
         let refresh = random_token()?;
         let now = self.now();
@@ -294,9 +294,9 @@ pub(crate) fn visible_plan_id(plan_id: &str) -> Option<String> {
 }
 
 /// 32 random bytes, hex.
-fn random_token() -> Result<String, getrandom::Error> {
+fn random_token() -> Result<String, ring::error::Unspecified> {
     let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)?;
+    ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes)?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 

@@ -46,7 +46,7 @@ async fn sandbox() -> Sandbox {
 }
 
 fn client() -> Client {
-    Client::builder()
+    ynab::http_client_builder()
         .redirect(redirect::Policy::none())
         .build()
         .unwrap()

@@ -58,7 +58,7 @@ impl Client {
     /// sentence saying so, when the HTTP client cannot start (its TLS backend): never a default
     /// client, which would follow redirects and wait forever.
     pub fn new(base: BaseUrl, token: TokenSource) -> Result<Self, Error> {
-        let mut builder = reqwest::Client::builder()
+        let mut builder = crate::tls::http_client_builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(10))
             .read_timeout(Duration::from_secs(30))

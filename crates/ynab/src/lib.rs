@@ -10,6 +10,7 @@ pub mod progress;
 pub mod quote;
 pub mod shared;
 pub mod stream;
+pub mod tls;
 pub mod writes;
 
 pub use client::{Client, TransactionFilter, check_segment, count_requests};
@@ -17,6 +18,7 @@ pub use config::{BaseUrl, Token, TokenSource};
 pub use error::Error;
 pub use pacing::Pacer;
 pub use shared::Str;
+pub use tls::{http_client_builder, install_tls_provider};
 
 /// The version of YNAB's OpenAPI spec this build targets (vendored at
 /// `crates/ynab/openapi/open_api_spec.yaml`; a test checks the two agree).

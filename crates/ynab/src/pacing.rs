@@ -9,7 +9,6 @@
 
 use crate::config::Token;
 use crate::error::Error;
-use sha2::{Digest, Sha256};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -123,8 +122,11 @@ pub fn now_ms() -> i64 {
 
 /// The ledger's file name for `token`: never the token itself.
 pub fn ledger_name(token: &Token) -> String {
-    let digest = Sha256::digest(format!("avenir-mcp-ledger:{}", token.expose()).as_bytes());
-    hex::encode(&digest[..8])
+    let digest = ring::digest::digest(
+        &ring::digest::SHA256,
+        format!("avenir-mcp-ledger:{}", token.expose()).as_bytes(),
+    );
+    hex::encode(&digest.as_ref()[..8])
 }
 
 /// The state directory: `$XDG_STATE_HOME/avenir-mcp`, else `~/.local/state/avenir-mcp`.

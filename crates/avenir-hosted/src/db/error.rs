@@ -130,8 +130,8 @@ pub enum StateError {
     MetadataUnwritable(#[source] serde_json::Error),
     #[error("A client's stored metadata is not JSON: {0}")]
     MetadataNotJson(#[source] serde_json::Error),
-    #[error("The system's random generator failed ({0}): no id was made.")]
-    Random(getrandom::Error),
+    #[error("The system's random generator failed: no id was made.")]
+    Random,
     #[error("A person was stored but could not be read back: the database lost it.")]
     PersonLost,
     #[error("Could not open the undo lock file {}: {source}", .path.display())]

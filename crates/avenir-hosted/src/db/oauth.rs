@@ -59,7 +59,8 @@ fn grant_from(row: &[Value]) -> Result<YnabGrant, SqlError> {
 
 fn random_id() -> Result<String, StateError> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(StateError::Random)?;
+    ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes)
+        .map_err(|_| StateError::Random)?;
     Ok(hex::encode(bytes))
 }
 

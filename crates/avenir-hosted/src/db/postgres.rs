@@ -4,7 +4,6 @@ use super::error::{DbError, SqlError};
 use super::schema::{MIGRATIONS, SCHEMA_VERSION, now};
 use super::sql::{Sql, Statement, Value};
 use async_trait::async_trait;
-use sha2::{Digest, Sha256};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::{Semaphore, SemaphorePermit};
@@ -16,7 +15,7 @@ const POOL_SIZE: usize = 8;
 
 /// A 64-bit advisory lock key: the first 8 bytes of SHA-256 of `name`.
 pub(crate) fn advisory_key(name: &str) -> i64 {
-    let digest = Sha256::digest(name.as_bytes());
+    let digest = avenir::digest::sha256(name.as_bytes());
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(&digest[..8]);
     i64::from_be_bytes(bytes)

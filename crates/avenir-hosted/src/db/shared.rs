@@ -7,7 +7,6 @@ use super::error::{SqlError, StateError};
 use super::handle::{Backend, Db};
 use super::sql::{self, Statement, Value};
 use avenir::store::shared::{CodeEntry, HeldLock, SharedStore, Stream};
-use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 use ynab::pacing::LedgerStore;
 
@@ -105,7 +104,7 @@ impl HeldLock for FileLock {}
 
 /// The lock file of `person` beside the database `db_path`: `<db>.undo-<32 hex of SHA-256>`.
 fn lock_path(db_path: &std::path::Path, lock_name: &str) -> PathBuf {
-    let digest = hex::encode(Sha256::digest(lock_name.as_bytes()));
+    let digest = hex::encode(avenir::digest::sha256(lock_name.as_bytes()));
     let mut name = db_path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".undo-{}", &digest[..32]));
     db_path.with_file_name(name)

@@ -47,7 +47,7 @@ pub fn metadata_client(
     extra_roots: &[Vec<u8>],
     allow_private: bool,
 ) -> Result<reqwest::Client, MetadataClientError> {
-    let mut builder = reqwest::Client::builder()
+    let mut builder = ynab::http_client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .no_proxy()
         .timeout(Duration::from_secs(5))

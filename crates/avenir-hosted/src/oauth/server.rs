@@ -196,7 +196,7 @@ impl OAuthServer {
         logic::check_public_url(&config.public_url)?;
         let metadata_http =
             fetch::metadata_client(&config.metadata_roots, config.allow_private_metadata_hosts)?;
-        let ynab_http = reqwest::Client::builder()
+        let ynab_http = ynab::http_client_builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(Duration::from_secs(20))
             .build()

@@ -27,7 +27,7 @@ impl Drop for MetadataDocument {
 impl MetadataDocument {
     /// Serve a document naming `redirect_uri`.
     pub async fn serve(redirect_uri: &str) -> MetadataDocument {
-        let _ = tokio_rustls::rustls::crypto::aws_lc_rs::default_provider().install_default();
+        ynab::install_tls_provider();
         let ca_key = KeyPair::generate().expect("CA key");
         let mut ca = CertificateParams::new(Vec::<String>::new()).expect("CA params");
         ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);

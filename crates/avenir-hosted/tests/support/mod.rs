@@ -211,6 +211,8 @@ impl World {
             .expect("WWW-Authenticate")
             .to_string();
         // 2. discovery from the challenge
+        // rmcp's OAuth client makes its own HTTP client: the process's TLS provider first.
+        ynab::install_tls_provider();
         let mut manager = AuthorizationManager::new_allowing_private_addresses(mcp.as_str())
             .await
             .expect("manager");
@@ -272,7 +274,8 @@ pub struct SignedIn {
 }
 
 async fn connect(manager: AuthorizationManager, mcp: &str) -> RunningService<RoleClient, ()> {
-    let auth = AuthClient::new(reqwest::Client::new(), manager);
+    let http = ynab::http_client_builder().build().expect("HTTP client");
+    let auth = AuthClient::new(http, manager);
     let transport = StreamableHttpClientTransport::with_client(
         auth,
         StreamableHttpClientTransportConfig::with_uri(mcp.to_string()),
@@ -282,7 +285,7 @@ async fn connect(manager: AuthorizationManager, mcp: &str) -> RunningService<Rol
 
 /// The person's browser: no redirect followed on its own.
 pub fn browser() -> reqwest::Client {
-    reqwest::Client::builder()
+    ynab::http_client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("browser")

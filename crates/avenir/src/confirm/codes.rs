@@ -4,7 +4,6 @@
 //! (`avenir-mcp call`), whose process ends between the preview and `--confirm CODE`: its codes
 //! live in a file of digests ([`CodeStore::on_disk`]).
 
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -251,7 +250,7 @@ struct CodeFile {
 const CODE_FILE_VERSION: u32 = 1;
 
 fn digest(text: &str) -> String {
-    hex::encode(Sha256::digest(text.as_bytes()))
+    hex::encode(crate::digest::sha256(text.as_bytes()))
 }
 
 fn unix_now() -> i64 {

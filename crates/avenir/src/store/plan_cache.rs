@@ -1,38 +1,73 @@
 //! The opt-in plan cache (`AVENIR_MCP_CACHE=1`, issue 12): each synced plan kept between runs in
-//! a SQLite file of its own, so that the next start catches up with one delta request instead of
-//! a full export.
+//! a file of its own, so that the next start catches up with one delta request instead of a full
+//! export.
 //!
-//! `<dir>/<plan id>.sqlite` holds one row: the format version, the crate version, the plan id,
-//! `server_knowledge`, when it was saved, and the plan as YNAB sent it (JSON). `<dir>/aliases.sqlite`
-//! says which plan `last-used`/`default` named when they were last resolved. Nothing derived from
-//! the token is stored: the delta request at the next start is what checks the token may read the
-//! plan. Files are created 0600 in a 0700 directory.
+//! `<dir>/<plan id>.json` is one line of JSON saying what the file holds — the format version, the
+//! crate version, the plan id, `server_knowledge`, when it was saved — then the plan as YNAB sent
+//! it (JSON). `<dir>/aliases.json` says which plan `last-used`/`default` named when they were last
+//! resolved. Nothing derived from the token is stored: the delta request at the next start is
+//! what checks the token may read the plan. Files are 0600 in a 0700 directory.
 //!
-//! A file of another version, or one that cannot be read (not SQLite, no row, bad JSON, another
-//! plan's id), is discarded with a warning naming the file and why (never plan data), and the
-//! plan is loaded from YNAB as without a cache. A save is one SQLite transaction, so a crash
-//! mid-save leaves the previous copy (SQLite rolls the transaction back); two processes take
-//! turns through SQLite's locks and a busy timeout, and a save never replaces a copy that is as
-//! recent as itself or more. A save that fails is a warning, never a failed call.
-
-use crate::plan_store::PlanSnapshot;
-use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
-use std::collections::HashMap;
+//! A file of another version, or one that cannot be read (no header, bad JSON, another plan's
+//! id), is discarded with a warning naming the file and why (never plan data), and the plan is
+//! loaded from YNAB as without a cache. A save writes a temporary file and renames it over the
+//! old one, so a reader sees the previous copy or the new one, never half of one, and a crash
+//! mid-save leaves the previous copy. Saves take the directory's lock (`flock`), so two processes
+//! take turns, and a save never replaces a copy that is as recent as itself or more. A save that
+//! fails is a warning, never a failed call.
+//!
+//! This module knows plans only as [`KeptPlan`]: the plan store, which uses it, implements that
+//! for its snapshots.
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use ynab::models::PlanDetail;
 
-/// The layout of the files; a file of another format is discarded.
-pub const FORMAT: i64 = 1;
+/// The layout of the files; a file of another format is discarded (1 was a SQLite file a plan).
+pub const FORMAT: i64 = 2;
 /// The crate version that wrote a file; a file of another version is discarded.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-/// How long a read or a save waits for another process's lock.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The index of aliases (`last-used`, `default`) to the plan ids they named.
-const ALIASES: &str = "aliases.sqlite";
-const EXTENSION: &str = ".sqlite";
+const ALIASES: &str = "aliases.json";
+const EXTENSION: &str = ".json";
+/// The longest header line read (it is about 200 bytes).
+const HEADER_LIMIT: u64 = 4096;
+/// Files of format 1, removed by the next save.
+const LEGACY_ALIASES: &str = "aliases.sqlite";
+const LEGACY_EXTENSION: &str = ".sqlite";
+const LEGACY_SUFFIXES: [&str; 4] = ["", "-journal", "-wal", "-shm"];
+
+/// What the cache keeps of a plan: the plan as YNAB sent it and the knowledge of that sync.
+pub trait KeptPlan: std::fmt::Debug + Send + Sync + 'static {
+    fn plan(&self) -> &PlanDetail;
+    fn server_knowledge(&self) -> i64;
+}
+
+/// A plan as read back from the cache.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kept {
+    pub plan: PlanDetail,
+    pub server_knowledge: i64,
+}
+
+impl KeptPlan for Kept {
+    fn plan(&self) -> &PlanDetail {
+        &self.plan
+    }
+    fn server_knowledge(&self) -> i64 {
+        self.server_knowledge
+    }
+}
+
+/// Why a save failed: a sentence for a warning.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SaveError(String);
 
 /// The cache directory: `$XDG_CACHE_HOME/avenir-mcp`, else `~/.cache/avenir-mcp`.
 pub fn location() -> Result<PathBuf, String> {
@@ -83,6 +118,24 @@ pub enum Saved {
     AlreadyCurrent,
 }
 
+/// The first line of a plan file.
+#[derive(Debug, Serialize, Deserialize)]
+struct Header {
+    format: i64,
+    crate_version: String,
+    plan_id: String,
+    server_knowledge: i64,
+    saved_at: String,
+}
+
+/// The aliases file.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Aliases {
+    format: i64,
+    crate_version: String,
+    aliases: BTreeMap<String, String>,
+}
+
 impl PlanCache {
     pub fn new(dir: PathBuf) -> Self {
         PlanCache { dir }
@@ -99,7 +152,7 @@ impl PlanCache {
 
     /// The plan `name` (an id, or an alias recorded by an earlier save) as last saved, or `None`
     /// (never saved, or discarded now with a warning).
-    pub fn restore(&self, name: &str) -> Option<PlanSnapshot> {
+    pub fn restore(&self, name: &str) -> Option<Kept> {
         let plan_id = if is_uuid(name) {
             name.to_string()
         } else {
@@ -111,7 +164,7 @@ impl PlanCache {
             return None;
         }
         match read_plan(&path, &plan_id) {
-            Ok(snapshot) => Some(snapshot),
+            Ok(kept) => Some(kept),
             Err(why) => {
                 self.discard(&path, &why);
                 None
@@ -125,45 +178,46 @@ impl PlanCache {
         if !path.exists() {
             return None;
         }
-        let found = open(&path, false).and_then(|conn| {
-            conn.query_row(
-                "SELECT plan_id FROM alias WHERE name = ?1 AND format = ?2 AND crate_version = ?3",
-                params![alias, FORMAT, VERSION],
-                |row| row.get::<_, String>(0),
-            )
-            .optional()
-            .map_err(|e| e.to_string())
-        });
-        match found {
-            Ok(Some(plan_id)) if is_uuid(&plan_id) => Some(plan_id),
-            Ok(Some(_)) => {
-                self.discard(&path, "an alias names something that is not a plan id");
-                None
-            }
-            Ok(None) => None,
+        match read_aliases(&path) {
+            Ok(aliases) => match aliases.aliases.get(alias) {
+                Some(plan_id) if is_uuid(plan_id) => Some(plan_id.clone()),
+                Some(_) => {
+                    self.discard(&path, "an alias names something that is not a plan id");
+                    None
+                }
+                None => None,
+            },
             Err(why) => {
-                self.discard(&path, &format!("it cannot be read ({why})"));
+                self.discard(&path, &why);
                 None
             }
         }
     }
 
-    /// Save `snapshot` (and, when it was loaded under `alias`, which plan the alias named), in
-    /// one transaction per file. An error is a sentence for a warning.
-    pub fn save(&self, snapshot: &PlanSnapshot, alias: Option<&str>) -> Result<Saved, String> {
-        let plan_id = snapshot.id();
-        let path = self
-            .file_of(plan_id)
-            .ok_or_else(|| format!("the plan id {plan_id:?} is not a UUID, so it names no file"))?;
-        create_private_dir(&self.dir)
-            .map_err(|e| format!("the directory {} cannot be made ({e})", self.dir.display()))?;
-        let saved =
-            write_plan(&path, snapshot).map_err(|why| format!("{}: {why}", path.display()))?;
+    /// Save `kept` (and, when it was loaded under `alias`, which plan the alias named), each file
+    /// replaced whole, under the directory's lock.
+    pub fn save(&self, kept: &dyn KeptPlan, alias: Option<&str>) -> Result<Saved, SaveError> {
+        let plan_id = kept.plan().id.as_str();
+        let path = self.file_of(plan_id).ok_or_else(|| {
+            SaveError(format!(
+                "the plan id {plan_id:?} is not a UUID, so it names no file"
+            ))
+        })?;
+        create_private_dir(&self.dir).map_err(|e| {
+            SaveError(format!(
+                "the directory {} cannot be made ({e})",
+                self.dir.display()
+            ))
+        })?;
+        let _lock = lock(&self.dir)?;
+        let saved = write_plan(&path, kept)
+            .map_err(|why| SaveError(format!("{}: {why}", path.display())))?;
         if let Some(alias) = alias {
             let index = self.dir.join(ALIASES);
             write_alias(&index, alias, plan_id)
-                .map_err(|why| format!("{}: {why}", index.display()))?;
+                .map_err(|why| SaveError(format!("{}: {why}", index.display())))?;
         }
+        self.remove_legacy(plan_id);
         Ok(saved)
     }
 
@@ -176,24 +230,36 @@ impl PlanCache {
         }
     }
 
-    /// Remove a file that cannot be believed (and SQLite's journal files beside it).
+    /// Remove a file that cannot be believed.
     fn discard(&self, path: &Path, why: &str) {
         tracing::warn!(
             "discarding the plan cache file {}: {why}; the plan is loaded from YNAB instead",
             path.display()
         );
-        for suffix in ["", "-journal", "-wal", "-shm"] {
-            let mut name = path.as_os_str().to_os_string();
-            name.push(suffix);
-            match std::fs::remove_file(&name) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => tracing::warn!(
-                    "the plan cache file {} could not be removed: {e}",
-                    Path::new(&name).display()
-                ),
+        remove_if_there(path);
+    }
+
+    /// The files a version that kept plans in SQLite left for this plan, and its aliases.
+    fn remove_legacy(&self, plan_id: &str) {
+        for base in [
+            format!("{plan_id}{LEGACY_EXTENSION}"),
+            LEGACY_ALIASES.to_string(),
+        ] {
+            for suffix in LEGACY_SUFFIXES {
+                remove_if_there(&self.dir.join(format!("{base}{suffix}")));
             }
         }
+    }
+}
+
+fn remove_if_there(path: &Path) {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => tracing::warn!(
+            "the plan cache file {} could not be removed: {e}",
+            path.display()
+        ),
     }
 }
 
@@ -231,67 +297,51 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
 }
 
-/// Open a cache file; `create`: make it first, mode 0600 (SQLite gives its journal the same).
-fn open(path: &Path, create: bool) -> Result<Connection, String> {
-    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    if create {
-        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .mode(0o600)
-            .open(path)
-            .map_err(|e| format!("it cannot be created ({e})"))?;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-            .map_err(|e| format!("it cannot be made private ({e})"))?;
-        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+/// The directory's exclusive lock, held until the handle is dropped: another process's save
+/// waits for it.
+fn lock(dir: &Path) -> Result<File, SaveError> {
+    let handle = File::open(dir)
+        .and_then(|handle| handle.lock().map(|()| handle))
+        .map_err(|e| SaveError(format!("{} cannot be locked ({e})", dir.display())))?;
+    Ok(handle)
+}
+
+/// The header of the plan file at `path`, and a reader positioned at the plan.
+fn open_plan(path: &Path) -> Result<(Header, BufReader<File>), String> {
+    let file = File::open(path).map_err(|e| format!("it cannot be opened ({e})"))?;
+    let mut reader = BufReader::new(file);
+    let mut line = Vec::new();
+    (&mut reader)
+        .take(HEADER_LIMIT)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| format!("it cannot be read ({e})"))?;
+    if line.is_empty() {
+        return Err("it holds no plan".to_string());
     }
-    let conn = Connection::open_with_flags(path, flags).map_err(|e| e.to_string())?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
-    Ok(conn)
-}
-
-/// One row of a plan file.
-struct Row {
-    format: i64,
-    crate_version: String,
-    plan_id: String,
-    server_knowledge: i64,
-    plan: Vec<u8>,
-}
-
-/// The snapshot in `path`, or why it cannot be believed.
-fn read_plan(path: &Path, plan_id: &str) -> Result<PlanSnapshot, String> {
-    let conn = open(path, false).map_err(|e| format!("it cannot be opened ({e})"))?;
-    let row = conn
-        .query_row(
-            "SELECT format, crate_version, plan_id, server_knowledge, plan FROM plan",
-            [],
-            |row| {
-                Ok(Row {
-                    format: row.get(0)?,
-                    crate_version: row.get(1)?,
-                    plan_id: row.get(2)?,
-                    server_knowledge: row.get(3)?,
-                    plan: row.get(4)?,
-                })
-            },
-        )
-        .optional()
-        .map_err(|e| format!("it cannot be read ({e})"))?
-        .ok_or("it holds no plan")?;
-    if row.format != FORMAT || row.crate_version != VERSION {
+    let header: Header = serde_json::from_slice(&line).map_err(|_| {
+        "it cannot be read (it does not start with a plan cache header)".to_string()
+    })?;
+    if header.format != FORMAT || header.crate_version != VERSION {
         return Err(format!(
             "it was written by another version (format {}, avenir-mcp {}; this is format {FORMAT}, avenir-mcp {VERSION})",
-            row.format,
-            crate::text::quoted(&row.crate_version)
+            header.format,
+            crate::text::quoted(&header.crate_version)
         ));
     }
-    if row.plan_id != plan_id {
+    Ok((header, reader))
+}
+
+/// The plan in `path`, or why it cannot be believed.
+fn read_plan(path: &Path, plan_id: &str) -> Result<Kept, String> {
+    let (header, reader) = open_plan(path)?;
+    if header.plan_id != plan_id {
         return Err("it holds another plan than its name says".to_string());
     }
     // serde_json's messages can quote a value; only the place of the damage is logged.
-    let plan: PlanDetail = serde_json::from_slice(&row.plan).map_err(|e| {
+    let plan: PlanDetail = serde_json::from_reader(reader).map_err(|e| {
+        if e.is_eof() && e.line() == 1 && e.column() == 0 {
+            return "it holds no plan".to_string();
+        }
         format!(
             "its plan is not the JSON this version reads ({:?} error at line {}, column {})",
             e.classify(),
@@ -302,79 +352,87 @@ fn read_plan(path: &Path, plan_id: &str) -> Result<PlanSnapshot, String> {
     if plan.id != plan_id {
         return Err("its plan has another id than its name says".to_string());
     }
-    Ok(PlanSnapshot::new(plan, row.server_knowledge))
+    Ok(Kept {
+        plan,
+        server_knowledge: header.server_knowledge,
+    })
 }
 
-/// Replace the row of `path` with `snapshot`, unless it holds the same knowledge or later.
-fn write_plan(path: &Path, snapshot: &PlanSnapshot) -> Result<Saved, String> {
-    let json = serde_json::to_vec(&snapshot.plan)
-        .map_err(|e| format!("the plan cannot be written as JSON ({e})"))?;
-    let mut conn = open(path, true)?;
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(|e| e.to_string())?;
-    // A table this format cannot read (another version's, or none yet) is replaced.
-    let on_disk: Option<(i64, i64)> = tx
-        .query_row("SELECT format, server_knowledge FROM plan", [], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })
-        .ok();
-    if let Some((format, knowledge)) = on_disk
-        && format == FORMAT
-        && knowledge >= snapshot.server_knowledge
+/// Replace `path` with `kept`, unless it holds the same knowledge or later (the caller holds the
+/// directory's lock).
+fn write_plan(path: &Path, kept: &dyn KeptPlan) -> Result<Saved, String> {
+    if let Ok((header, _)) = open_plan(path)
+        && header.server_knowledge >= kept.server_knowledge()
     {
         return Ok(Saved::AlreadyCurrent);
     }
-    tx.execute_batch(
-        "DROP TABLE IF EXISTS plan;
-         CREATE TABLE plan (
-             format INTEGER NOT NULL,
-             crate_version TEXT NOT NULL,
-             plan_id TEXT NOT NULL,
-             server_knowledge INTEGER NOT NULL,
-             saved_at TEXT NOT NULL,
-             plan BLOB NOT NULL
-         );",
-    )
-    .map_err(|e| e.to_string())?;
-    tx.execute(
-        "INSERT INTO plan (format, crate_version, plan_id, server_knowledge, saved_at, plan)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            FORMAT,
-            VERSION,
-            snapshot.id(),
-            snapshot.server_knowledge,
-            chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-            json
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    tx.commit().map_err(|e| e.to_string())?;
+    let header = Header {
+        format: FORMAT,
+        crate_version: VERSION.to_string(),
+        plan_id: kept.plan().id.to_string(),
+        server_knowledge: kept.server_knowledge(),
+        saved_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    };
+    replace(path, |out| {
+        serde_json::to_writer(&mut *out, &header)?;
+        out.write_all(b"\n")?;
+        serde_json::to_writer(&mut *out, kept.plan())?;
+        Ok(())
+    })?;
     Ok(Saved::Written)
 }
 
-/// Record that `alias` named `plan_id`.
+/// The aliases in `path`, or why they cannot be believed.
+fn read_aliases(path: &Path) -> Result<Aliases, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("it cannot be read ({e})"))?;
+    let aliases: Aliases =
+        serde_json::from_slice(&bytes).map_err(|_| "it is not an aliases file".to_string())?;
+    if aliases.format != FORMAT || aliases.crate_version != VERSION {
+        return Err("it was written by another version".to_string());
+    }
+    Ok(aliases)
+}
+
+/// Record that `alias` named `plan_id` (the caller holds the directory's lock).
 fn write_alias(path: &Path, alias: &str, plan_id: &str) -> Result<(), String> {
-    let mut conn = open(path, true)?;
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(|e| e.to_string())?;
-    tx.execute_batch(
-        "CREATE TABLE IF NOT EXISTS alias (
-             name TEXT PRIMARY KEY,
-             plan_id TEXT NOT NULL,
-             format INTEGER NOT NULL,
-             crate_version TEXT NOT NULL
-         );",
-    )
-    .map_err(|e| e.to_string())?;
-    tx.execute(
-        "INSERT OR REPLACE INTO alias (name, plan_id, format, crate_version) VALUES (?1, ?2, ?3, ?4)",
-        params![alias, plan_id, FORMAT, VERSION],
-    )
-    .map_err(|e| e.to_string())?;
-    tx.commit().map_err(|e| e.to_string())
+    let mut aliases = read_aliases(path).unwrap_or_default();
+    aliases.format = FORMAT;
+    aliases.crate_version = VERSION.to_string();
+    aliases
+        .aliases
+        .insert(alias.to_string(), plan_id.to_string());
+    replace(path, |out| Ok(serde_json::to_writer(out, &aliases)?))
+}
+
+/// Write `path` whole: `write` fills a temporary file beside it (mode 0600), which is flushed to
+/// disk and renamed over `path`.
+fn replace(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> Result<(), String> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut temporary = path.as_os_str().to_os_string();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    let written = (|| {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&temporary)?;
+        // A temporary file left by a crash may have had another mode.
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        let mut out = BufWriter::new(file);
+        write(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    written.map_err(|e| {
+        remove_if_there(&temporary);
+        format!("it cannot be written ({e})")
+    })
 }
 
 /// The cache as the plan store uses it: reads awaited on the blocking pool; saves queued there,
@@ -389,7 +447,7 @@ pub struct DiskCache {
 
 #[derive(Debug)]
 struct Queued {
-    snapshot: Arc<PlanSnapshot>,
+    snapshot: Arc<dyn KeptPlan>,
     alias: Option<String>,
 }
 
@@ -406,7 +464,7 @@ impl DiskCache {
     }
 
     /// [`PlanCache::restore`] on the blocking pool.
-    pub async fn restore(&self, name: &str) -> Option<PlanSnapshot> {
+    pub async fn restore(&self, name: &str) -> Option<Kept> {
         let cache = self.cache.clone();
         let name = name.to_string();
         tokio::task::spawn_blocking(move || cache.restore(&name))
@@ -428,8 +486,8 @@ impl DiskCache {
     }
 
     /// Queue a save of `snapshot` (loaded under `alias`, if so); the call goes on at once.
-    pub fn save(&self, snapshot: Arc<PlanSnapshot>, alias: Option<String>) {
-        let id = snapshot.id().to_string();
+    pub fn save(&self, snapshot: Arc<dyn KeptPlan>, alias: Option<String>) {
+        let id = snapshot.plan().id.to_string();
         {
             let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(next) = pending.get_mut(&id) {
@@ -456,10 +514,13 @@ impl DiskCache {
                     }
                 }
             };
-            match self.cache.save(&next.snapshot, next.alias.as_deref()) {
+            match self
+                .cache
+                .save(next.snapshot.as_ref(), next.alias.as_deref())
+            {
                 Ok(Saved::Written) => tracing::debug!(
                     "plan {id} saved to the cache at knowledge={}",
-                    next.snapshot.server_knowledge
+                    next.snapshot.server_knowledge()
                 ),
                 Ok(Saved::AlreadyCurrent) => {
                     tracing::debug!("plan {id}: the cache already holds this knowledge or later")

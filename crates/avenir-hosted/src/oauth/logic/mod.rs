@@ -7,7 +7,6 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use url::Url;
 
@@ -18,7 +17,7 @@ use super::errors::{
 
 /// SHA-256 of a secret (code, token, state) as lower-case hex: what the store keys it by.
 pub fn sha256_hex(secret: &str) -> String {
-    hex::encode(Sha256::digest(secret.as_bytes()))
+    hex::encode(avenir::digest::sha256(secret.as_bytes()))
 }
 
 /// RFC 7636 §4.6: `BASE64URL(SHA256(code_verifier)) == code_challenge`, compared in constant
@@ -31,7 +30,7 @@ pub fn pkce_s256_matches(code_verifier: &str, code_challenge: &str) -> bool {
     if !len_ok || !alphabet_ok {
         return false;
     }
-    let computed = URL_SAFE_NO_PAD.encode(Sha256::digest(code_verifier.as_bytes()));
+    let computed = URL_SAFE_NO_PAD.encode(avenir::digest::sha256(code_verifier.as_bytes()));
     computed.as_bytes().ct_eq(code_challenge.as_bytes()).into()
 }
 
