@@ -18,7 +18,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-/// Tries in all for one request, the first included (`server.md` §5.5).
+/// Tries in all for one request, the first included (`docs/contract/server.md` §5.5).
 const TRIES: u32 = 3;
 
 /// A client of YNAB's API v1 (or of the sandbox, which speaks it).
@@ -137,8 +137,9 @@ impl Client {
         self.request(Method::GET, segments, query, None).await
     }
 
-    /// One request with YNAB's rules: checks in the order of `server.md` §5.2 (path segments,
-    /// base URL, token, pause), then up to three tries where a retry cannot duplicate a change.
+    /// One request with YNAB's rules: checks in the order of `docs/contract/server.md` §5.2 (path
+    /// segments, base URL, token, pause), then up to three tries where a retry cannot duplicate a
+    /// change.
     pub async fn request<T: DeserializeOwned + Send + 'static>(
         &self,
         method: Method,
@@ -293,7 +294,8 @@ impl Client {
                     (None, _) => shortened(text.trim()),
                 };
                 // A change answered 5xx may have been applied: YNAB did not say it failed,
-                // unless its own error body names a refusal (a 4xx id) (D14, `ynab-api.md` §10).
+                // unless its own error body names a refusal (a 4xx id) (D14,
+                // `docs/contract/server.md` §10.10).
                 let refused = error
                     .and_then(|e| e.get("id"))
                     .and_then(|id| id.as_str())

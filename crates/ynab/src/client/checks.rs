@@ -5,7 +5,8 @@ use crate::error::Error;
 use std::hash::{BuildHasher, Hasher};
 use std::time::Duration;
 
-/// The path-segment guard of `server.md` §5.2: `^[A-Za-z0-9][A-Za-z0-9_-]*$`, ASCII only.
+/// The path-segment guard of `docs/contract/server.md` §5.2: `^[A-Za-z0-9][A-Za-z0-9_-]*$`, ASCII
+/// only.
 pub fn check_segment(segment: &str) -> Result<(), Error> {
     let mut chars = segment.chars();
     let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());

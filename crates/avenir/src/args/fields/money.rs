@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use ynab::models::Milliunits;
 
 /// An amount in currency units, read as the exact decimal the JSON number writes and kept in
-/// milliunits, ties to even (D8); at most a billion either way (`server.md` §6.2).
+/// milliunits, ties to even (D8); at most a billion either way (`docs/contract/server.md` §6.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Money(pub Milliunits);
 
