@@ -6,11 +6,11 @@
 //! by name (F3); a reconciliation half done (adjustment created, marking refused) is said as such
 //! and its intent left unfinished (§13 #4).
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Flag, Money};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, ReconcileStatus, WriteFailure, WriteResult,
-    WriteStatus, Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, ReconcileStatus, Undoable, WriteFailure,
+    WriteResult, Written,
 };
 use crate::context::Context;
 use crate::logic::assignable::{CategoryIndex, INTERNAL_GROUP};
@@ -36,7 +36,6 @@ const READY_TO_ASSIGN: &str = "Inflow: Ready to Assign";
 /// The arguments of `reconcile_account`, validated.
 #[derive(Debug, Clone)]
 pub struct ReconcileAccount {
-    plan_id: String,
     account_id: String,
     bank_balance: Milliunits,
     adjust: bool,
@@ -139,7 +138,6 @@ or two to apply."
 
     fn from_args(args: ReconcileAccountArgs, today: NaiveDate) -> Result<Self, ToolError> {
         Ok(ReconcileAccount {
-            plan_id: plan_or_last_used(&args.plan_id),
             account_id: args.account_id,
             bank_balance: args.bank_balance.0,
             adjust: args.adjust.0,
@@ -207,35 +205,12 @@ fn ready_to_assign(plan: &PlanDetail) -> Option<String> {
         .map(|c| c.id.to_string())
 }
 
-fn result_of(
-    change: &Reconciliation,
-    status: ReconcileStatus,
-    message: String,
-    confirmation: Option<String>,
-    operation_id: Option<String>,
-) -> Value {
-    WriteResult {
-        status,
-        message,
-        confirmation,
-        operation_id,
-        details: ReconcileDetails {
-            account: change.account.clone(),
-            analysis: change.analysis.clone(),
-            adjustment: (change.adjustment != 0).then_some(Amount(change.adjustment)),
-        },
-    }
-    .into_value()
-}
-
 impl ConfirmedWrite for ReconcileAccount {
     type Change = Reconciliation;
     const TOOL: &'static str = "reconcile_account";
     const KIND: &'static str = "reconcile";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Reconciled.";
+    const UNDO: Undoable = Undoable::Yes("reverts it");
 
     async fn prepare(
         &self,
@@ -270,7 +245,14 @@ impl ConfirmedWrite for ReconcileAccount {
             fmt,
         };
         let not_asked = |status: ReconcileStatus, message: String| Prepared::NothingToDo {
-            value: result_of(&change, status, message, None, None),
+            value: WriteResult {
+                status,
+                message,
+                confirmation: None,
+                operation_id: None,
+                details: self.details(&change),
+            }
+            .into_value(),
             plan_id: plan_id.clone(),
         };
         let adjustment = match analysis.verdict(self.adjust) {
@@ -399,21 +381,11 @@ impl ConfirmedWrite for ReconcileAccount {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &Reconciliation,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        result_of(change, status.into(), message, confirmation, operation_id)
-    }
-
-    fn applied_message(&self, _change: &Reconciliation, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!("Reconciled. undo_operation with operation_id {id} reverts it."),
-            None => "Reconciled.".to_string(),
+    fn details(&self, change: &Reconciliation) -> ReconcileDetails {
+        ReconcileDetails {
+            account: change.account.clone(),
+            analysis: change.analysis.clone(),
+            adjustment: (change.adjustment != 0).then_some(Amount(change.adjustment)),
         }
     }
 }
