@@ -9,6 +9,7 @@ pub mod args;
 pub mod charts;
 pub mod config;
 pub mod confirm;
+pub mod confirmations;
 // The conformance suite's fixtures: served only by a `conformance` build; compiled in unit tests
 // too, so that `cargo clippy --all-targets` and `cargo test` check them.
 #[cfg(any(test, feature = "conformance"))]

@@ -7,11 +7,12 @@
 //! decided per request: the 2026-07-28 input-required round trip, an in-call elicitation on an
 //! older protocol, or a confirmation code.
 
-pub mod answer_state;
 mod ask;
-pub mod codes;
 pub mod fingerprint;
 mod journaled;
+
+// What the path checks answers against lives beside `Context`, which holds it; named here too.
+pub use crate::confirmations::{Confirmations, answer_state, codes};
 
 pub use journaled::{Journaled, NotWritten, journal_failed, journaled, settle};
 
@@ -20,13 +21,10 @@ use crate::plan_store::Freshness;
 use crate::plan_store::PlanSnapshot;
 use crate::store::journal::{Move, UndoLockMode};
 use crate::tool_error::ToolError;
-use answer_state::AnswerStates;
-use codes::CodeStore;
 use rmcp::model::InputRequiredResult;
 use rmcp::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// E-C1.
 pub const BAD_CODE: &str = "This confirmation code is unknown, expired, already used, or was issued for different changes. Call again without confirmation to get a new preview.";
@@ -47,38 +45,6 @@ pub const ONLY_THE_USER: &str = "Only the user can agree, in this conversation: 
 
 /// The most detail lines a question shows (S6).
 pub const MAX_LINES: usize = 20;
-
-/// The per-process confirmation state: codes, answer states, the policy.
-#[derive(Debug)]
-pub struct Confirmations {
-    pub codes: CodeStore,
-    pub states: AnswerStates,
-    /// `AVENIR_MCP_REQUIRE_ELICITATION=1`.
-    pub require_elicitation: bool,
-    /// How long an in-call question waits for the person.
-    pub elicitation_timeout: Duration,
-}
-
-impl Confirmations {
-    pub fn new(require_elicitation: bool) -> Self {
-        Confirmations {
-            codes: CodeStore::default(),
-            states: AnswerStates::default(),
-            require_elicitation,
-            elicitation_timeout: Duration::from_secs(600),
-        }
-    }
-
-    /// The same, with codes and answer states on `clock` (tests move it to expire them).
-    pub fn with_clock(require_elicitation: bool, clock: codes::ManualClock) -> Self {
-        Confirmations {
-            codes: CodeStore::new(Box::new(clock.clone())),
-            states: AnswerStates::new(Box::new(clock)),
-            require_elicitation,
-            elicitation_timeout: Duration::from_secs(600),
-        }
-    }
-}
 
 /// What one `tools/call` brings for asking.
 #[derive(Debug, Clone, Default)]

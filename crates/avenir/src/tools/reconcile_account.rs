@@ -13,9 +13,8 @@ use crate::confirm::{
     WriteResult, Written,
 };
 use crate::context::Context;
-use crate::logic::assignable::{CategoryIndex, INTERNAL_GROUP};
 use crate::logic::created::{digest, item};
-use crate::logic::reconcile::{Analysis, Verdict, analyse};
+use crate::logic::reconcile::{Analysis, Verdict, analyse, ready_to_assign};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
@@ -24,14 +23,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
-use ynab::models::{Milliunits, PlanDetail};
+use ynab::models::Milliunits;
 use ynab::writes::{NewTransaction, TransactionUpdate};
 
 /// The payee and memo of a balance adjustment (§9.6).
 const ADJUSTMENT_PAYEE: &str = "Balance adjustment";
 const ADJUSTMENT_MEMO: &str = "Entered by reconcile_account";
-/// The category an adjustment is given, in YNAB's internal group (F3).
-const READY_TO_ASSIGN: &str = "Inflow: Ready to Assign";
 
 /// The arguments of `reconcile_account`, validated.
 #[derive(Debug, Clone)]
@@ -186,23 +183,6 @@ fn analysis_entry(account_id: &str, a: &Analysis<'_>) -> AnalysisEntry {
         explained_by: a.explained_by.clone(),
         possible_duplicates: a.possible_duplicates.clone(),
     }
-}
-
-/// `Inflow: Ready to Assign` of YNAB's internal group, visible (F3).
-fn ready_to_assign(plan: &PlanDetail) -> Option<String> {
-    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
-    plan.categories
-        .iter()
-        .filter(|c| c.name == READY_TO_ASSIGN && index.is_visible(&c.id))
-        .find(|c| {
-            plan.category_groups
-                .iter()
-                .find(|g| g.id == c.category_group_id)
-                .map(|g| g.name.as_str())
-                .or(c.category_group_name.as_deref())
-                == Some(INTERNAL_GROUP)
-        })
-        .map(|c| c.id.to_string())
 }
 
 impl ConfirmedWrite for ReconcileAccount {
