@@ -185,6 +185,27 @@ fn analysis_entry(account_id: &str, a: &Analysis<'_>) -> AnalysisEntry {
     }
 }
 
+/// An answer given without asking (`difference_found`, `nothing_to_do`): the frame's fields with
+/// the reconciliation's own status.
+fn not_asked(
+    details: ReconcileDetails,
+    status: ReconcileStatus,
+    message: String,
+    plan_id: &str,
+) -> Prepared<Reconciliation> {
+    let value = WriteResult {
+        status,
+        message,
+        confirmation: None,
+        operation_id: None,
+        details,
+    };
+    Prepared::NothingToDo {
+        value: value.into_value(),
+        plan_id: plan_id.to_string(),
+    }
+}
+
 impl ConfirmedWrite for ReconcileAccount {
     type Change = Reconciliation;
     const TOOL: &'static str = "reconcile_account";
@@ -224,16 +245,8 @@ impl ConfirmedWrite for ReconcileAccount {
             knowledge: snapshot.server_knowledge,
             fmt,
         };
-        let not_asked = |status: ReconcileStatus, message: String| Prepared::NothingToDo {
-            value: WriteResult {
-                status,
-                message,
-                confirmation: None,
-                operation_id: None,
-                details: self.details(&change),
-            }
-            .into_value(),
-            plan_id: plan_id.clone(),
+        let not_asked = |status: ReconcileStatus, message: String| {
+            not_asked(self.details(&change), status, message, &plan_id)
         };
         let adjustment = match analysis.verdict(self.adjust) {
             Verdict::DifferenceFound => {
