@@ -2,9 +2,9 @@
 //! One `Context` is shared by every session of a process.
 
 use crate::config::Settings;
-use crate::confirm::Confirmations;
-use crate::confirm::answer_state::AnswerStates;
-use crate::confirm::codes::CodeStore;
+use crate::confirmations::Confirmations;
+use crate::confirmations::answer_state::AnswerStates;
+use crate::confirmations::codes::CodeStore;
 use crate::plan_store::PlanStore;
 use crate::store::journal::{Journal, JournalLocation};
 use crate::store::plan_cache::PlanCache;

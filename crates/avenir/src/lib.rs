@@ -1,10 +1,15 @@
 //! The avenir-mcp server: its MCP surface, tools, plan data, pure logic and text rules.
 //! The binary `avenir-mcp` only reads its command line and environment, then serves this.
 
+// A write tool's `details` names its own answer type where `ConfirmedWrite` says only
+// `impl Serialize`: the narrower signature is what a reader of the tool wants to see.
+#![allow(refining_impl_trait_reachable)]
+
 pub mod args;
 pub mod charts;
 pub mod config;
 pub mod confirm;
+pub mod confirmations;
 // The conformance suite's fixtures: served only by a `conformance` build; compiled in unit tests
 // too, so that `cargo clippy --all-targets` and `cargo test` check them.
 #[cfg(any(test, feature = "conformance"))]

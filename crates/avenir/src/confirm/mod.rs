@@ -7,11 +7,12 @@
 //! decided per request: the 2026-07-28 input-required round trip, an in-call elicitation on an
 //! older protocol, or a confirmation code.
 
-pub mod answer_state;
 mod ask;
-pub mod codes;
 pub mod fingerprint;
 mod journaled;
+
+// What the path checks answers against lives beside `Context`, which holds it; named here too.
+pub use crate::confirmations::{Confirmations, answer_state, codes};
 
 pub use journaled::{Journaled, NotWritten, journal_failed, journaled, settle};
 
@@ -20,13 +21,10 @@ use crate::plan_store::Freshness;
 use crate::plan_store::PlanSnapshot;
 use crate::store::journal::{Move, UndoLockMode};
 use crate::tool_error::ToolError;
-use answer_state::AnswerStates;
-use codes::CodeStore;
 use rmcp::model::InputRequiredResult;
 use rmcp::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// E-C1.
 pub const BAD_CODE: &str = "This confirmation code is unknown, expired, already used, or was issued for different changes. Call again without confirmation to get a new preview.";
@@ -47,38 +45,6 @@ pub const ONLY_THE_USER: &str = "Only the user can agree, in this conversation: 
 
 /// The most detail lines a question shows (S6).
 pub const MAX_LINES: usize = 20;
-
-/// The per-process confirmation state: codes, answer states, the policy.
-#[derive(Debug)]
-pub struct Confirmations {
-    pub codes: CodeStore,
-    pub states: AnswerStates,
-    /// `AVENIR_MCP_REQUIRE_ELICITATION=1`.
-    pub require_elicitation: bool,
-    /// How long an in-call question waits for the person.
-    pub elicitation_timeout: Duration,
-}
-
-impl Confirmations {
-    pub fn new(require_elicitation: bool) -> Self {
-        Confirmations {
-            codes: CodeStore::default(),
-            states: AnswerStates::default(),
-            require_elicitation,
-            elicitation_timeout: Duration::from_secs(600),
-        }
-    }
-
-    /// The same, with codes and answer states on `clock` (tests move it to expire them).
-    pub fn with_clock(require_elicitation: bool, clock: codes::ManualClock) -> Self {
-        Confirmations {
-            codes: CodeStore::new(Box::new(clock.clone())),
-            states: AnswerStates::new(Box::new(clock)),
-            require_elicitation,
-            elicitation_timeout: Duration::from_secs(600),
-        }
-    }
-}
 
 /// What one `tools/call` brings for asking.
 #[derive(Debug, Clone, Default)]
@@ -317,6 +283,10 @@ pub trait ConfirmedWrite {
 
     const TOOL: &'static str;
     const KIND: &'static str;
+    /// The applied message's first sentence.
+    const APPLIED: &'static str = "Applied.";
+    /// Whether undo reverts it, and what the applied message says undo does.
+    const UNDO: Undoable = Undoable::Yes("reverts it");
 
     /// How the not-applied results are worded.
     fn style(&self, _change: &Self::Change) -> Style {
@@ -337,8 +307,11 @@ pub trait ConfirmedWrite {
         false
     }
 
-    /// The plan the write is for, as the call names it (`last-used` resolved by the read).
-    fn plan_id(&self) -> &str;
+    /// Not read by the path: the frame takes the plan from the call's `plan_id` argument (see
+    /// [`run`]). A write that still names its plan here compiles; nothing else should.
+    fn plan_id(&self) -> &str {
+        "last-used"
+    }
 
     /// Validate against the plan as just read and compute the change. The path reads it: the
     /// delta whenever an answer or a code came (D18), and again after an in-call yes (D4).
@@ -358,7 +331,13 @@ pub trait ConfirmedWrite {
         proposal: &Proposal<Self::Change>,
     ) -> impl std::future::Future<Output = Result<Written<Self::Change>, WriteFailure>> + Send;
 
-    /// The result for `status` (`applied`, `declined`, `confirmation_required`).
+    /// The tool's own fields of its answers, after the status fields: its
+    /// `ConfirmedTool::Details`, made from the change. The frame ([`ConfirmedWrite::result`])
+    /// serialises them; a write with none leaves this out.
+    fn details(&self, _change: &Self::Change) -> impl serde::Serialize {}
+
+    /// The answer for `status`: the status fields, then [`ConfirmedWrite::details`]. Only a write
+    /// whose answers differ from that frame gives its own.
     fn result(
         &self,
         change: &Self::Change,
@@ -366,7 +345,16 @@ pub trait ConfirmedWrite {
         message: String,
         confirmation: Option<String>,
         operation_id: Option<String>,
-    ) -> Value;
+    ) -> Value {
+        WriteResult {
+            status,
+            message,
+            confirmation,
+            operation_id,
+            details: self.details(change),
+        }
+        .into_value()
+    }
 
     /// Nothing would change: the `nothing_to_do` result with `message`, for the plan read.
     fn nothing_to_do(
@@ -387,12 +375,30 @@ pub trait ConfirmedWrite {
         }
     }
 
-    /// The message of an applied result.
+    /// The message of an applied result: [`ConfirmedWrite::APPLIED`], then what undo does.
     fn applied_message(&self, _change: &Self::Change, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!("Applied. undo_operation with operation_id {id} reverts it."),
-            None => "Applied.".to_string(),
+        applied(Self::APPLIED, Self::UNDO, operation_id)
+    }
+}
+
+/// Whether `undo_operation` reverts a write, and what its applied message says of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undoable {
+    /// It does: "undo_operation with operation_id … {what}." ends the applied message.
+    Yes(&'static str),
+    /// YNAB's API gives no way back: the applied message ends with this sentence, if any.
+    No(Option<&'static str>),
+}
+
+/// An applied message: `done`, then what undo does for a write the journal recorded (or why
+/// nothing can).
+pub fn applied(done: &str, undo: Undoable, operation_id: Option<&str>) -> String {
+    match (undo, operation_id) {
+        (Undoable::Yes(what), Some(id)) => {
+            format!("{done} undo_operation with operation_id {id} {what}.")
         }
+        (Undoable::No(Some(why)), _) => format!("{done} {why}"),
+        _ => done.to_string(),
     }
 }
 
@@ -428,10 +434,12 @@ pub(crate) enum Decision {
     Refused(&'static str),
 }
 
-/// Drive `write` through the whole confirmation path.
+/// Drive `write` through the whole confirmation path, on the plan the call names (`plan`, an
+/// alias such as `last-used` resolved by the read).
 pub async fn run<W: ConfirmedWrite + Sync>(
     context: &Context,
     ask: &AskContext,
+    plan: &str,
     write: &W,
 ) -> Finished {
     let freshness = if ask.answers() {
@@ -439,7 +447,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     } else {
         Freshness::AllowCached
     };
-    let proposal = match prepare_from(context, write, freshness).await {
+    let proposal = match prepare_from(context, plan, write, freshness).await {
         Ok(Prepared::NothingToDo { value, plan_id }) => {
             return Finished::Result {
                 value,
@@ -454,7 +462,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     let decision = ask::decide(context, ask, W::TOOL, &fp, &proposal.question).await;
     let proposal = match decision {
         Decision::Apply => proposal,
-        Decision::Recheck => match prepare_from(context, write, Freshness::AskYnab).await {
+        Decision::Recheck => match prepare_from(context, plan, write, Freshness::AskYnab).await {
             Ok(Prepared::NothingToDo { value, .. }) => {
                 return Finished::Result { value, plan_id };
             }
@@ -508,6 +516,7 @@ pub async fn run<W: ConfirmedWrite + Sync>(
 /// Read the plan the write names as `freshness` says, then prepare the change from it.
 async fn prepare_from<W: ConfirmedWrite + Sync>(
     context: &Context,
+    plan: &str,
     write: &W,
     freshness: Freshness,
 ) -> Result<Prepared<W::Change>, ToolError> {
@@ -517,7 +526,7 @@ async fn prepare_from<W: ConfirmedWrite + Sync>(
         true => Some(context.journal.undo_lock(UndoLockMode::Undoing).await?),
         false => None,
     };
-    let snapshot = context.plans.read_with(write.plan_id(), freshness).await?;
+    let snapshot = context.plans.read_with(plan, freshness).await?;
     write.prepare(context, snapshot).await
 }
 

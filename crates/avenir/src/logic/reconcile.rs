@@ -4,6 +4,7 @@
 //! Pure: the account's transactions and "today" come in, integer milliunits come out; the tool
 //! shapes the answer and asks before anything is written.
 
+use super::assignable::{CategoryIndex, INTERNAL_GROUP};
 use super::merchant::merchant;
 use super::names::PlanNames;
 use chrono::NaiveDate;
@@ -11,6 +12,8 @@ use ynab::models::{Milliunits, PlanDetail, TransactionSummary};
 
 /// At most this many uncleared transactions are listed (all are counted).
 pub const UNCLEARED_SHOWN: usize = 50;
+/// The category an adjustment is given, in YNAB's internal group (F3).
+const READY_TO_ASSIGN: &str = "Inflow: Ready to Assign";
 /// Possible duplicates are looked for among the transactions of the last this many days.
 pub const DUPLICATE_WINDOW_DAYS: i64 = 60;
 /// Two charges at most this many days apart can be one charge imported twice.
@@ -171,6 +174,24 @@ fn possible_duplicates(
         }
     }
     possible_duplicates
+}
+
+/// The id of `Inflow: Ready to Assign` in YNAB's internal group, when visible (F3): where an
+/// adjustment goes.
+pub fn ready_to_assign(plan: &PlanDetail) -> Option<String> {
+    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
+    plan.categories
+        .iter()
+        .filter(|c| c.name == READY_TO_ASSIGN && index.is_visible(&c.id))
+        .find(|c| {
+            plan.category_groups
+                .iter()
+                .find(|g| g.id == c.category_group_id)
+                .map(|g| g.name.as_str())
+                .or(c.category_group_name.as_deref())
+                == Some(INTERNAL_GROUP)
+        })
+        .map(|c| c.id.to_string())
 }
 
 #[cfg(test)]

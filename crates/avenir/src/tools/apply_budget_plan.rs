@@ -3,11 +3,10 @@
 //! confirmed once, journaled as one `budget_plan` operation and undone as one.
 
 use super::assigned_amounts::{available_part, month_categories, unknown_category};
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Flag, Money, Month};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written, applied,
 };
 use crate::context::Context;
 use crate::digest::order_free;
@@ -28,7 +27,6 @@ use std::sync::Arc;
 /// The arguments of `apply_budget_plan`, validated.
 #[derive(Debug, Clone)]
 pub struct ApplyBudgetPlan {
-    plan_id: String,
     month: CalendarMonth,
     lines: Vec<Asked>,
     allow_negative: bool,
@@ -132,7 +130,6 @@ plus one per changed amount and one per changed target to apply."
 
     fn from_args(args: ApplyBudgetPlanArgs, today: NaiveDate) -> Result<Self, ToolError> {
         Ok(ApplyBudgetPlan {
-            plan_id: plan_or_last_used(&args.plan_id),
             month: args.month.0.resolve(today),
             lines: args
                 .lines
@@ -200,10 +197,7 @@ impl ConfirmedWrite for ApplyBudgetPlan {
     type Change = PlannedMonth;
     const TOOL: &'static str = "apply_budget_plan";
     const KIND: &'static str = "budget_plan";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const UNDO: Undoable = Undoable::Yes("puts back every amount not changed since");
 
     async fn prepare(
         &self,
@@ -399,66 +393,45 @@ impl ConfirmedWrite for ApplyBudgetPlan {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &PlannedMonth,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
+    fn details(&self, change: &PlannedMonth) -> BudgetPlanDetails {
         let p = &change.plan;
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: BudgetPlanDetails {
-                month: change.month.label(),
-                changes: p
-                    .changes
-                    .iter()
-                    .map(|l| PlanLineDetails {
-                        category_id: l.category_id.clone(),
-                        category: l.name.clone(),
-                        from_amount: Amount(l.from),
-                        to_amount: Amount(l.to),
-                        available_before: Amount(l.available_before),
-                        available_after: Amount(l.available_after()),
-                    })
-                    .collect(),
-                targets: p
-                    .targets
-                    .iter()
-                    .map(|t| PlanTargetDetails {
-                        category_id: t.category_id.clone(),
-                        category: t.name.clone(),
-                        before: t.change.before.clone(),
-                        after: t.change.after.clone(),
-                    })
-                    .collect(),
-                unchanged: p.unchanged.clone(),
-                ready_to_assign_before: Amount(p.ready_before),
-                ready_to_assign_after: Amount(p.ready_after),
-            },
+        BudgetPlanDetails {
+            month: change.month.label(),
+            changes: p
+                .changes
+                .iter()
+                .map(|l| PlanLineDetails {
+                    category_id: l.category_id.clone(),
+                    category: l.name.clone(),
+                    from_amount: Amount(l.from),
+                    to_amount: Amount(l.to),
+                    available_before: Amount(l.available_before),
+                    available_after: Amount(l.available_after()),
+                })
+                .collect(),
+            targets: p
+                .targets
+                .iter()
+                .map(|t| PlanTargetDetails {
+                    category_id: t.category_id.clone(),
+                    category: t.name.clone(),
+                    before: t.change.before.clone(),
+                    after: t.change.after.clone(),
+                })
+                .collect(),
+            unchanged: p.unchanged.clone(),
+            ready_to_assign_before: Amount(p.ready_before),
+            ready_to_assign_after: Amount(p.ready_after),
         }
-        .into_value()
     }
 
     fn applied_message(&self, change: &PlannedMonth, operation_id: Option<&str>) -> String {
-        let done = what_changes(&change.plan, true);
-        let what = if change.plan.targets.is_empty() {
-            "amount"
-        } else {
-            "amount and target"
+        let done = format!("{} for {}.", what_changes(&change.plan, true), change.month);
+        let undo = match change.plan.targets.is_empty() {
+            true => Self::UNDO,
+            false => Undoable::Yes("puts back every amount and target not changed since"),
         };
-        match operation_id {
-            Some(id) => format!(
-                "{done} for {}. undo_operation with operation_id {id} puts back every {what} not changed since.",
-                change.month
-            ),
-            None => format!("{done} for {}.", change.month),
-        }
+        applied(&done, undo, operation_id)
     }
 }
 

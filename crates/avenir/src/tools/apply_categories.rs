@@ -1,11 +1,10 @@
 //! `apply_categories` (`docs/contract/writes.md` §7): give transactions a category, or replace one,
 //! in one confirmed and undoable step.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::StringMember;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, WriteResult,
-    WriteStatus, Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::digest::order_free;
@@ -32,7 +31,6 @@ pub struct Assignment {
 /// `apply_categories`, its arguments validated.
 #[derive(Debug, Clone)]
 pub struct ApplyCategories {
-    plan_id: String,
     assignments: Vec<Assignment>,
 }
 
@@ -122,7 +120,6 @@ preview once the plan is loaded, plus one to apply."
 
     fn from_args(args: ApplyCategoriesArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(ApplyCategories {
-            plan_id: plan_or_last_used(&args.plan_id),
             assignments: args
                 .assignments
                 .into_iter()
@@ -139,10 +136,6 @@ impl ConfirmedWrite for ApplyCategories {
     type Change = Recategorisation;
     const TOOL: &'static str = "apply_categories";
     const KIND: &'static str = "categorize";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
 
     fn style(&self, _change: &Recategorisation) -> Style {
         Style::Plan
@@ -285,34 +278,9 @@ impl ConfirmedWrite for ApplyCategories {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &Recategorisation,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        result_of(change, status, message, confirmation, operation_id)
+    fn details(&self, change: &Recategorisation) -> RecategorisationDetails {
+        change.details()
     }
-}
-
-/// The `WriteResult` of `apply_categories` and of a `categorize` undo.
-pub fn result_of(
-    change: &Recategorisation,
-    status: WriteStatus,
-    message: String,
-    confirmation: Option<String>,
-    operation_id: Option<String>,
-) -> Value {
-    WriteResult {
-        status,
-        message,
-        confirmation,
-        operation_id,
-        details: change.details(),
-    }
-    .into_value()
 }
 
 impl Recategorisation {

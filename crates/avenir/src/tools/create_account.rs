@@ -1,11 +1,10 @@
 //! `create_account` (issue 11, `docs/writes/create_account.md`): an unlinked account with a
 //! name, a type and a starting balance, confirmed and journaled as not undoable (D25).
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Money;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written, applied,
 };
 use crate::context::Context;
 use crate::logic::new_account::{self, APP_ONLY_TYPES, MAX_NAME, NewAccount, Refusal, TYPES};
@@ -24,7 +23,6 @@ pub const NOT_UNDOABLE: &str = "YNAB's API cannot delete or close an account; th
 /// `create_account`, its arguments read.
 #[derive(Debug, Clone)]
 pub struct CreateAccount {
-    plan_id: String,
     name: String,
     kind: String,
     balance: ynab::models::Milliunits,
@@ -90,7 +88,6 @@ asks for it. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus o
 
     fn from_args(args: CreateAccountArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(CreateAccount {
-            plan_id: plan_or_last_used(&args.plan_id),
             name: args.name,
             kind: args.account_type,
             balance: args.balance.0,
@@ -131,10 +128,9 @@ impl ConfirmedWrite for CreateAccount {
     type Change = AccountChange;
     const TOOL: &'static str = "create_account";
     const KIND: &'static str = "account_create";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const UNDO: Undoable = Undoable::No(Some(
+        "It cannot be undone here: to remove it, close it in YNAB's app.",
+    ));
 
     async fn prepare(
         &self,
@@ -213,39 +209,23 @@ impl ConfirmedWrite for CreateAccount {
         })
     }
 
-    fn result(
-        &self,
-        change: &AccountChange,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: AccountDetails {
-                account_id: change.account_id.clone(),
-                name: change.shown_name.clone(),
-                account_type: change.account.kind.to_string(),
-                on_budget: change.account.on_budget,
-                balance: Amount(change.account.balance),
-            },
+    fn details(&self, change: &AccountChange) -> AccountDetails {
+        AccountDetails {
+            account_id: change.account_id.clone(),
+            name: change.shown_name.clone(),
+            account_type: change.account.kind.to_string(),
+            on_budget: change.account.on_budget,
+            balance: Amount(change.account.balance),
         }
-        .into_value()
     }
 
-    fn applied_message(&self, change: &AccountChange, _operation_id: Option<&str>) -> String {
-        format!(
-            "Account ‘{}’ created{}. It cannot be undone here: to remove it, close it in YNAB's app.",
+    fn applied_message(&self, change: &AccountChange, operation_id: Option<&str>) -> String {
+        let id = change.account_id.as_deref().map(|id| format!(" ({id})"));
+        let done = format!(
+            "Account ‘{}’ created{}.",
             change.shown_name,
-            change
-                .account_id
-                .as_deref()
-                .map(|id| format!(" ({id})"))
-                .unwrap_or_default()
-        )
+            id.unwrap_or_default()
+        );
+        applied(&done, Self::UNDO, operation_id)
     }
 }

@@ -5,10 +5,9 @@
 //! delete or hide a category).
 
 use super::category_checks::{one_line_error, unknown_group};
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::logic::categories::assignable_groups;
@@ -29,7 +28,6 @@ pub const CREATE_NOT_UNDOABLE: &str =
 /// `create_category`, its arguments validated.
 #[derive(Debug)]
 pub struct CreateCategory {
-    plan_id: String,
     group_id: String,
     name: String,
 }
@@ -86,7 +84,6 @@ hides it in YNAB. Cost: ≤ 1 YNAB request to preview once the plan is loaded, p
 
     fn from_args(args: CreateCategoryArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(CreateCategory {
-            plan_id: plan_or_last_used(&args.plan_id),
             group_id: args.category_group_id,
             name: args.name,
         })
@@ -97,10 +94,8 @@ impl ConfirmedWrite for CreateCategory {
     type Change = NewCategory;
     const TOOL: &'static str = "create_category";
     const KIND: &'static str = "category_create";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Created.";
+    const UNDO: Undoable = Undoable::No(None);
 
     async fn prepare(
         &self,
@@ -187,29 +182,11 @@ impl ConfirmedWrite for CreateCategory {
         })
     }
 
-    fn result(
-        &self,
-        change: &NewCategory,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: NewCategoryDetails {
-                name: change.name.clone(),
-                group: change.group.clone(),
-                category_id: change.category_id.clone(),
-            },
+    fn details(&self, change: &NewCategory) -> NewCategoryDetails {
+        NewCategoryDetails {
+            name: change.name.clone(),
+            group: change.group.clone(),
+            category_id: change.category_id.clone(),
         }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &NewCategory, _operation_id: Option<&str>) -> String {
-        "Created.".to_string()
     }
 }

@@ -2,11 +2,10 @@
 //! scheduled transaction in one confirmed step; `undo_operation` deletes it.
 
 use super::scheduled_writes::{FieldArgs, asked_of};
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Date, MemberText, Money};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::logic::names::PlanNames;
@@ -24,7 +23,6 @@ use ynab::writes::ScheduleSave;
 /// `create_scheduled_transaction`, its arguments read.
 #[derive(Debug, Clone)]
 pub struct CreateScheduledTransaction {
-    plan_id: String,
     today: NaiveDate,
     asked: ScheduleAsked,
 }
@@ -112,11 +110,7 @@ deletes it. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus on
             account_id: Some(args.account_id),
             flag: args.flag,
         })?;
-        Ok(CreateScheduledTransaction {
-            plan_id: plan_or_last_used(&args.plan_id),
-            today,
-            asked,
-        })
+        Ok(CreateScheduledTransaction { today, asked })
     }
 }
 
@@ -124,10 +118,8 @@ impl ConfirmedWrite for CreateScheduledTransaction {
     type Change = ScheduleCreation;
     const TOOL: &'static str = "create_scheduled_transaction";
     const KIND: &'static str = "schedule_create";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Created.";
+    const UNDO: Undoable = Undoable::Yes("deletes it");
 
     async fn prepare(
         &self,
@@ -222,30 +214,7 @@ impl ConfirmedWrite for CreateScheduledTransaction {
         })
     }
 
-    fn result(
-        &self,
-        change: &ScheduleCreation,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: change.details.clone(),
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &ScheduleCreation, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => {
-                format!("Created. undo_operation with operation_id {id} deletes it.")
-            }
-            None => "Created.".to_string(),
-        }
+    fn details(&self, change: &ScheduleCreation) -> ScheduleCreateDetails {
+        change.details.clone()
     }
 }

@@ -4,11 +4,10 @@
 //! The journal keeps only the ids YNAB gave them, and the intent a digest of each item (D31): no
 //! payee, memo or amount reaches the disk in clear.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Date, Flag, MemberText, Money};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::digest::order_free;
@@ -60,7 +59,6 @@ impl NewItem {
 /// `create_transactions`, its arguments validated.
 #[derive(Debug)]
 pub struct CreateTransactions {
-    plan_id: String,
     account_id: String,
     items: Vec<NewItem>,
     approved: bool,
@@ -168,7 +166,6 @@ loaded, plus one to apply."
             })
             .collect();
         Ok(CreateTransactions {
-            plan_id: plan_or_last_used(&args.plan_id),
             account_id: args.account_id,
             items,
             approved: args.approved.0,
@@ -180,10 +177,8 @@ impl ConfirmedWrite for CreateTransactions {
     type Change = Creation;
     const TOOL: &'static str = "create_transactions";
     const KIND: &'static str = "create";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Created.";
+    const UNDO: Undoable = Undoable::Yes("deletes them");
 
     async fn prepare(
         &self,
@@ -338,33 +333,12 @@ impl ConfirmedWrite for CreateTransactions {
         })
     }
 
-    fn result(
-        &self,
-        change: &Creation,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: CreationDetails {
-                account: change.account.clone(),
-                transactions: change.preview.clone(),
-                created_ids: change.created_ids.clone(),
-                duplicate_import_ids: change.duplicate_import_ids.clone(),
-            },
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &Creation, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!("Created. undo_operation with operation_id {id} deletes them."),
-            None => "Created.".to_string(),
+    fn details(&self, change: &Creation) -> CreationDetails {
+        CreationDetails {
+            account: change.account.clone(),
+            transactions: change.preview.clone(),
+            created_ids: change.created_ids.clone(),
+            duplicate_import_ids: change.duplicate_import_ids.clone(),
         }
     }
 }

@@ -3,10 +3,9 @@
 //! from YNAB's record of it (its tombstone in the delta since the delete).
 
 use super::scheduled_writes::listed;
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::logic::names::PlanNames;
@@ -26,7 +25,6 @@ pub const LOSSY: &str = "undo_operation recreates it with a new id";
 /// `delete_scheduled_transaction`, its arguments read.
 #[derive(Debug)]
 pub struct DeleteScheduledTransaction {
-    plan_id: String,
     id: String,
 }
 
@@ -79,7 +77,6 @@ plan is loaded, plus one to apply."
 
     fn from_args(args: DeleteScheduledArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(DeleteScheduledTransaction {
-            plan_id: plan_or_last_used(&args.plan_id),
             id: args.scheduled_transaction_id,
         })
     }
@@ -89,10 +86,8 @@ impl ConfirmedWrite for DeleteScheduledTransaction {
     type Change = ScheduleDeletion;
     const TOOL: &'static str = "delete_scheduled_transaction";
     const KIND: &'static str = "schedule_delete";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Deleted.";
+    const UNDO: Undoable = Undoable::Yes("recreates it, with a new id");
 
     async fn prepare(
         &self,
@@ -167,30 +162,7 @@ impl ConfirmedWrite for DeleteScheduledTransaction {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &ScheduleDeletion,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: change.details.clone(),
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &ScheduleDeletion, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!(
-                "Deleted. undo_operation with operation_id {id} recreates it, with a new id."
-            ),
-            None => "Deleted.".to_string(),
-        }
+    fn details(&self, change: &ScheduleDeletion) -> ScheduleDeleteDetails {
+        change.details.clone()
     }
 }

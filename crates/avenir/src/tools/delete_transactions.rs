@@ -4,11 +4,10 @@
 //! The journal keeps only ids and the plan's `server_knowledge` before the delete (D6, D31): undo
 //! reads YNAB's own record of each deleted transaction (its tombstone in the delta since then).
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Ids;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::digest::order_free;
@@ -29,7 +28,6 @@ pub const LOSSY: &str = "undo_operation recreates them with new ids and no bank-
 /// `delete_transactions`, its arguments read.
 #[derive(Debug)]
 pub struct DeleteTransactions {
-    plan_id: String,
     ids: Vec<String>,
 }
 
@@ -111,7 +109,6 @@ YNAB request to preview once the plan is loaded, plus one per transaction to app
 
     fn from_args(args: DeleteTransactionsArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(DeleteTransactions {
-            plan_id: plan_or_last_used(&args.plan_id),
             ids: args.transaction_ids.0,
         })
     }
@@ -121,10 +118,9 @@ impl ConfirmedWrite for DeleteTransactions {
     type Change = Deletion;
     const TOOL: &'static str = "delete_transactions";
     const KIND: &'static str = "delete";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Deleted.";
+    const UNDO: Undoable =
+        Undoable::Yes("recreates them, with new ids and without their bank-import link");
 
     async fn prepare(
         &self,
@@ -259,33 +255,10 @@ impl ConfirmedWrite for DeleteTransactions {
         })
     }
 
-    fn result(
-        &self,
-        change: &Deletion,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: DeletionDetails {
-                transactions: change.items.clone(),
-                deleted_ids: change.deleted_ids.clone(),
-            },
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &Deletion, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!(
-                "Deleted. undo_operation with operation_id {id} recreates them, with new ids and without their bank-import link."
-            ),
-            None => "Deleted.".to_string(),
+    fn details(&self, change: &Deletion) -> DeletionDetails {
+        DeletionDetails {
+            transactions: change.items.clone(),
+            deleted_ids: change.deleted_ids.clone(),
         }
     }
 }

@@ -8,11 +8,10 @@
 //! keeps ids, the plan's knowledge and a salted digest (D31); undo reads the old lines from
 //! YNAB's tombstone, as for `delete_transactions`.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Money, Text};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written, applied,
 };
 use crate::context::Context;
 use crate::digest::order_free;
@@ -38,7 +37,6 @@ pub const RECREATED: &str = "It is recreated with the new lines: its id changes 
 /// `edit_split`, its arguments read.
 #[derive(Debug, Clone)]
 pub struct EditSplit {
-    plan_id: String,
     transaction_id: String,
     lines: Vec<EditLine>,
 }
@@ -137,7 +135,6 @@ the same way. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus 
 
     fn from_args(args: EditSplitArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(EditSplit {
-            plan_id: plan_or_last_used(&args.plan_id),
             transaction_id: args.transaction_id,
             lines: args
                 .lines
@@ -159,10 +156,7 @@ impl ConfirmedWrite for EditSplit {
     type Change = SplitEditPlan;
     const TOOL: &'static str = "edit_split";
     const KIND: &'static str = "split_edit";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const UNDO: Undoable = Undoable::Yes("puts the old lines back (with a new id again)");
 
     async fn prepare(
         &self,
@@ -318,42 +312,24 @@ impl ConfirmedWrite for EditSplit {
         })
     }
 
-    fn result(
-        &self,
-        change: &SplitEditPlan,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: EditSplitDetails {
-                transaction_id: change.transaction_id.clone(),
-                new_transaction_id: change.new_id.clone(),
-                date: change.date.clone(),
-                payee: change.payee.clone(),
-                account: change.account.clone(),
-                amount: Amount(change.amount),
-                lines_before: change.before.clone(),
-                lines_after: change.after.clone(),
-            },
+    fn details(&self, change: &SplitEditPlan) -> EditSplitDetails {
+        EditSplitDetails {
+            transaction_id: change.transaction_id.clone(),
+            new_transaction_id: change.new_id.clone(),
+            date: change.date.clone(),
+            payee: change.payee.clone(),
+            account: change.account.clone(),
+            amount: Amount(change.amount),
+            lines_before: change.before.clone(),
+            lines_after: change.after.clone(),
         }
-        .into_value()
     }
 
     fn applied_message(&self, change: &SplitEditPlan, operation_id: Option<&str>) -> String {
         let new = change.new_id.as_deref().unwrap_or("new");
-        match operation_id {
-            Some(op) => format!(
-                "Lines replaced. The transaction's id is now {new}, and its bank-import link is gone. undo_operation with operation_id {op} puts the old lines back (with a new id again)."
-            ),
-            None => format!(
-                "Lines replaced. The transaction's id is now {new}, and its bank-import link is gone."
-            ),
-        }
+        let done = format!(
+            "Lines replaced. The transaction's id is now {new}, and its bank-import link is gone."
+        );
+        applied(&done, Self::UNDO, operation_id)
     }
 }

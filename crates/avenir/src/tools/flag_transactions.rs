@@ -1,11 +1,10 @@
 //! `flag_transactions` (`docs/contract/writes.md` §9.3): give transactions a coloured flag, or
 //! remove it, in one confirmed and undoable step.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::FlagColour;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::digest::order_free;
@@ -25,7 +24,6 @@ use ynab::writes::TransactionUpdate;
 /// The arguments of `flag_transactions`.
 #[derive(Debug, Clone)]
 pub struct FlagTransactions {
-    plan_id: String,
     flags: Vec<FlagAsked>,
 }
 
@@ -140,10 +138,7 @@ request to preview once the plan is loaded, plus one to apply."
             .collect();
         // Refused before any read when the request alone is wrong.
         check_request(&flags).map_err(refusal)?;
-        Ok(FlagTransactions {
-            plan_id: plan_or_last_used(&args.plan_id),
-            flags,
-        })
+        Ok(FlagTransactions { flags })
     }
 }
 
@@ -166,10 +161,8 @@ impl ConfirmedWrite for FlagTransactions {
     type Change = Reflagging;
     const TOOL: &'static str = "flag_transactions";
     const KIND: &'static str = "flag";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Flagged.";
+    const UNDO: Undoable = Undoable::Yes("puts them back");
 
     async fn prepare(
         &self,
@@ -248,31 +241,10 @@ impl ConfirmedWrite for FlagTransactions {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &Reflagging,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: FlagDetails {
-                changes: change.changes.iter().map(Reflagged::record).collect(),
-                unchanged_count: change.unchanged_count,
-            },
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &Reflagging, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!("Flagged. undo_operation with operation_id {id} puts them back."),
-            None => "Flagged.".to_string(),
+    fn details(&self, change: &Reflagging) -> FlagDetails {
+        FlagDetails {
+            changes: change.changes.iter().map(Reflagged::record).collect(),
+            unchanged_count: change.unchanged_count,
         }
     }
 }

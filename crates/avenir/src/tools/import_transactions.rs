@@ -6,8 +6,7 @@
 
 use super::{ConfirmedTool, PlanArgs, ToolError};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::plan_store::PlanSnapshot;
@@ -23,11 +22,9 @@ pub const QUESTION: &str = "Import the latest transactions from the linked bank 
 pub const NOT_UNDOABLE: &str =
     "YNAB's API cannot undo an import: delete the imported transactions in YNAB itself";
 
-/// `import_transactions`, its argument validated.
+/// `import_transactions`: it takes only the plan, which the frame reads from the call.
 #[derive(Debug)]
-pub struct ImportTransactions {
-    plan_id: String,
-}
+pub struct ImportTransactions;
 
 /// What an import changes: nothing known before it is applied, the ids YNAB imported after.
 #[derive(Debug, Clone, Default)]
@@ -66,10 +63,8 @@ loaded, plus one to apply."
             .to_string()
     }
 
-    fn from_args(args: PlanArgs, _today: NaiveDate) -> Result<Self, ToolError> {
-        Ok(ImportTransactions {
-            plan_id: args.plan(),
-        })
+    fn from_args(_args: PlanArgs, _today: NaiveDate) -> Result<Self, ToolError> {
+        Ok(ImportTransactions)
     }
 }
 
@@ -88,10 +83,7 @@ impl ConfirmedWrite for ImportTransactions {
     type Change = Import;
     const TOOL: &'static str = "import_transactions";
     const KIND: &'static str = "import";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const UNDO: Undoable = Undoable::No(None);
 
     /// The plan is read to resolve `last-used` and check the plan exists: the subject is
     /// `{"import": true}`, bound to the resolved plan by the fingerprint (D3, D15, D17).
@@ -142,27 +134,14 @@ impl ConfirmedWrite for ImportTransactions {
         })
     }
 
-    fn result(
-        &self,
-        change: &Import,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: ImportDetails {
-                imported: change.transaction_ids.len(),
-                transaction_ids: change.transaction_ids.clone(),
-            },
+    fn details(&self, change: &Import) -> ImportDetails {
+        ImportDetails {
+            imported: change.transaction_ids.len(),
+            transaction_ids: change.transaction_ids.clone(),
         }
-        .into_value()
     }
 
+    /// How many came in says what was done; undo cannot revert it ([`NOT_UNDOABLE`]).
     fn applied_message(&self, change: &Import, _operation_id: Option<&str>) -> String {
         imported_message(change.transaction_ids.len())
     }

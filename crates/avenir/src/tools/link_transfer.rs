@@ -8,11 +8,10 @@
 //! journal keeps ids and the plan's knowledge only (D31): undo recreates the deleted side from
 //! YNAB's record of it.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Ids;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::logic::links::{LinkRefusal, MAX_DAYS_APART, plan_link};
@@ -30,7 +29,6 @@ use ynab::writes::TransactionUpdate;
 /// `link_transfer`, its arguments read.
 #[derive(Debug)]
 pub struct LinkTransfer {
-    plan_id: String,
     ids: Vec<String>,
 }
 
@@ -106,7 +104,6 @@ plus three to apply."
 
     fn from_args(args: LinkTransferArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(LinkTransfer {
-            plan_id: plan_or_last_used(&args.plan_id),
             ids: args.transaction_ids.0,
         })
     }
@@ -148,10 +145,10 @@ impl ConfirmedWrite for LinkTransfer {
     type Change = Linking;
     const TOOL: &'static str = "link_transfer";
     const KIND: &'static str = "link";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Linked as one transfer.";
+    const UNDO: Undoable = Undoable::Yes(
+        "separates them again; the deleted one comes back with a new id and without its bank-import link",
+    );
 
     async fn prepare(
         &self,
@@ -329,34 +326,11 @@ impl ConfirmedWrite for LinkTransfer {
         })
     }
 
-    fn result(
-        &self,
-        change: &Linking,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: LinkDetails {
-                kept: change.kept.clone(),
-                deleted: change.deleted.clone(),
-                mirror_id: change.mirror_id.clone(),
-            },
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &Linking, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!(
-                "Linked as one transfer. undo_operation with operation_id {id} separates them again; the deleted one comes back with a new id and without its bank-import link."
-            ),
-            None => "Linked as one transfer.".to_string(),
+    fn details(&self, change: &Linking) -> LinkDetails {
+        LinkDetails {
+            kept: change.kept.clone(),
+            deleted: change.deleted.clone(),
+            mirror_id: change.mirror_id.clone(),
         }
     }
 }

@@ -10,10 +10,9 @@
 //! after the first write says what was written, what was not and what is unknown, and leaves
 //! the intent unfinished so `undo_operation` moves back what landed.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written, applied,
 };
 use crate::context::Context;
 use crate::digest::order_free;
@@ -37,7 +36,6 @@ pub const HIDE: &str = "hide it in YNAB's app if you no longer want it (YNAB's A
 /// `merge_categories`, its arguments read.
 #[derive(Debug)]
 pub struct MergeCategories {
-    plan_id: String,
     source: String,
     target: String,
     today: String,
@@ -147,7 +145,6 @@ apply, two per month, one per 100 transactions, two per split and one per schedu
 
     fn from_args(args: MergeCategoriesArgs, today: NaiveDate) -> Result<Self, ToolError> {
         Ok(MergeCategories {
-            plan_id: plan_or_last_used(&args.plan_id),
             source: args.source_category_id,
             target: args.target_category_id,
             today: today.format("%Y-%m-%d").to_string(),
@@ -231,10 +228,7 @@ impl ConfirmedWrite for MergeCategories {
     type Change = CategoryMerging;
     const TOOL: &'static str = "merge_categories";
     const KIND: &'static str = "category_merge";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const UNDO: Undoable = Undoable::Yes("moves everything back");
 
     async fn prepare(
         &self,
@@ -492,22 +486,8 @@ impl ConfirmedWrite for MergeCategories {
         })
     }
 
-    fn result(
-        &self,
-        change: &CategoryMerging,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: change.details(),
-        }
-        .into_value()
+    fn details(&self, change: &CategoryMerging) -> MergeCategoriesDetails {
+        change.details()
     }
 
     fn applied_message(&self, change: &CategoryMerging, operation_id: Option<&str>) -> String {
@@ -521,12 +501,7 @@ impl ConfirmedWrite for MergeCategories {
             change.months.len(),
             change.source_name
         );
-        match operation_id {
-            Some(id) => {
-                format!("{done} undo_operation with operation_id {id} moves everything back.")
-            }
-            None => done,
-        }
+        applied(&done, Self::UNDO, operation_id)
     }
 }
 

@@ -8,11 +8,10 @@
 //! the first write says what was written, what was not and what is unknown, and leaves the intent
 //! unfinished so `undo_operation` moves back what landed.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Ids, Text};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written, applied,
 };
 use crate::context::Context;
 use crate::digest::order_free;
@@ -35,7 +34,6 @@ pub const REMAIN: &str =
 /// `merge_payees`, its arguments read.
 #[derive(Debug)]
 pub struct MergePayees {
-    plan_id: String,
     sources: Vec<String>,
     target: TargetAsked,
     today: String,
@@ -137,7 +135,6 @@ and one per schedule."
             }
         };
         Ok(MergePayees {
-            plan_id: plan_or_last_used(&args.plan_id),
             sources: args.source_payee_ids.0,
             target,
             today: today.format("%Y-%m-%d").to_string(),
@@ -213,10 +210,7 @@ impl ConfirmedWrite for MergePayees {
     type Change = Merging;
     const TOOL: &'static str = "merge_payees";
     const KIND: &'static str = "merge";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const UNDO: Undoable = Undoable::Yes("moves each one back (the payee merged into stays)");
 
     async fn prepare(
         &self,
@@ -385,22 +379,8 @@ impl ConfirmedWrite for MergePayees {
         })
     }
 
-    fn result(
-        &self,
-        change: &Merging,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: change.details(),
-        }
-        .into_value()
+    fn details(&self, change: &Merging) -> MergeDetails {
+        change.details()
     }
 
     fn applied_message(&self, change: &Merging, operation_id: Option<&str>) -> String {
@@ -410,12 +390,7 @@ impl ConfirmedWrite for MergePayees {
             change.scheduled.len(),
             safe(&change.target_name)
         );
-        match operation_id {
-            Some(id) => format!(
-                "{done} undo_operation with operation_id {id} moves each one back (the payee merged into stays)."
-            ),
-            None => done,
-        }
+        applied(&done, Self::UNDO, operation_id)
     }
 }
 

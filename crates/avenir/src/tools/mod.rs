@@ -296,7 +296,8 @@ fn run_confirmed<T: ConfirmedTool>(
         if check_plan && let Err(error) = require_one_plan(context).await {
             return Finished::Error(error.to_string());
         }
-        crate::confirm::run(context, &ask, &write).await
+        let plan = named_plan(&ask.arguments);
+        crate::confirm::run(context, &ask, &plan, &write).await
     })
 }
 
@@ -438,6 +439,16 @@ pub async fn require_one_plan(context: &Context) -> Result<(), ToolError> {
         plans.len(),
         names.join(", ")
     )))
+}
+
+/// The plan a call's arguments name (already checked by the parser): `plan_id`, or `last-used`
+/// when left out (D40).
+fn named_plan(arguments: &Map<String, Value>) -> String {
+    arguments
+        .get("plan_id")
+        .and_then(Value::as_str)
+        .unwrap_or("last-used")
+        .to_string()
 }
 
 /// The plan a call names: the id given, or `last-used` when left out (D40).

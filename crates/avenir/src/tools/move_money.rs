@@ -4,11 +4,10 @@
 use super::assigned_amounts::{
     Side, available_part, month_categories, second_half_failed, unknown_category,
 };
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Month, MovedAmount};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::money::{Amount, MoneyFormat};
@@ -25,7 +24,6 @@ use ynab::models::Milliunits;
 /// The arguments of `move_money`, validated.
 #[derive(Debug, Clone)]
 pub struct MoveMoney {
-    plan_id: String,
     month: CalendarMonth,
     from_category_id: String,
     to_category_id: String,
@@ -120,7 +118,6 @@ two to apply."
             ));
         }
         Ok(MoveMoney {
-            plan_id: plan_or_last_used(&args.plan_id),
             month: args.month.0.resolve(today),
             from_category_id: args.from_category_id,
             to_category_id: args.to_category_id,
@@ -133,10 +130,8 @@ impl ConfirmedWrite for MoveMoney {
     type Change = MoneyMove;
     const TOOL: &'static str = "move_money";
     const KIND: &'static str = "move";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Moved.";
+    const UNDO: Undoable = Undoable::Yes("moves it back");
 
     async fn prepare(
         &self,
@@ -242,33 +237,12 @@ impl ConfirmedWrite for MoveMoney {
         .into())
     }
 
-    fn result(
-        &self,
-        m: &MoneyMove,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: MoveDetails {
-                month: m.month.label(),
-                amount: Amount(m.amount),
-                from_category: SideDetails::of(&m.source),
-                to_category: SideDetails::of(&m.target),
-            },
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &MoneyMove, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!("Moved. undo_operation with operation_id {id} moves it back."),
-            None => "Moved.".to_string(),
+    fn details(&self, m: &MoneyMove) -> MoveDetails {
+        MoveDetails {
+            month: m.month.label(),
+            amount: Amount(m.amount),
+            from_category: SideDetails::of(&m.source),
+            to_category: SideDetails::of(&m.target),
         }
     }
 }

@@ -6,16 +6,15 @@
 //! by name (F3); a reconciliation half done (adjustment created, marking refused) is said as such
 //! and its intent left unfinished (§13 #4).
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Flag, Money};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, ReconcileStatus, WriteFailure, WriteResult,
-    WriteStatus, Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, ReconcileStatus, Undoable, WriteFailure,
+    WriteResult, Written,
 };
 use crate::context::Context;
-use crate::logic::assignable::{CategoryIndex, INTERNAL_GROUP};
 use crate::logic::created::{digest, item};
-use crate::logic::reconcile::{Analysis, Verdict, analyse};
+use crate::logic::reconcile::{Analysis, Verdict, analyse, ready_to_assign};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
@@ -24,19 +23,16 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
-use ynab::models::{Milliunits, PlanDetail};
+use ynab::models::Milliunits;
 use ynab::writes::{NewTransaction, TransactionUpdate};
 
 /// The payee and memo of a balance adjustment (§9.6).
 const ADJUSTMENT_PAYEE: &str = "Balance adjustment";
 const ADJUSTMENT_MEMO: &str = "Entered by reconcile_account";
-/// The category an adjustment is given, in YNAB's internal group (F3).
-const READY_TO_ASSIGN: &str = "Inflow: Ready to Assign";
 
 /// The arguments of `reconcile_account`, validated.
 #[derive(Debug, Clone)]
 pub struct ReconcileAccount {
-    plan_id: String,
     account_id: String,
     bank_balance: Milliunits,
     adjust: bool,
@@ -139,7 +135,6 @@ or two to apply."
 
     fn from_args(args: ReconcileAccountArgs, today: NaiveDate) -> Result<Self, ToolError> {
         Ok(ReconcileAccount {
-            plan_id: plan_or_last_used(&args.plan_id),
             account_id: args.account_id,
             bank_balance: args.bank_balance.0,
             adjust: args.adjust.0,
@@ -190,52 +185,33 @@ fn analysis_entry(account_id: &str, a: &Analysis<'_>) -> AnalysisEntry {
     }
 }
 
-/// `Inflow: Ready to Assign` of YNAB's internal group, visible (F3).
-fn ready_to_assign(plan: &PlanDetail) -> Option<String> {
-    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
-    plan.categories
-        .iter()
-        .filter(|c| c.name == READY_TO_ASSIGN && index.is_visible(&c.id))
-        .find(|c| {
-            plan.category_groups
-                .iter()
-                .find(|g| g.id == c.category_group_id)
-                .map(|g| g.name.as_str())
-                .or(c.category_group_name.as_deref())
-                == Some(INTERNAL_GROUP)
-        })
-        .map(|c| c.id.to_string())
-}
-
-fn result_of(
-    change: &Reconciliation,
+/// An answer given without asking (`difference_found`, `nothing_to_do`): the frame's fields with
+/// the reconciliation's own status.
+fn not_asked(
+    details: ReconcileDetails,
     status: ReconcileStatus,
     message: String,
-    confirmation: Option<String>,
-    operation_id: Option<String>,
-) -> Value {
-    WriteResult {
+    plan_id: &str,
+) -> Prepared<Reconciliation> {
+    let value = WriteResult {
         status,
         message,
-        confirmation,
-        operation_id,
-        details: ReconcileDetails {
-            account: change.account.clone(),
-            analysis: change.analysis.clone(),
-            adjustment: (change.adjustment != 0).then_some(Amount(change.adjustment)),
-        },
+        confirmation: None,
+        operation_id: None,
+        details,
+    };
+    Prepared::NothingToDo {
+        value: value.into_value(),
+        plan_id: plan_id.to_string(),
     }
-    .into_value()
 }
 
 impl ConfirmedWrite for ReconcileAccount {
     type Change = Reconciliation;
     const TOOL: &'static str = "reconcile_account";
     const KIND: &'static str = "reconcile";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Reconciled.";
+    const UNDO: Undoable = Undoable::Yes("reverts it");
 
     async fn prepare(
         &self,
@@ -269,9 +245,8 @@ impl ConfirmedWrite for ReconcileAccount {
             knowledge: snapshot.server_knowledge,
             fmt,
         };
-        let not_asked = |status: ReconcileStatus, message: String| Prepared::NothingToDo {
-            value: result_of(&change, status, message, None, None),
-            plan_id: plan_id.clone(),
+        let not_asked = |status: ReconcileStatus, message: String| {
+            not_asked(self.details(&change), status, message, &plan_id)
         };
         let adjustment = match analysis.verdict(self.adjust) {
             Verdict::DifferenceFound => {
@@ -399,21 +374,11 @@ impl ConfirmedWrite for ReconcileAccount {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &Reconciliation,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        result_of(change, status.into(), message, confirmation, operation_id)
-    }
-
-    fn applied_message(&self, _change: &Reconciliation, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!("Reconciled. undo_operation with operation_id {id} reverts it."),
-            None => "Reconciled.".to_string(),
+    fn details(&self, change: &Reconciliation) -> ReconcileDetails {
+        ReconcileDetails {
+            account: change.account.clone(),
+            analysis: change.analysis.clone(),
+            adjustment: (change.adjustment != 0).then_some(Amount(change.adjustment)),
         }
     }
 }

@@ -1,11 +1,10 @@
 //! `rename_payee` (`docs/contract/writes.md` §9.7): give a payee a cleaner name for its whole
 //! history, confirmed and undoable.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Text;
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::logic::rename::{MAX_PAYEE_NAME, RenameRefusal, plan_rename};
@@ -20,7 +19,6 @@ use std::sync::Arc;
 /// The arguments of `rename_payee`.
 #[derive(Debug, Clone)]
 pub struct RenamePayee {
-    plan_id: String,
     payee_id: String,
     name: String,
 }
@@ -82,7 +80,6 @@ once the plan is loaded, plus one to apply."
 
     fn from_args(args: RenamePayeeArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(RenamePayee {
-            plan_id: plan_or_last_used(&args.plan_id),
             payee_id: args.payee_id,
             name: args.name.0,
         })
@@ -117,10 +114,8 @@ impl ConfirmedWrite for RenamePayee {
     type Change = PayeeRename;
     const TOOL: &'static str = "rename_payee";
     const KIND: &'static str = "payee";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Renamed.";
+    const UNDO: Undoable = Undoable::Yes("puts the old name back");
 
     async fn prepare(
         &self,
@@ -182,35 +177,12 @@ impl ConfirmedWrite for RenamePayee {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &PayeeRename,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: RenameDetails {
-                payee_id: change.payee_id.clone(),
-                from_name: safe(&change.from),
-                to_name: safe(&change.to),
-                transactions: change.transactions,
-            },
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &PayeeRename, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => {
-                format!("Renamed. undo_operation with operation_id {id} puts the old name back.")
-            }
-            None => "Renamed.".to_string(),
+    fn details(&self, change: &PayeeRename) -> RenameDetails {
+        RenameDetails {
+            payee_id: change.payee_id.clone(),
+            from_name: safe(&change.from),
+            to_name: safe(&change.to),
+            transactions: change.transactions,
         }
     }
 }

@@ -2,12 +2,9 @@
 //! month, confirmed and undoable.
 
 use super::assigned_amounts::{available_part, month_categories, unknown_category};
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Money, Month};
-use crate::confirm::WriteResult;
-use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteStatus, Written,
-};
+use crate::confirm::{ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, Written};
 use crate::context::Context;
 use crate::money::Amount;
 use crate::money::MoneyFormat;
@@ -24,7 +21,6 @@ use ynab::models::Milliunits;
 /// The arguments of `set_category_budget`, validated.
 #[derive(Debug, Clone)]
 pub struct SetBudget {
-    plan_id: String,
     month: CalendarMonth,
     category_id: String,
     amount: Milliunits,
@@ -90,7 +86,6 @@ Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
 
     fn from_args(args: SetBudgetArgs, today: NaiveDate) -> Result<Self, ToolError> {
         Ok(SetBudget {
-            plan_id: plan_or_last_used(&args.plan_id),
             month: args.month.0.resolve(today),
             category_id: args.category_id,
             amount: args.amount.0,
@@ -102,10 +97,6 @@ impl ConfirmedWrite for SetBudget {
     type Change = BudgetChange;
     const TOOL: &'static str = "set_category_budget";
     const KIND: &'static str = "budget";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
 
     async fn prepare(
         &self,
@@ -173,31 +164,8 @@ impl ConfirmedWrite for SetBudget {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &BudgetChange,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        budget_result(change, status, message, confirmation, operation_id)
-    }
-}
-
-fn budget_result(
-    change: &BudgetChange,
-    status: WriteStatus,
-    message: String,
-    confirmation: Option<String>,
-    operation_id: Option<String>,
-) -> Value {
-    WriteResult {
-        status,
-        message,
-        confirmation,
-        operation_id,
-        details: BudgetDetails {
+    fn details(&self, change: &BudgetChange) -> BudgetDetails {
+        BudgetDetails {
             category_id: change.category_id.clone(),
             category: change.category.clone(),
             month: change.month.label(),
@@ -205,7 +173,6 @@ fn budget_result(
             to_amount: Amount(change.to),
             available_before: Amount(change.available_before),
             available_after: Amount(change.available_before + change.to - change.from),
-        },
+        }
     }
-    .into_value()
 }

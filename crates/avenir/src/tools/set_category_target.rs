@@ -5,11 +5,10 @@
 //! A previous target the API cannot recreate (a kind or rhythm only YNAB's app sets) is said in
 //! the question, and the change is journaled with `"undoable": false` and a reason (D25).
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Date, Frequency, Money};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written, applied,
 };
 use crate::context::Context;
 use crate::logic::assignable::{CategoryIndex, Role};
@@ -28,7 +27,6 @@ use std::sync::Arc;
 /// The arguments of `set_category_target`, validated.
 #[derive(Debug, Clone)]
 pub struct SetTarget {
-    plan_id: String,
     category_id: String,
     asked: TargetAsked,
 }
@@ -104,7 +102,6 @@ request to preview once the plan is loaded, plus one to apply."
         };
         check_arguments(&asked).map_err(|refused| ToolError::Refused(refused.to_string()))?;
         Ok(SetTarget {
-            plan_id: plan_or_last_used(&args.plan_id),
             category_id: args.category_id,
             asked,
         })
@@ -121,10 +118,8 @@ impl ConfirmedWrite for SetTarget {
     type Change = TargetEdit;
     const TOOL: &'static str = "set_category_target";
     const KIND: &'static str = "target";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Target set.";
+    const UNDO: Undoable = Undoable::Yes("restores it");
 
     async fn prepare(
         &self,
@@ -211,46 +206,19 @@ impl ConfirmedWrite for SetTarget {
         }.into())
     }
 
-    fn result(
-        &self,
-        edit: &TargetEdit,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        result_of(edit, status, message, confirmation, operation_id)
-    }
-
-    fn applied_message(&self, edit: &TargetEdit, operation_id: Option<&str>) -> String {
-        match (&edit.change.undo, operation_id) {
-            (Some(_), Some(id)) => {
-                format!("Target set. undo_operation with operation_id {id} restores it.")
-            }
-            (Some(_), None) => "Target set.".to_string(),
-            (None, _) => format!("Target set. {}", edit.cannot_restore()),
-        }
-    }
-}
-
-fn result_of(
-    edit: &TargetEdit,
-    status: WriteStatus,
-    message: String,
-    confirmation: Option<String>,
-    operation_id: Option<String>,
-) -> Value {
-    WriteResult {
-        status,
-        message,
-        confirmation,
-        operation_id,
-        details: TargetDetails {
+    fn details(&self, edit: &TargetEdit) -> TargetDetails {
+        TargetDetails {
             category: edit.category.clone(),
             before: edit.change.before.clone(),
             after: edit.change.after.clone(),
             undoable: edit.change.undo.is_some(),
-        },
+        }
     }
-    .into_value()
+
+    fn applied_message(&self, edit: &TargetEdit, operation_id: Option<&str>) -> String {
+        match &edit.change.undo {
+            Some(_) => applied(Self::APPLIED, Self::UNDO, operation_id),
+            None => format!("{} {}", Self::APPLIED, edit.cannot_restore()),
+        }
+    }
 }

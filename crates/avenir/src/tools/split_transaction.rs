@@ -4,11 +4,10 @@
 //! YNAB's API cannot change a split afterwards, so it is journaled as `split` with
 //! `"undoable": false` and a reason (D25); the question and the result say so.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Money, Text};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written, capped_lines,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written, capped_lines,
 };
 use crate::context::Context;
 use crate::logic::created::line_digest;
@@ -35,7 +34,6 @@ pub const REASON: &str = "YNAB's API cannot change a split afterwards; only YNAB
 /// The arguments of `split_transaction`, validated.
 #[derive(Debug, Clone)]
 pub struct SplitTransaction {
-    plan_id: String,
     transaction_id: String,
     lines: Vec<LineAsked>,
 }
@@ -128,7 +126,6 @@ one to apply."
 
     fn from_args(args: SplitTransactionArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(SplitTransaction {
-            plan_id: plan_or_last_used(&args.plan_id),
             transaction_id: args.transaction_id,
             lines: args
                 .lines
@@ -157,10 +154,8 @@ impl ConfirmedWrite for SplitTransaction {
     type Change = SplitPlan;
     const TOOL: &'static str = "split_transaction";
     const KIND: &'static str = "split";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Split.";
+    const UNDO: Undoable = Undoable::No(Some(CANNOT_UNDO));
 
     async fn prepare(
         &self,
@@ -273,32 +268,14 @@ impl ConfirmedWrite for SplitTransaction {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &SplitPlan,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: SplitDetails {
-                transaction_id: change.transaction_id.clone(),
-                date: change.date.clone(),
-                payee: change.payee.clone(),
-                amount: Amount(change.amount),
-                from_category: change.from_category.clone(),
-                lines: change.lines.iter().map(SplitPlan::line_value).collect(),
-            },
+    fn details(&self, change: &SplitPlan) -> SplitDetails {
+        SplitDetails {
+            transaction_id: change.transaction_id.clone(),
+            date: change.date.clone(),
+            payee: change.payee.clone(),
+            amount: Amount(change.amount),
+            from_category: change.from_category.clone(),
+            lines: change.lines.iter().map(SplitPlan::line_value).collect(),
         }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &SplitPlan, _operation_id: Option<&str>) -> String {
-        format!("Split. {CANNOT_UNDO}")
     }
 }

@@ -2,11 +2,8 @@
 //! another group, confirmed; journaled as `category`, which undo puts back.
 
 use super::category_checks::{one_line_error, unknown_group};
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
-use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
-};
+use super::{ConfirmedTool, PlanId, ToolError};
+use crate::confirm::{ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, Written};
 use crate::context::Context;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{CategoryEdit, breaks_one_line};
@@ -36,7 +33,6 @@ fn group_name(groups: &[&CategoryGroup], id: &str) -> String {
 /// `update_category`, its arguments validated.
 #[derive(Debug, Clone)]
 pub struct UpdateCategory {
-    plan_id: String,
     category_id: String,
     name: Option<String>,
     group_id: Option<String>,
@@ -98,7 +94,6 @@ Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
 
     fn from_args(args: UpdateCategoryArgs, _today: NaiveDate) -> Result<Self, ToolError> {
         Ok(UpdateCategory {
-            plan_id: plan_or_last_used(&args.plan_id),
             category_id: args.category_id,
             name: args.name,
             group_id: args.category_group_id,
@@ -110,10 +105,6 @@ impl ConfirmedWrite for UpdateCategory {
     type Change = CategoryUpdate;
     const TOOL: &'static str = "update_category";
     const KIND: &'static str = "category";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
 
     async fn prepare(
         &self,
@@ -211,37 +202,13 @@ impl ConfirmedWrite for UpdateCategory {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &CategoryUpdate,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        update_result(change, status, message, confirmation, operation_id)
-    }
-}
-
-fn update_result(
-    change: &CategoryUpdate,
-    status: WriteStatus,
-    message: String,
-    confirmation: Option<String>,
-    operation_id: Option<String>,
-) -> Value {
-    WriteResult {
-        status,
-        message,
-        confirmation,
-        operation_id,
-        details: CategoryUpdateDetails {
+    fn details(&self, change: &CategoryUpdate) -> CategoryUpdateDetails {
+        CategoryUpdateDetails {
             category_id: change.category_id.clone(),
             from_name: change.from_name.clone(),
             to_name: change.to_name.clone(),
             from_group: change.from_group.clone(),
             to_group: change.to_group.clone(),
-        },
+        }
     }
-    .into_value()
 }

@@ -4,11 +4,10 @@
 //! as read, its changes merged in.
 
 use super::scheduled_writes::{FieldArgs, asked_of};
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Date, MemberText, Money};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::logic::names::PlanNames;
@@ -29,7 +28,6 @@ use ynab::writes::ScheduleSave;
 /// `update_scheduled_transaction`, its arguments read.
 #[derive(Debug, Clone)]
 pub struct UpdateScheduledTransaction {
-    plan_id: String,
     today: NaiveDate,
     id: String,
     asked: ScheduleAsked,
@@ -135,7 +133,6 @@ YNAB request to preview once the plan is loaded, plus one to apply."
             .into());
         }
         Ok(UpdateScheduledTransaction {
-            plan_id: plan_or_last_used(&args.plan_id),
             today,
             id: args.scheduled_transaction_id,
             asked,
@@ -147,10 +144,8 @@ impl ConfirmedWrite for UpdateScheduledTransaction {
     type Change = ScheduleUpdating;
     const TOOL: &'static str = "update_scheduled_transaction";
     const KIND: &'static str = "schedule_update";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Updated.";
+    const UNDO: Undoable = Undoable::Yes("puts back every value not changed since");
 
     async fn prepare(
         &self,
@@ -261,35 +256,12 @@ impl ConfirmedWrite for UpdateScheduledTransaction {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &ScheduleUpdating,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: ScheduleUpdateDetails {
-                scheduled_transaction_id: change.id.clone(),
-                schedule: change.schedule.clone(),
-                account: change.account.clone(),
-                changes: change.fields.iter().map(|(_, e)| e.clone()).collect(),
-            },
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &ScheduleUpdating, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!(
-                "Updated. undo_operation with operation_id {id} puts back every value not changed since."
-            ),
-            None => "Updated.".to_string(),
+    fn details(&self, change: &ScheduleUpdating) -> ScheduleUpdateDetails {
+        ScheduleUpdateDetails {
+            scheduled_transaction_id: change.id.clone(),
+            schedule: change.schedule.clone(),
+            account: change.account.clone(),
+            changes: change.fields.iter().map(|(_, e)| e.clone()).collect(),
         }
     }
 }

@@ -2,11 +2,10 @@
 //! category, memo, account, cleared, approved or flag of up to 100 transactions in one confirmed,
 //! undoable step.
 
-use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
+use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Date, MemberText, Money};
 use crate::confirm::{
-    ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, WriteResult, WriteStatus,
-    Written,
+    ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
 use crate::digest::order_free;
@@ -33,7 +32,6 @@ const MAX_MEMO: usize = 500;
 /// The arguments of `update_transactions`.
 #[derive(Debug, Clone)]
 pub struct UpdateTransactions {
-    plan_id: String,
     today: String,
     updates: Vec<UpdateAsked>,
 }
@@ -249,11 +247,7 @@ not changed since. Cost: ≤ 1 YNAB request to preview once the plan is loaded, 
         }
         let today = today.format("%Y-%m-%d").to_string();
         crate::logic::updates::check_request(&updates, &today)?;
-        Ok(UpdateTransactions {
-            plan_id: plan_or_last_used(&args.plan_id),
-            today,
-            updates,
-        })
+        Ok(UpdateTransactions { today, updates })
     }
 }
 
@@ -261,10 +255,8 @@ impl ConfirmedWrite for UpdateTransactions {
     type Change = Updating;
     const TOOL: &'static str = "update_transactions";
     const KIND: &'static str = "update";
-
-    fn plan_id(&self) -> &str {
-        &self.plan_id
-    }
+    const APPLIED: &'static str = "Updated.";
+    const UNDO: Undoable = Undoable::Yes("puts back every value not changed since");
 
     async fn prepare(
         &self,
@@ -385,33 +377,10 @@ impl ConfirmedWrite for UpdateTransactions {
         .into())
     }
 
-    fn result(
-        &self,
-        change: &Updating,
-        status: WriteStatus,
-        message: String,
-        confirmation: Option<String>,
-        operation_id: Option<String>,
-    ) -> Value {
-        WriteResult {
-            status,
-            message,
-            confirmation,
-            operation_id,
-            details: UpdateDetails {
-                changes: change.changes.iter().map(Updated::record).collect(),
-                unchanged_count: change.unchanged_count,
-            },
-        }
-        .into_value()
-    }
-
-    fn applied_message(&self, _change: &Updating, operation_id: Option<&str>) -> String {
-        match operation_id {
-            Some(id) => format!(
-                "Updated. undo_operation with operation_id {id} puts back every value not changed since."
-            ),
-            None => "Updated.".to_string(),
+    fn details(&self, change: &Updating) -> UpdateDetails {
+        UpdateDetails {
+            changes: change.changes.iter().map(Updated::record).collect(),
+            unchanged_count: change.unchanged_count,
         }
     }
 }
