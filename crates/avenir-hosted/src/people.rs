@@ -146,7 +146,9 @@ impl People {
         };
         let ledger = format!(
             "person-{}",
-            hex::encode(&avenir::digest::sha256(format!("avenir-mcp-ledger:{person_id}").as_bytes())[..8])
+            hex::encode(
+                &avenir::digest::sha256(format!("avenir-mcp-ledger:{person_id}").as_bytes())[..8]
+            )
         );
         let client = ynab::Client::new(self.base.clone(), TokenSource::Provided(Arc::new(token)))?
             .with_pacer(Pacer::Shared {

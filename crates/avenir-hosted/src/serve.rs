@@ -14,10 +14,10 @@
 //! own context.
 
 // The helpers the local transport shares; `bracket` is also the hosted start's.
-pub use avenir::http_transport::{bracket, is_loopback_name, mcp_service, plain};
 use crate::config::PublicUrl;
 use crate::oauth::OAuthServer;
 use crate::people::People;
+pub use avenir::http_transport::{bracket, is_loopback_name, mcp_service, plain};
 use avenir::server::Person;
 use axum::Router;
 use axum::body::Body;
