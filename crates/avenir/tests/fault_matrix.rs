@@ -132,8 +132,8 @@ impl Failure {
 }
 
 /// A write tool as the matrix drives it.
-struct Tool {
-    name: &'static str,
+pub(crate) struct Tool {
+    pub(crate) name: &'static str,
     /// Its writes, in the order it sends them: the sandbox's route of each.
     writes: &'static [&'static str],
     /// When a refused later write is put back by one more request (a two-part move).
@@ -164,7 +164,7 @@ const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{schedul
 const SCHEDULE_DELETE: &str =
     "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
 
-const TOOLS: [Tool; 25] = [
+pub(crate) const TOOLS: [Tool; 25] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -303,7 +303,7 @@ const TOOLS: [Tool; 25] = [
 ];
 
 /// The arguments of `tool` on the demo plan (after `setup` for an undo).
-fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
+pub(crate) fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
     match tool {
         "set_category_budget" => budget(ids),
         "move_money" => move_money(ids),
@@ -395,7 +395,11 @@ fn payee_ids(h: &Harness) -> Vec<String> {
 }
 
 /// A confirmed call: the preview's code, then the call with it; the answer, or why not.
-async fn confirmed(h: &Harness, tool: &'static str, args: Value) -> Result<Value, String> {
+pub(crate) async fn confirmed(
+    h: &Harness,
+    tool: &'static str,
+    args: Value,
+) -> Result<Value, String> {
     let preview = h.call(tool, args.clone()).await;
     let shown = text_of(&preview);
     let preview = preview.structured_content.clone().unwrap_or(Value::Null);
@@ -412,7 +416,7 @@ async fn confirmed(h: &Harness, tool: &'static str, args: Value) -> Result<Value
     }
 }
 
-async fn harness() -> Harness {
+pub(crate) async fn harness() -> Harness {
     let mut options = Options::new(Era::Modern);
     options.answer_timeout = Some(ANSWER_TIMEOUT);
     start_options(options).await
@@ -429,23 +433,20 @@ macro_rules! check {
     };
 }
 
-/// One cell: `tool`'s write number `at` (from 0) meets `failure`.
-async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
-    let h = harness().await;
-    let ids = ids_of(&h).await;
-    let original_payees = payee_ids(&h);
-    let original = state_of(&h, Some(&original_payees));
-    // An undo needs an operation to revert: a move, applied beforehand.
-    let setup = if tool.name == "undo_operation" {
-        let moved = confirmed(&h, "move_money", move_money(&ids)).await?;
+/// What `tool`'s call needs done first on a fresh demo plan, and what its arguments take from
+/// it: an undo needs an operation to revert (a move, applied beforehand: its id), an edit of a
+/// split a split, an approval an unapproved transaction, a link two unlinked sides (their ids).
+pub(crate) async fn setup(h: &Harness, ids: &Ids, tool: &str) -> Result<Value, String> {
+    Ok(if tool == "undo_operation" {
+        let moved = confirmed(h, "move_money", move_money(ids)).await?;
         check!(moved["status"] == "applied", "setup move: {moved}");
         moved["operation_id"].clone()
-    } else if tool.name == "edit_split" {
+    } else if tool == "edit_split" {
         // A split to edit: the demo plan has none.
-        let split = confirmed(&h, "split_transaction", split(&ids)).await?;
+        let split = confirmed(h, "split_transaction", split(ids)).await?;
         check!(split["status"] == "applied", "setup split: {split}");
         Value::Null
-    } else if tool.name == "approve_transactions" {
+    } else if tool == "approve_transactions" {
         // Every demo transaction is approved: another app (the bank feed) brings one back to
         // unapproved, for the approval to change something.
         let update = ynab::writes::TransactionUpdate {
@@ -458,7 +459,7 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
             .await
             .map_err(|e| format!("setup: {e}"))?;
         Value::Null
-    } else if tool.name == "link_transfer" {
+    } else if tool == "link_transfer" {
         // The demo has no two transactions to link: another app enters a pair.
         let accounts = h
             .other_app()
@@ -495,7 +496,16 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
         json!(saved.transaction_ids)
     } else {
         Value::Null
-    };
+    })
+}
+
+/// One cell: `tool`'s write number `at` (from 0) meets `failure`.
+async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
+    let h = harness().await;
+    let ids = ids_of(&h).await;
+    let original_payees = payee_ids(&h);
+    let original = state_of(&h, Some(&original_payees));
+    let setup = setup(&h, &ids, tool.name).await?;
     let args = args_of(tool.name, &ids, &setup);
     let payees = payee_ids(&h);
     let before = state_of(&h, Some(&payees));

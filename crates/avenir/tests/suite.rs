@@ -18,6 +18,7 @@ mod forecast_tools;
 mod fuzz;
 mod import_tool;
 mod journal;
+mod journal_golden;
 mod layers;
 mod link_transfer_tool;
 mod mcp_app;
