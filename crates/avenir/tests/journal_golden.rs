@@ -17,15 +17,18 @@ use serde_json::{Map, Value, json};
 
 const GOLDEN: &str = "tests/data/journal_golden.json";
 
-/// Keys whose values change on every run.
+/// Keys whose values change on every run (timestamps, and random salts and the digests they
+/// salt).
 fn varies(key: &str) -> bool {
-    matches!(key, "operation_id" | "applied_at" | "id" | "digest_salt")
+    key == "applied_at"
+        || key == "digest_salt"
         || key.ends_with("_digest")
         || key.ends_with("_digests")
-        || key == "new_digest"
 }
 
-fn masked(value: &Value) -> Value {
+/// `value` with what varies replaced: the ids of operations by `<operation N>`, N the order of
+/// their intents (so an undo marker or a settle line still shows which operation it names).
+fn masked(value: &Value, ids: &[String]) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.iter()
@@ -33,13 +36,17 @@ fn masked(value: &Value) -> Value {
                     let v = if varies(k) && !v.is_null() {
                         json!("<varies>")
                     } else {
-                        masked(v)
+                        masked(v, ids)
                     };
                     (k.clone(), v)
                 })
                 .collect(),
         ),
-        Value::Array(items) => Value::Array(items.iter().map(masked).collect()),
+        Value::Array(items) => Value::Array(items.iter().map(|v| masked(v, ids)).collect()),
+        Value::String(s) => match ids.iter().position(|id| id == s) {
+            Some(n) => json!(format!("<operation {}>", n + 1)),
+            None => value.clone(),
+        },
         other => other.clone(),
     }
 }
@@ -71,14 +78,16 @@ async fn lines_of_tool(tool: &'static str) -> Result<Value, String> {
             }
         }
     }
+    let intents = lines_of(&intents_path(&h)).split_off(intents_before);
+    let ids: Vec<String> = intents
+        .iter()
+        .filter_map(|line| line["intent"]["id"].as_str().map(str::to_string))
+        .collect();
     let journal: Vec<Value> = lines_of(&h.journal)[journal_before..]
         .iter()
-        .map(masked)
+        .map(|line| masked(line, &ids))
         .collect();
-    let intents: Vec<Value> = lines_of(&intents_path(&h))[intents_before..]
-        .iter()
-        .map(masked)
-        .collect();
+    let intents: Vec<Value> = intents.iter().map(|line| masked(line, &ids)).collect();
     Ok(json!({"journal": journal, "intents": intents}))
 }
 
