@@ -78,7 +78,8 @@ async fn lines_of_tool(tool: &'static str) -> Result<Value, String> {
             }
         }
     }
-    let intents = lines_of(&intents_path(&h)).split_off(intents_before);
+    // Numbered from the file's first intent: a setup's operation (the move an undo reverts) too.
+    let mut intents = lines_of(&intents_path(&h));
     let ids: Vec<String> = intents
         .iter()
         .filter_map(|line| line["intent"]["id"].as_str().map(str::to_string))
@@ -87,7 +88,11 @@ async fn lines_of_tool(tool: &'static str) -> Result<Value, String> {
         .iter()
         .map(|line| masked(line, &ids))
         .collect();
-    let intents: Vec<Value> = intents.iter().map(|line| masked(line, &ids)).collect();
+    let intents: Vec<Value> = intents
+        .split_off(intents_before)
+        .iter()
+        .map(|line| masked(line, &ids))
+        .collect();
     Ok(json!({"journal": journal, "intents": intents}))
 }
 
