@@ -271,7 +271,7 @@ a change that changes nothing, through the confirmation path of every write."
 impl<N: FixtureName> ConfirmedWrite for Confirm<N> {
     type Change = ();
     const TOOL: &'static str = N::NAME;
-    const KIND: &'static str = "conformance_fixture";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::ConformanceFixture;
 
     fn plan_id(&self) -> &str {
         "last-used"

@@ -4,6 +4,7 @@
 
 use super::{JournalDraft, WriteFailure};
 use crate::context::Context;
+use crate::logic::undo::Kind;
 use crate::store::journal::{Intent, Operation, applied_at_now};
 use serde_json::Value;
 
@@ -80,14 +81,14 @@ pub struct Journaled {
 pub async fn journaled(
     context: &Context,
     plan_id: &str,
-    kind: &str,
+    kind: Kind,
     details: Value,
     write: impl std::future::Future<Output = Result<JournalDraft, WriteFailure>>,
 ) -> Result<Journaled, NotWritten> {
     let operation_id = crate::store::journal::new_operation_id();
     let intent = Intent {
         id: operation_id.clone(),
-        kind: kind.to_string(),
+        kind: kind.name().to_string(),
         plan_id: plan_id.to_string(),
         details,
         server_knowledge: context.plans.cached_knowledge(plan_id).await,
@@ -126,7 +127,7 @@ pub async fn journaled(
         let operation = Operation {
             operation_id: operation_id.clone(),
             plan_id: plan_id.to_string(),
-            kind: draft.operation_kind.unwrap_or(kind).to_string(),
+            kind: draft.operation_kind.unwrap_or(kind).name().to_string(),
             applied_at: applied_at_now(),
             moves: draft.moves.clone(),
             details: draft.details.clone(),

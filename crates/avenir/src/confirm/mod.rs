@@ -17,6 +17,7 @@ pub use crate::confirmations::{Confirmations, answer_state, codes};
 pub use journaled::{Journaled, NotWritten, journal_failed, journaled, settle};
 
 use crate::context::Context;
+use crate::logic::undo::Kind;
 use crate::plan_store::Freshness;
 use crate::plan_store::PlanSnapshot;
 use crate::store::journal::{Move, UndoLockMode};
@@ -257,7 +258,7 @@ pub struct JournalDraft {
     /// Also mark the new operation itself undone (the reverse moves of a `categorize` undo).
     pub mark_self_undone: bool,
     /// The operation line's kind, when it differs from the intent's (an undo's reverse moves).
-    pub operation_kind: Option<&'static str>,
+    pub operation_kind: Option<Kind>,
 }
 
 /// What a write did: what the journal records and, when YNAB's answer changed the change (the
@@ -282,7 +283,7 @@ pub trait ConfirmedWrite {
     type Change: Clone + Send + Sync;
 
     const TOOL: &'static str;
-    const KIND: &'static str;
+    const KIND: Kind;
     /// The applied message's first sentence.
     const APPLIED: &'static str = "Applied.";
     /// Whether undo reverts it, and what the applied message says undo does.
@@ -294,7 +295,7 @@ pub trait ConfirmedWrite {
     }
 
     /// The journal kind of the change (an undo's intent names the kind it reverts).
-    fn kind(&self, _change: &Self::Change) -> &'static str {
+    fn kind(&self, _change: &Self::Change) -> Kind {
         Self::KIND
     }
 

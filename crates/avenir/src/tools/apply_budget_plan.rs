@@ -196,7 +196,7 @@ fn line_text(fmt: &MoneyFormat, l: &Line) -> String {
 impl ConfirmedWrite for ApplyBudgetPlan {
     type Change = PlannedMonth;
     const TOOL: &'static str = "apply_budget_plan";
-    const KIND: &'static str = "budget_plan";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::BudgetPlan;
     const UNDO: Undoable = Undoable::Yes("puts back every amount not changed since");
 
     async fn prepare(

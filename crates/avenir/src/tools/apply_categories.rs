@@ -135,7 +135,7 @@ preview once the plan is loaded, plus one to apply."
 impl ConfirmedWrite for ApplyCategories {
     type Change = Recategorisation;
     const TOOL: &'static str = "apply_categories";
-    const KIND: &'static str = "categorize";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Categorize;
 
     fn style(&self, _change: &Recategorisation) -> Style {
         Style::Plan

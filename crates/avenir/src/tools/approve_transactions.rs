@@ -114,7 +114,7 @@ async fn approve(
         .undo_lock(UndoLockMode::Writing)
         .await
         .map_err(|error| ToolError::Refused(crate::confirm::lock_failed(&error)))?;
-    let done = journaled(context, &plan, "approve", details.clone(), write)
+    let done = journaled(context, &plan, crate::logic::undo::Kind::Approve, details.clone(), write)
         .await
         .map_err(|not_written| {
             let asked = format!("approve {} transaction(s)", updates.len());

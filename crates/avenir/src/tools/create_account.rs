@@ -127,7 +127,7 @@ fn refusal_message(refusal: Refusal) -> String {
 impl ConfirmedWrite for CreateAccount {
     type Change = AccountChange;
     const TOOL: &'static str = "create_account";
-    const KIND: &'static str = "account_create";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::AccountCreate;
     const UNDO: Undoable = Undoable::No(Some(
         "It cannot be undone here: to remove it, close it in YNAB's app.",
     ));

@@ -93,7 +93,7 @@ hides it in YNAB. Cost: ≤ 1 YNAB request to preview once the plan is loaded, p
 impl ConfirmedWrite for CreateCategory {
     type Change = NewCategory;
     const TOOL: &'static str = "create_category";
-    const KIND: &'static str = "category_create";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::CategoryCreate;
     const APPLIED: &'static str = "Created.";
     const UNDO: Undoable = Undoable::No(None);
 

@@ -117,7 +117,7 @@ deletes it. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus on
 impl ConfirmedWrite for CreateScheduledTransaction {
     type Change = ScheduleCreation;
     const TOOL: &'static str = "create_scheduled_transaction";
-    const KIND: &'static str = "schedule_create";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::ScheduleCreate;
     const APPLIED: &'static str = "Created.";
     const UNDO: Undoable = Undoable::Yes("deletes it");
 

@@ -176,7 +176,7 @@ loaded, plus one to apply."
 impl ConfirmedWrite for CreateTransactions {
     type Change = Creation;
     const TOOL: &'static str = "create_transactions";
-    const KIND: &'static str = "create";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Create;
     const APPLIED: &'static str = "Created.";
     const UNDO: Undoable = Undoable::Yes("deletes them");
 

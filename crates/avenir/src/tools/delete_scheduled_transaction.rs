@@ -85,7 +85,7 @@ plan is loaded, plus one to apply."
 impl ConfirmedWrite for DeleteScheduledTransaction {
     type Change = ScheduleDeletion;
     const TOOL: &'static str = "delete_scheduled_transaction";
-    const KIND: &'static str = "schedule_delete";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::ScheduleDelete;
     const APPLIED: &'static str = "Deleted.";
     const UNDO: Undoable = Undoable::Yes("recreates it, with a new id");
 

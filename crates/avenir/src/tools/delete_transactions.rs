@@ -117,7 +117,7 @@ YNAB request to preview once the plan is loaded, plus one per transaction to app
 impl ConfirmedWrite for DeleteTransactions {
     type Change = Deletion;
     const TOOL: &'static str = "delete_transactions";
-    const KIND: &'static str = "delete";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Delete;
     const APPLIED: &'static str = "Deleted.";
     const UNDO: Undoable =
         Undoable::Yes("recreates them, with new ids and without their bank-import link");

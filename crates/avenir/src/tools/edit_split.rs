@@ -155,7 +155,7 @@ the same way. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus 
 impl ConfirmedWrite for EditSplit {
     type Change = SplitEditPlan;
     const TOOL: &'static str = "edit_split";
-    const KIND: &'static str = "split_edit";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::SplitEdit;
     const UNDO: Undoable = Undoable::Yes("puts the old lines back (with a new id again)");
 
     async fn prepare(

@@ -160,7 +160,7 @@ fn refusal(refused: FlagRefusal) -> String {
 impl ConfirmedWrite for FlagTransactions {
     type Change = Reflagging;
     const TOOL: &'static str = "flag_transactions";
-    const KIND: &'static str = "flag";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Flag;
     const APPLIED: &'static str = "Flagged.";
     const UNDO: Undoable = Undoable::Yes("puts them back");
 

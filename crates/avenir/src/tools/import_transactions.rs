@@ -82,7 +82,7 @@ pub fn imported_message(n: usize) -> String {
 impl ConfirmedWrite for ImportTransactions {
     type Change = Import;
     const TOOL: &'static str = "import_transactions";
-    const KIND: &'static str = "import";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Import;
     const UNDO: Undoable = Undoable::No(None);
 
     /// The plan is read to resolve `last-used` and check the plan exists: the subject is

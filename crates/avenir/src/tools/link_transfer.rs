@@ -144,7 +144,7 @@ fn refusal(refused: LinkRefusal, fmt: &MoneyFormat) -> String {
 impl ConfirmedWrite for LinkTransfer {
     type Change = Linking;
     const TOOL: &'static str = "link_transfer";
-    const KIND: &'static str = "link";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Link;
     const APPLIED: &'static str = "Linked as one transfer.";
     const UNDO: Undoable = Undoable::Yes(
         "separates them again; the deleted one comes back with a new id and without its bank-import link",

@@ -227,7 +227,7 @@ async fn all_months(
 impl ConfirmedWrite for MergeCategories {
     type Change = CategoryMerging;
     const TOOL: &'static str = "merge_categories";
-    const KIND: &'static str = "category_merge";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::CategoryMerge;
     const UNDO: Undoable = Undoable::Yes("moves everything back");
 
     async fn prepare(

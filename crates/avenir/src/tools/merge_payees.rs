@@ -209,7 +209,7 @@ fn source_line(s: &crate::logic::merges::SourceMove<'_>) -> String {
 impl ConfirmedWrite for MergePayees {
     type Change = Merging;
     const TOOL: &'static str = "merge_payees";
-    const KIND: &'static str = "merge";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Merge;
     const UNDO: Undoable = Undoable::Yes("moves each one back (the payee merged into stays)");
 
     async fn prepare(

@@ -129,7 +129,7 @@ two to apply."
 impl ConfirmedWrite for MoveMoney {
     type Change = MoneyMove;
     const TOOL: &'static str = "move_money";
-    const KIND: &'static str = "move";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Move;
     const APPLIED: &'static str = "Moved.";
     const UNDO: Undoable = Undoable::Yes("moves it back");
 

@@ -209,7 +209,7 @@ fn not_asked(
 impl ConfirmedWrite for ReconcileAccount {
     type Change = Reconciliation;
     const TOOL: &'static str = "reconcile_account";
-    const KIND: &'static str = "reconcile";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Reconcile;
     const APPLIED: &'static str = "Reconciled.";
     const UNDO: Undoable = Undoable::Yes("reverts it");
 

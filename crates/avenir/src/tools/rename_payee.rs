@@ -113,7 +113,7 @@ fn refusal(payee_id: &str, refused: RenameRefusal) -> String {
 impl ConfirmedWrite for RenamePayee {
     type Change = PayeeRename;
     const TOOL: &'static str = "rename_payee";
-    const KIND: &'static str = "payee";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Payee;
     const APPLIED: &'static str = "Renamed.";
     const UNDO: Undoable = Undoable::Yes("puts the old name back");
 

@@ -207,10 +207,11 @@ pub async fn undo_write(
 }
 
 /// The kind an undo reverts, for its applied message.
-pub fn undo_kind(revert: &ScheduleRevert) -> &'static str {
+pub fn undo_kind(revert: &ScheduleRevert) -> crate::logic::undo::Kind {
+    use crate::logic::undo::Kind;
     match revert {
-        ScheduleRevert::Put { .. } => "schedule_update",
-        ScheduleRevert::Delete { .. } => "schedule_create",
-        ScheduleRevert::Recreate { .. } => "schedule_delete",
+        ScheduleRevert::Put { .. } => Kind::ScheduleUpdate,
+        ScheduleRevert::Delete { .. } => Kind::ScheduleCreate,
+        ScheduleRevert::Recreate { .. } => Kind::ScheduleDelete,
     }
 }

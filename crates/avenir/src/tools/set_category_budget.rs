@@ -96,7 +96,7 @@ Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
 impl ConfirmedWrite for SetBudget {
     type Change = BudgetChange;
     const TOOL: &'static str = "set_category_budget";
-    const KIND: &'static str = "budget";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Budget;
 
     async fn prepare(
         &self,

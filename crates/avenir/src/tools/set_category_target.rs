@@ -117,7 +117,7 @@ fn journal_details(edit: &TargetEdit) -> Value {
 impl ConfirmedWrite for SetTarget {
     type Change = TargetEdit;
     const TOOL: &'static str = "set_category_target";
-    const KIND: &'static str = "target";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Target;
     const APPLIED: &'static str = "Target set.";
     const UNDO: Undoable = Undoable::Yes("restores it");
 

@@ -153,7 +153,7 @@ impl SplitPlan {
 impl ConfirmedWrite for SplitTransaction {
     type Change = SplitPlan;
     const TOOL: &'static str = "split_transaction";
-    const KIND: &'static str = "split";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Split;
     const APPLIED: &'static str = "Split.";
     const UNDO: Undoable = Undoable::No(Some(CANNOT_UNDO));
 

@@ -17,6 +17,7 @@ use crate::confirm::{
     WriteStatus, Written,
 };
 use crate::context::Context;
+use crate::logic::undo::Kind;
 use crate::money::MoneyFormat;
 use crate::plan_store::PlanSnapshot;
 use crate::store::journal::{Intent, Operation};
@@ -26,30 +27,6 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use ynab::writes::TransactionUpdate;
-
-/// The kinds this build can revert.
-const UNDOABLE_KINDS: [&str; 20] = [
-    "delete",
-    "categorize",
-    "category",
-    "budget",
-    "move",
-    "approve",
-    "create",
-    "flag",
-    "payee",
-    "reconcile",
-    "target",
-    "update",
-    "schedule_update",
-    "schedule_delete",
-    "schedule_create",
-    "split_edit",
-    "merge",
-    "link",
-    "budget_plan",
-    "category_merge",
-];
 
 /// The arguments of `undo_operation`.
 #[derive(Debug, Clone)]
@@ -239,7 +216,8 @@ fn cannot_undo_reason(op: &Operation) -> Option<String> {
                 .unwrap_or_else(|| "YNAB's API cannot revert it".to_string()),
         );
     }
-    (!UNDOABLE_KINDS.contains(&op.kind.as_str())).then(|| {
+    let reverted = Kind::from_name(&op.kind).is_some_and(Kind::reverted);
+    (!reverted).then(|| {
         format!(
             "this version of avenir-mcp cannot revert a {} operation yet; change it back in YNAB",
             op.kind
@@ -289,7 +267,7 @@ async fn interrupted_target(
     }
     if let Some(op) = unfinished
         .iter()
-        .find(|i| i.id == original && i.kind != Undo::KIND)
+        .find(|i| i.id == original && i.kind != Undo::KIND.name())
     {
         return Ok((operation_of_intent(op), true));
     }
@@ -304,7 +282,7 @@ async fn interrupted_target(
 impl ConfirmedWrite for Undo {
     type Change = UndoChange;
     const TOOL: &'static str = "undo_operation";
-    const KIND: &'static str = "undo";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Undo;
 
     fn plan_id(&self) -> &str {
         &self.plan_id
@@ -353,7 +331,7 @@ impl ConfirmedWrite for Undo {
                 None if view.undone.contains(id) => return Err(e_u2(id).into()),
                 None => match unfinished_intents.iter().find(|i| &i.id == id) {
                     // An interrupted undo: finishing it is undoing what it was undoing (D14).
-                    Some(intent) if intent.kind == Self::KIND => {
+                    Some(intent) if intent.kind == Self::KIND.name() => {
                         interrupted_target(context, &view, &plan_id, intent, &unfinished_intents)
                             .await?
                     }
@@ -419,7 +397,7 @@ impl ConfirmedWrite for Undo {
             from_intent,
             interrupted: unfinished_intents
                 .iter()
-                .filter(|i| i.kind == Self::KIND && undoing(i) == Some(op.operation_id.as_str()))
+                .filter(|i| i.kind == Self::KIND.name() && undoing(i) == Some(op.operation_id.as_str()))
                 .map(|i| i.id.clone())
                 .collect(),
         };
@@ -586,7 +564,7 @@ impl ConfirmedWrite for Undo {
                 // an undo is never itself "in effect" (D25).
                 draft.markers_only = false;
                 draft.mark_self_undone = true;
-                draft.operation_kind = Some("categorize");
+                draft.operation_kind = Some(Kind::Categorize);
                 draft.moves = super::apply_categories::moves(&r.changes);
                 draft.details = json!({});
             }
@@ -867,26 +845,26 @@ impl ConfirmedWrite for Undo {
             return "Assigned amounts and targets restored.".to_string();
         }
         let kind = match change.revert {
-            Revert::Categorize(_) => "categorize",
-            Revert::Budget { .. } => "budget",
-            Revert::Move { .. } => "move",
-            Revert::Approve { .. } => "approve",
-            Revert::Create { .. } => "create",
-            Revert::Flags { .. } => "flag",
-            Revert::Update { .. } => "update",
-            Revert::Payee { .. } => "payee",
-            Revert::Reconcile { .. } => "reconcile",
-            Revert::Target { .. } => "target",
-            Revert::Category { .. } => "category",
-            Revert::Recreate { .. } => "delete",
+            Revert::Categorize(_) => Kind::Categorize,
+            Revert::Budget { .. } => Kind::Budget,
+            Revert::Move { .. } => Kind::Move,
+            Revert::Approve { .. } => Kind::Approve,
+            Revert::Create { .. } => Kind::Create,
+            Revert::Flags { .. } => Kind::Flag,
+            Revert::Update { .. } => Kind::Update,
+            Revert::Payee { .. } => Kind::Payee,
+            Revert::Reconcile { .. } => Kind::Reconcile,
+            Revert::Target { .. } => Kind::Target,
+            Revert::Category { .. } => Kind::Category,
+            Revert::Recreate { .. } => Kind::Delete,
             Revert::Schedule(ref r) => super::scheduled_writes::undo_kind(r),
-            Revert::SplitEdit { .. } => "split_edit",
-            Revert::Merge { .. } => "merge",
-            Revert::Link { .. } => "link",
-            Revert::BudgetPlan { .. } => "budget_plan",
-            Revert::CategoryMerge { .. } => "category_merge",
+            Revert::SplitEdit { .. } => Kind::SplitEdit,
+            Revert::Merge { .. } => Kind::Merge,
+            Revert::Link { .. } => Kind::Link,
+            Revert::BudgetPlan { .. } => Kind::BudgetPlan,
+            Revert::CategoryMerge { .. } => Kind::CategoryMerge,
         };
-        applied_message_of(kind).to_string()
+        kind.undone().to_string()
     }
 }
 
@@ -941,42 +919,6 @@ pub(crate) fn undo_result(
         },
     }
     .into_value()
-}
-
-/// The applied message of an undo, per kind (`docs/contract/writes.md` §10.2).
-pub fn applied_message_of(kind: &str) -> &'static str {
-    match kind {
-        "categorize" => "Previous categories restored.",
-        "budget" => "Budgeted amount restored.",
-        "move" => "Both amounts restored.",
-        "create" => "Created transactions deleted.",
-        "flag" => "Flags restored.",
-        "update" => "Previous values restored.",
-        "payee" => "The payee's previous name is back.",
-        "reconcile" => "Reconciliation undone.",
-        "target" => "Target restored.",
-        "category" => "Previous name and group restored.",
-        "delete" => {
-            "Deleted transactions recreated, with new ids and without their bank-import link."
-        }
-        "schedule_update" => "The schedule's previous values are back.",
-        "schedule_create" => "The created schedule is deleted.",
-        "schedule_delete" => "The deleted schedule is recreated, with a new id.",
-        "split_edit" => {
-            "The old lines are back, on the transaction created again (a new id, no bank-import link)."
-        }
-        "merge" => {
-            "Transactions and schedules moved back to their former payees. The payee they were merged into stays in YNAB (its API cannot delete a payee)."
-        }
-        "link" => {
-            "The transfer is two separate transactions again; the deleted one came back with a new id and without its bank-import link."
-        }
-        "budget_plan" => "Assigned amounts restored.",
-        "category_merge" => {
-            "Assigned amounts, transactions, splits and schedules moved back to the category they were merged from; the splits were created again with their old lines (new ids, no bank-import link)."
-        }
-        _ => "Approval undone.",
-    }
 }
 
 /// The undo of a `category_merge`, in order: per month the target lowered then the source raised

@@ -104,7 +104,7 @@ Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
 impl ConfirmedWrite for UpdateCategory {
     type Change = CategoryUpdate;
     const TOOL: &'static str = "update_category";
-    const KIND: &'static str = "category";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Category;
 
     async fn prepare(
         &self,

@@ -143,7 +143,7 @@ YNAB request to preview once the plan is loaded, plus one to apply."
 impl ConfirmedWrite for UpdateScheduledTransaction {
     type Change = ScheduleUpdating;
     const TOOL: &'static str = "update_scheduled_transaction";
-    const KIND: &'static str = "schedule_update";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::ScheduleUpdate;
     const APPLIED: &'static str = "Updated.";
     const UNDO: Undoable = Undoable::Yes("puts back every value not changed since");
 

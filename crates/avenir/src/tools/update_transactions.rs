@@ -254,7 +254,7 @@ not changed since. Cost: ≤ 1 YNAB request to preview once the plan is loaded, 
 impl ConfirmedWrite for UpdateTransactions {
     type Change = Updating;
     const TOOL: &'static str = "update_transactions";
-    const KIND: &'static str = "update";
+    const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Update;
     const APPLIED: &'static str = "Updated.";
     const UNDO: Undoable = Undoable::Yes("puts back every value not changed since");
 

@@ -2,6 +2,7 @@
 //! (`docs/contract/writes.md` §5.3, §10.2). A detail that is missing or of the wrong type is a
 //! [`Refusal`], never a default.
 
+use super::Kind;
 use crate::months::CalendarMonth;
 use serde_json::Value;
 use ynab::models::Milliunits;
@@ -490,17 +491,28 @@ pub fn parse(
     moves: Vec<CategoryMove>,
     from_intent: bool,
 ) -> Result<Details, Refusal> {
+    let known = Kind::from_name(kind).ok_or_else(|| Refusal::Kind(kind.to_string()))?;
+    parse_kind(known, details, moves, from_intent)
+}
+
+/// [`parse`] of a kind this build knows: one arm per kind.
+fn parse_kind(
+    kind: Kind,
+    details: &Value,
+    moves: Vec<CategoryMove>,
+    from_intent: bool,
+) -> Result<Details, Refusal> {
     match kind {
         // An intent carries its moves in its details; a journal line, typed, beside them.
-        "categorize" if from_intent => Ok(Details::Categorize {
+        Kind::Categorize if from_intent => Ok(Details::Categorize {
             moves: intent_moves(details)?,
         }),
-        "categorize" => Ok(Details::Categorize { moves }),
-        "budget" => Ok(Details::Budget {
+        Kind::Categorize => Ok(Details::Categorize { moves }),
+        Kind::Budget => Ok(Details::Budget {
             month: month(details)?,
             change: assigned(details, "")?,
         }),
-        "move" => {
+        Kind::Move => {
             let month = month(details)?;
             let changes = details
                 .get("changes")
@@ -515,21 +527,21 @@ pub fn parse(
                 target: assigned(target, "changes.1.")?,
             })
         }
-        "delete" => Ok(Details::Delete {
+        Kind::Delete => Ok(Details::Delete {
             transaction_ids: strings(details, "transaction_ids")?,
             server_knowledge: optional_knowledge(details)?
                 .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
         }),
-        "create" if from_intent && details.get("transaction_ids").is_none() => {
+        Kind::Create if from_intent && details.get("transaction_ids").is_none() => {
             let recognition =
                 recognition(details)?.ok_or_else(|| damaged("item_digests", "a list of ids"))?;
             Ok(Details::Create(Created::ByDigest(recognition)))
         }
-        "create" => Ok(Details::Create(Created::Ids(strings(
+        Kind::Create => Ok(Details::Create(Created::Ids(strings(
             details,
             "transaction_ids",
         )?))),
-        "flag" => {
+        Kind::Flag => {
             let changes = details
                 .get("changes")
                 .and_then(Value::as_array)
@@ -551,9 +563,9 @@ pub fn parse(
                 .collect::<Result<_, Refusal>>()?;
             Ok(Details::Flag { changes })
         }
-        "update" => update_edits(details),
-        "merge" => merge_details(details),
-        "link" => Ok(Details::Link {
+        Kind::Update => update_edits(details),
+        Kind::Merge => merge_details(details),
+        Kind::Link => Ok(Details::Link {
             kept_id: text(details, "kept_id", "kept_id")?,
             payee_before: nullable(details, "payee_before", "payee_before")?,
             category_before: nullable(details, "category_before", "category_before")?,
@@ -562,12 +574,12 @@ pub fn parse(
             server_knowledge: optional_knowledge(details)?
                 .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
         }),
-        "payee" => Ok(Details::Payee {
+        Kind::Payee => Ok(Details::Payee {
             payee_id: text(details, "payee_id", "payee_id")?,
             from: text(details, "from", "from")?,
             to: text(details, "to", "to")?,
         }),
-        "reconcile" => Ok(Details::Reconcile {
+        Kind::Reconcile => Ok(Details::Reconcile {
             reconciled_ids: strings(details, "reconciled_ids")?,
             adjustment_id: match details.get("adjustment_id") {
                 None => None,
@@ -579,14 +591,14 @@ pub fn parse(
                 None
             },
         }),
-        "category" => Ok(Details::Category(CategoryEdit {
+        Kind::Category => Ok(Details::Category(CategoryEdit {
             category_id: text(details, "category_id", "category_id")?,
             name_before: text(details, "name_before", "name_before")?,
             group_before: text(details, "group_before", "group_before")?,
             name_after: text(details, "name_after", "name_after")?,
             group_after: text(details, "group_after", "group_after")?,
         })),
-        "target" => {
+        Kind::Target => {
             let Some(fields) = details.get("undo").filter(|u| u.is_object()).cloned() else {
                 if from_intent {
                     return Ok(Details::Irreversible(Irreversible::Target {
@@ -604,33 +616,35 @@ pub fn parse(
                 fields,
             })
         }
-        "split" if from_intent => Ok(Details::Irreversible(Irreversible::Split {
+        Kind::Split if from_intent => Ok(Details::Irreversible(Irreversible::Split {
             transaction_id: text(details, "transaction_id", "transaction_id")?,
             category_before: nullable(details, "category_before", "category_before")?,
             line_digests: strings(details, "line_digests")?,
             digest_salt: salt(details)?,
         })),
-        "category_create" if from_intent => {
+        Kind::CategoryCreate if from_intent => {
             Ok(Details::Irreversible(Irreversible::CategoryCreate {
                 group_id: text(details, "category_group_id", "category_group_id")?,
                 name_digest: optional_text(details, "name_digest")?,
                 digest_salt: salt(details)?,
             }))
         }
-        "import" if from_intent => Ok(Details::Irreversible(Irreversible::Import {
+        Kind::Import if from_intent => Ok(Details::Irreversible(Irreversible::Import {
             server_knowledge: optional_knowledge(details)?,
         })),
-        "account_create" if from_intent => Ok(Details::Irreversible(Irreversible::AccountCreate {
-            name_digest: text(details, "name_digest", "name_digest")?,
-            digest_salt: salt(details)?,
-        })),
-        "approve" => Ok(Details::Approve {
+        Kind::AccountCreate if from_intent => {
+            Ok(Details::Irreversible(Irreversible::AccountCreate {
+                name_digest: text(details, "name_digest", "name_digest")?,
+                digest_salt: salt(details)?,
+            }))
+        }
+        Kind::Approve => Ok(Details::Approve {
             transaction_ids: strings(details, "transaction_ids")?,
         }),
-        "schedule_update" | "schedule_delete" | "schedule_create" => {
-            super::schedules::parse(kind, details, from_intent).map(Details::Schedule)
+        Kind::ScheduleUpdate | Kind::ScheduleDelete | Kind::ScheduleCreate => {
+            super::schedules::parse(kind.name(), details, from_intent).map(Details::Schedule)
         }
-        "split_edit" => Ok(Details::SplitEdit(super::split_edit::SplitEditDone {
+        Kind::SplitEdit => Ok(Details::SplitEdit(super::split_edit::SplitEditDone {
             old_id: text(details, "old_id", "old_id")?,
             new_id: optional_text(details, "new_id")?,
             server_knowledge: optional_knowledge(details)?
@@ -638,7 +652,7 @@ pub fn parse(
             digest_salt: text(details, "digest_salt", "digest_salt")?,
             new_digest: text(details, "new_digest", "new_digest")?,
         })),
-        "budget_plan" => {
+        Kind::BudgetPlan => {
             let month = month(details)?;
             let changes = details
                 .get("changes")
@@ -666,8 +680,13 @@ pub fn parse(
                 targets,
             })
         }
-        "category_merge" => category_merge_details(details).map(Details::CategoryMerge),
-        other => Err(Refusal::Kind(other.to_string())),
+        Kind::CategoryMerge => category_merge_details(details).map(Details::CategoryMerge),
+        Kind::Split
+        | Kind::CategoryCreate
+        | Kind::Import
+        | Kind::AccountCreate
+        | Kind::Undo
+        | Kind::ConformanceFixture => Err(Refusal::Kind(kind.name().to_string())),
     }
 }
 
