@@ -72,10 +72,10 @@ async fn lines_of_tool(tool: &'static str) -> Result<Value, String> {
     // the golden lines then show that nothing more was written.
     if let (Some(operation_id), false) = (done["operation_id"].as_str(), tool == "undo_operation") {
         let undo = json!({"plan_id": "last-used", "operation_id": operation_id});
-        if let Ok(undone) = confirmed(&h, "undo_operation", undo).await {
-            if undone["status"] != "applied" {
-                return Err(format!("undo of {tool}: {undone}"));
-            }
+        if let Ok(undone) = confirmed(&h, "undo_operation", undo).await
+            && undone["status"] != "applied"
+        {
+            return Err(format!("undo of {tool}: {undone}"));
         }
     }
     // Numbered from the file's first intent: a setup's operation (the move an undo reverts) too.
