@@ -249,6 +249,23 @@ pub fn held_months(
     held.split_off(skip)
 }
 
+/// Journaled as YNAB writes a month, `YYYY-MM-01`.
+impl serde::Serialize for CalendarMonth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.label())
+    }
+}
+
+/// Read as YNAB writes a month (`YYYY-MM-01`, or `YYYY-MM`); anything else is refused.
+impl<'de> serde::Deserialize<'de> for CalendarMonth {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        CalendarMonth::from_ynab(&text).ok_or_else(|| {
+            serde::de::Error::invalid_value(serde::de::Unexpected::Other("text"), &"a month")
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

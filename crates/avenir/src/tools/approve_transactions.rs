@@ -1,6 +1,7 @@
 //! `approve_transactions` (`docs/contract/writes.md` §8, D25, D33): the one immediate write —
 //! marking transactions reviewed — journaled and undoable like the others, without a question.
 
+use crate::logic::undo::{self, record::to_details};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::Ids;
 use crate::confirm::{JournalDraft, WriteFailure, journal_failed, journaled};
@@ -8,7 +9,7 @@ use crate::context::Context;
 use crate::store::journal::UndoLockMode;
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::json;
+
 use ynab::writes::TransactionUpdate;
 
 crate::tool_args! {
@@ -93,7 +94,9 @@ async fn approve(
             ..TransactionUpdate::default()
         })
         .collect();
-    let details = json!({"transaction_ids": turned});
+    let details = to_details(&undo::Approved {
+        transaction_ids: turned,
+    });
     let mut approved = 0usize;
     let write = async {
         let saved = context

@@ -4,6 +4,7 @@
 //! The journal keeps only ids and the plan's `server_knowledge` before the delete (D6, D31): undo
 //! reads YNAB's own record of each deleted transaction (its tombstone in the delta since then).
 
+use crate::logic::undo::{self, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Ids;
 use crate::confirm::{
@@ -189,7 +190,10 @@ impl ConfirmedWrite for DeleteTransactions {
 
     /// D31: ids only, and the knowledge undo reads the deletions since.
     fn intent_details(&self, change: &Deletion) -> Value {
-        json!({"transaction_ids": change.all_ids(), "server_knowledge": change.knowledge})
+        to_details(&undo::Deleted {
+            transaction_ids: change.all_ids(),
+            server_knowledge: change.knowledge,
+        })
     }
 
     /// One DELETE each, in request order. A failure after the first says what is deleted, what
@@ -243,7 +247,10 @@ impl ConfirmedWrite for DeleteTransactions {
         }
         let all = change.all_ids();
         let draft = JournalDraft {
-            details: json!({"transaction_ids": all, "server_knowledge": change.knowledge}),
+            details: to_details(&undo::Deleted {
+                transaction_ids: all.clone(),
+                server_knowledge: change.knowledge,
+            }),
             ..JournalDraft::default()
         };
         Ok(Written {

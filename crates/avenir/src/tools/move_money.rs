@@ -1,6 +1,7 @@
 //! `move_money` (`docs/contract/writes.md` §9.5): money moved between two categories for a month,
 //! in one confirmed and undoable step.
 
+use crate::logic::undo::{self, record::to_details};
 use super::assigned_amounts::{
     Side, available_part, month_categories, second_half_failed, unknown_category,
 };
@@ -196,10 +197,15 @@ impl ConfirmedWrite for MoveMoney {
     }
 
     fn intent_details(&self, m: &MoneyMove) -> Value {
-        json!({"month": m.month.label(), "changes": [
-            {"category_id": m.source.category_id, "from": m.source.from, "to": m.source.to},
-            {"category_id": m.target.category_id, "from": m.target.from, "to": m.target.to}
-        ]})
+        let change = |side: &Side| undo::AssignedChange {
+            category_id: side.category_id.clone(),
+            from: side.from,
+            to: side.to,
+        };
+        to_details(&undo::Moved {
+            month: m.month,
+            changes: [change(&m.source), change(&m.target)],
+        })
     }
 
     async fn write(

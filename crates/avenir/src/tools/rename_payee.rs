@@ -1,6 +1,7 @@
 //! `rename_payee` (`docs/contract/writes.md` §9.7): give a payee a cleaner name for its whole
 //! history, confirmed and undoable.
 
+use crate::logic::undo::{self, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Text;
 use crate::confirm::{
@@ -190,7 +191,11 @@ impl ConfirmedWrite for RenamePayee {
 /// The journal's (and the intent's) details: `{payee_id, from, to}`, the names exactly as YNAB
 /// held the old one and as sent for the new one — what the `payee` undo reads (§5.2, §10.2).
 fn details(change: &PayeeRename) -> Value {
-    json!({"payee_id": change.payee_id, "from": change.from, "to": change.to})
+    to_details(&undo::PayeeRenamed {
+        payee_id: change.payee_id.clone(),
+        from: change.from.clone(),
+        to: change.to.clone(),
+    })
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! `set_category_budget` (`docs/contract/writes.md` §9.8): a category's assigned amount for a
 //! month, confirmed and undoable.
 
+use crate::logic::undo::{self, record::to_details};
 use super::assigned_amounts::{available_part, month_categories, unknown_category};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Money, Month};
@@ -142,8 +143,12 @@ impl ConfirmedWrite for SetBudget {
     }
 
     fn intent_details(&self, change: &BudgetChange) -> Value {
-        json!({"month": change.month.label(), "category_id": change.category_id,
-               "from": change.from, "to": change.to})
+        to_details(&undo::Budgeted {
+            month: change.month,
+            category_id: change.category_id.clone(),
+            from: change.from,
+            to: change.to,
+        })
     }
 
     async fn write(

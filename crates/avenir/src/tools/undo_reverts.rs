@@ -84,15 +84,15 @@ pub(crate) async fn plan_undo(
             return irreversible(context, snapshot, &op, what, unfinished).await;
         }
         Details::Categorize { moves } => undo::categorize(&moves, plan, &fmt, applied),
-        Details::Budget { month, change } => {
+        Details::Budget(budgeted) => {
+            let month = budgeted.month;
             let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
-            undo::budget(month, &change, &categories, &fmt, applied)
+            undo::budget(month, &budgeted.change(), &categories, &fmt, applied)
         }
-        Details::Move {
+        Details::Move(undo::Moved {
             month,
-            source,
-            target,
-        } => {
+            changes: [source, target],
+        }) => {
             let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
             undo::move_money(month, &source, &target, &categories, applied, &fmt)
         }
@@ -110,7 +110,9 @@ pub(crate) async fn plan_undo(
         Details::Update { edits, digest_salt } => {
             undo::update(&edits, digest_salt.as_deref(), plan, &fmt, applied)
         }
-        Details::Payee { payee_id, from, to } => undo::payee(&payee_id, &from, &to, plan, applied),
+        Details::Payee(undo::PayeeRenamed { payee_id, from, to }) => {
+            undo::payee(&payee_id, &from, &to, plan, applied)
+        }
         Details::Reconcile {
             reconciled_ids,
             adjustment_id,
@@ -141,11 +143,13 @@ pub(crate) async fn plan_undo(
             &fmt,
             applied,
         ),
-        Details::Approve { transaction_ids } => undo::approve(transaction_ids, plan, applied),
-        Details::Delete {
+        Details::Approve(undo::Approved { transaction_ids }) => {
+            undo::approve(transaction_ids, plan, applied)
+        }
+        Details::Delete(undo::Deleted {
             transaction_ids,
             server_knowledge,
-        } => {
+        }) => {
             if recreated_by_interrupted_undo(context, &plan_id, recovery).await? {
                 undo::delete_recreated(&transaction_ids, snapshot.server_knowledge)
             } else {

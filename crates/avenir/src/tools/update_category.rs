@@ -1,6 +1,7 @@
 //! `update_category` (`docs/contract/writes.md` §9.10, D15, D25): a category renamed or moved to
 //! another group, confirmed; journaled as `category`, which undo puts back.
 
+use crate::logic::undo::{self, record::to_details};
 use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::confirm::{ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, Written};
@@ -172,9 +173,13 @@ impl ConfirmedWrite for UpdateCategory {
     fn intent_details(&self, change: &CategoryUpdate) -> Value {
         // Names may be kept for this kind (D25, D31).
         let e = &change.edit;
-        json!({"category_id": change.category_id, "name_before": e.name_before,
-               "group_before": e.group_before, "name_after": e.name_after,
-               "group_after": e.group_after})
+        to_details(&undo::CategoryEdit {
+            category_id: change.category_id.clone(),
+            name_before: e.name_before.clone(),
+            group_before: e.group_before.clone(),
+            name_after: e.name_after.clone(),
+            group_after: e.group_after.clone(),
+        })
     }
 
     async fn write(

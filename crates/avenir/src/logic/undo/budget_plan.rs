@@ -317,7 +317,7 @@ mod tests {
             parse("budget_plan", &damaged, Vec::new(), false),
             Err(Refusal::Damaged {
                 field: "targets.0.undo".into(),
-                expected: "the fields that restore the target"
+                problem: "is missing or is not the fields that restore the target".into()
             })
         );
     }
@@ -341,7 +341,7 @@ mod tests {
             parse("budget_plan", &damaged, Vec::new(), true),
             Err(Refusal::Damaged {
                 field: "changes.0.to".into(),
-                expected: "an amount in milliunits"
+                problem: "is missing or is not an amount in milliunits".into()
             })
         );
         assert_eq!(

@@ -385,7 +385,7 @@ mod tests {
             parse("category_merge", &damaged, Vec::new(), false),
             Err(Refusal::Damaged {
                 field: "months.1.target".into(),
-                expected: "an amount in milliunits"
+                problem: "is missing or is not an amount in milliunits".into()
             })
         );
     }

@@ -3,9 +3,60 @@
 //! [`Refusal`], never a default.
 
 use super::Kind;
+use super::record::from_details;
 use crate::months::CalendarMonth;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ynab::models::Milliunits;
+
+/// `budget`: one category's assigned amount in one month.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budgeted {
+    pub month: CalendarMonth,
+    pub category_id: String,
+    pub from: Milliunits,
+    pub to: Milliunits,
+}
+
+impl Budgeted {
+    /// The amount as the operation changed it.
+    pub fn change(&self) -> AssignedChange {
+        AssignedChange {
+            category_id: self.category_id.clone(),
+            from: self.from,
+            to: self.to,
+        }
+    }
+}
+
+/// `move`: the two amounts of one month, the source (the money came from) first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moved {
+    pub month: CalendarMonth,
+    pub changes: [AssignedChange; 2],
+}
+
+/// `payee`: the payee renamed, its name exactly as YNAB held it and as it was sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PayeeRenamed {
+    pub payee_id: String,
+    pub from: String,
+    pub to: String,
+}
+
+/// `approve`: the transactions the operation approved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Approved {
+    pub transaction_ids: Vec<String>,
+}
+
+/// `delete`: the ids deleted (a transfer's both sides), and the plan's knowledge before the
+/// delete, since which YNAB's delta shows each one deleted, with its fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deleted {
+    pub transaction_ids: Vec<String>,
+    pub server_knowledge: i64,
+}
 
 /// One move of a `categorize` operation: the transaction went from one category to another.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,7 +67,7 @@ pub struct CategoryMove {
 }
 
 /// A category's assigned amount, as the operation changed it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AssignedChange {
     pub category_id: String,
     pub from: Milliunits,
@@ -31,8 +82,8 @@ pub struct FlagChange {
     pub to: Option<String>,
 }
 
-/// A category's name and group before and after an `update_category` (D25).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `category`: a category's name and group before and after an `update_category` (D25).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CategoryEdit {
     pub category_id: String,
     pub name_before: String,
@@ -93,25 +144,13 @@ pub enum Details {
     Categorize {
         moves: Vec<CategoryMove>,
     },
-    Budget {
-        month: CalendarMonth,
-        change: AssignedChange,
-    },
-    /// `source` is the first change of the journal, `target` the second.
-    Move {
-        month: CalendarMonth,
-        source: AssignedChange,
-        target: AssignedChange,
-    },
+    Budget(Budgeted),
+    Move(Moved),
     Create(Created),
     Flag {
         changes: Vec<FlagChange>,
     },
-    Payee {
-        payee_id: String,
-        from: String,
-        to: String,
-    },
+    Payee(PayeeRenamed),
     /// `recognition` is set for an unfinished intent that was to create an adjustment.
     Reconcile {
         reconciled_ids: Vec<String>,
@@ -127,15 +166,8 @@ pub enum Details {
         after: String,
         fields: Value,
     },
-    Approve {
-        transaction_ids: Vec<String>,
-    },
-    /// `delete`: the ids deleted (a transfer's both sides), and the plan's knowledge before the
-    /// delete, since which YNAB's delta shows each one deleted, with its fields.
-    Delete {
-        transaction_ids: Vec<String>,
-        server_knowledge: i64,
-    },
+    Approve(Approved),
+    Delete(Deleted),
     /// `update`: each transaction's fields, and the salt of any digest.
     Update {
         edits: Vec<TransactionEdit>,
@@ -226,11 +258,9 @@ pub enum Refusal {
     TargetNotRestorable,
     /// A kind this build cannot revert.
     Kind(String),
-    /// A detail missing or of the wrong type: `field` names it, `expected` says what it must be.
-    Damaged {
-        field: String,
-        expected: &'static str,
-    },
+    /// A detail missing or of the wrong type: `field` names it (`changes.1.from`), `problem`
+    /// says what is wrong with it (`is missing`, `is not an integer`).
+    Damaged { field: String, problem: String },
 }
 
 impl Refusal {
@@ -247,8 +277,8 @@ impl Refusal {
             Refusal::Kind(kind) => format!(
                 "Operation {operation_id} ({kind}) cannot be undone here: this version of avenir-mcp cannot revert a {kind} operation yet; change it back in YNAB."
             ),
-            Refusal::Damaged { field, expected } => format!(
-                "Operation {operation_id} ({kind}) cannot be undone here: its journal entry is damaged ({field} is missing or is not {expected}); fix that line of the journal or change it back in YNAB."
+            Refusal::Damaged { field, problem } => format!(
+                "Operation {operation_id} ({kind}) cannot be undone here: its journal entry is damaged ({field} {problem}); fix that line of the journal or change it back in YNAB."
             ),
         }
     }
@@ -258,7 +288,7 @@ impl Refusal {
 pub(super) fn damaged(field: &str, expected: &'static str) -> Refusal {
     Refusal::Damaged {
         field: field.to_string(),
-        expected,
+        problem: format!("is missing or is not {expected}"),
     }
 }
 
@@ -508,30 +538,9 @@ fn parse_kind(
             moves: intent_moves(details)?,
         }),
         Kind::Categorize => Ok(Details::Categorize { moves }),
-        Kind::Budget => Ok(Details::Budget {
-            month: month(details)?,
-            change: assigned(details, "")?,
-        }),
-        Kind::Move => {
-            let month = month(details)?;
-            let changes = details
-                .get("changes")
-                .and_then(Value::as_array)
-                .ok_or(Refusal::NotTwoSides)?;
-            let [source, target] = changes.as_slice() else {
-                return Err(Refusal::NotTwoSides);
-            };
-            Ok(Details::Move {
-                month,
-                source: assigned(source, "changes.0.")?,
-                target: assigned(target, "changes.1.")?,
-            })
-        }
-        Kind::Delete => Ok(Details::Delete {
-            transaction_ids: strings(details, "transaction_ids")?,
-            server_knowledge: optional_knowledge(details)?
-                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
-        }),
+        Kind::Budget => from_details(details).map(Details::Budget),
+        Kind::Move => from_details(details).map(Details::Move),
+        Kind::Delete => from_details(details).map(Details::Delete),
         Kind::Create if from_intent && details.get("transaction_ids").is_none() => {
             let recognition =
                 recognition(details)?.ok_or_else(|| damaged("item_digests", "a list of ids"))?;
@@ -574,11 +583,7 @@ fn parse_kind(
             server_knowledge: optional_knowledge(details)?
                 .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
         }),
-        Kind::Payee => Ok(Details::Payee {
-            payee_id: text(details, "payee_id", "payee_id")?,
-            from: text(details, "from", "from")?,
-            to: text(details, "to", "to")?,
-        }),
+        Kind::Payee => from_details(details).map(Details::Payee),
         Kind::Reconcile => Ok(Details::Reconcile {
             reconciled_ids: strings(details, "reconciled_ids")?,
             adjustment_id: match details.get("adjustment_id") {
@@ -591,13 +596,7 @@ fn parse_kind(
                 None
             },
         }),
-        Kind::Category => Ok(Details::Category(CategoryEdit {
-            category_id: text(details, "category_id", "category_id")?,
-            name_before: text(details, "name_before", "name_before")?,
-            group_before: text(details, "group_before", "group_before")?,
-            name_after: text(details, "name_after", "name_after")?,
-            group_after: text(details, "group_after", "group_after")?,
-        })),
+        Kind::Category => from_details(details).map(Details::Category),
         Kind::Target => {
             let Some(fields) = details.get("undo").filter(|u| u.is_object()).cloned() else {
                 if from_intent {
@@ -638,9 +637,7 @@ fn parse_kind(
                 digest_salt: salt(details)?,
             }))
         }
-        Kind::Approve => Ok(Details::Approve {
-            transaction_ids: strings(details, "transaction_ids")?,
-        }),
+        Kind::Approve => from_details(details).map(Details::Approve),
         Kind::ScheduleUpdate | Kind::ScheduleDelete | Kind::ScheduleCreate => {
             super::schedules::parse(kind.name(), details, from_intent).map(Details::Schedule)
         }

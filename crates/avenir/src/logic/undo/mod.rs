@@ -15,12 +15,14 @@ pub mod details;
 pub mod kind;
 pub mod link;
 pub mod merge;
+pub mod record;
 pub mod schedules;
 pub mod split_edit;
 
 pub use details::{
-    AssignedChange, CategoryEdit, CategoryMove, Created, Details, FieldEdit, FlagChange,
-    Irreversible, Known, Recognition, Refusal, TransactionEdit, parse,
+    Approved, AssignedChange, Budgeted, CategoryEdit, CategoryMove, Created, Deleted, Details,
+    FieldEdit, FlagChange, Irreversible, Known, Moved, PayeeRenamed, Recognition, Refusal,
+    TransactionEdit, parse,
 };
 
 pub use super::recategorised::Recategorised;

@@ -12,10 +12,16 @@ fn parsed(kind: &str, details: Value) -> Result<Details, Refusal> {
     parse(kind, &details, Vec::new(), false)
 }
 
+/// The refusal of a detail the parser reads by hand: missing, or not `expected`.
 fn damaged(field: &str, expected: &'static str) -> Result<Details, Refusal> {
+    Err(details::damaged(field, expected))
+}
+
+/// The refusal of a detail read as its kind's record: `problem` as serde's error says it.
+fn damaged_record(field: &str, problem: &str) -> Result<Details, Refusal> {
     Err(Refusal::Damaged {
         field: field.into(),
-        expected,
+        problem: problem.into(),
     })
 }
 
@@ -99,12 +105,13 @@ fn an_intents_moves_are_parsed_from_its_details() {
 #[test]
 fn budget_sets_the_amount_back_unless_it_changed() {
     let f = plan();
-    let Ok(Details::Budget { month, change }) = parsed(
+    let Ok(Details::Budget(budgeted)) = parsed(
         "budget",
         json!({"month": "2026-09-01", "category_id": "c-food", "from": 120_000, "to": 150_000}),
     ) else {
         panic!("a budget operation");
     };
+    let (month, change) = (budgeted.month, budgeted.change());
     let undo = budget(month, &change, &f.plan.categories, &fmt(), Applied::Fully);
     assert_eq!(
         undo.question,
@@ -131,21 +138,21 @@ fn budget_sets_the_amount_back_unless_it_changed() {
 fn budget_details_missing_or_mistyped_refuse() {
     assert_eq!(
         parsed("budget", json!({"category_id": "c", "from": 1, "to": 2})),
-        Err(Refusal::NoMonth)
+        damaged_record("month", "is missing")
     );
     assert_eq!(
         parsed(
             "budget",
             json!({"month": "2026-09-01", "category_id": "c", "to": 2})
         ),
-        damaged("from", "an amount in milliunits")
+        damaged_record("from", "is missing")
     );
     assert_eq!(
         parsed(
             "budget",
             json!({"month": "2026-09-01", "category_id": 7, "from": 1, "to": 2})
         ),
-        damaged("category_id", "a string")
+        damaged_record("category_id", "is not a string")
     );
     assert_eq!(
         Refusal::NoMonth.message("abc", "budget"),
@@ -154,11 +161,11 @@ fn budget_details_missing_or_mistyped_refuse() {
     assert_eq!(
         Refusal::Damaged {
             field: "from".into(),
-            expected: "an amount in milliunits"
+            problem: "is not an integer".into()
         }
         .message("abc", "budget"),
         "Operation abc (budget) cannot be undone here: its journal entry is damaged (from is \
-missing or is not an amount in milliunits); fix that line of the journal or change it back in YNAB."
+not an integer); fix that line of the journal or change it back in YNAB."
     );
 }
 
@@ -166,11 +173,10 @@ fn move_details(source_to: Milliunits) -> (CalendarMonth, AssignedChange, Assign
     let details = json!({"month": "2026-09-01", "changes": [
         {"category_id": "c-food", "from": 170_000, "to": source_to},
         {"category_id": "c-fun", "from": 30_000, "to": 50_000}]});
-    let Ok(Details::Move {
+    let Ok(Details::Move(Moved {
         month,
-        source,
-        target,
-    }) = parsed("move", details)
+        changes: [source, target],
+    })) = parsed("move", details)
     else {
         panic!("a move");
     };
@@ -230,11 +236,11 @@ fn move_details_need_two_whole_sides() {
             "move",
             json!({"month": "2026-09-01", "changes": [{"category_id": "c", "from": 1, "to": 2}]})
         ),
-        Err(Refusal::NotTwoSides)
+        damaged_record("changes", "is not an array of length 2")
     );
     assert_eq!(
         parsed("move", json!({"month": "2026-09-01"})),
-        Err(Refusal::NotTwoSides)
+        damaged_record("changes", "is missing")
     );
     assert_eq!(
         parsed(
@@ -242,7 +248,7 @@ fn move_details_need_two_whole_sides() {
             json!({"month": "2026-09-01", "changes": [
                 {"category_id": "c", "from": 1, "to": 2}, {"category_id": "d", "from": "1", "to": 2}]})
         ),
-        damaged("changes.1.from", "an amount in milliunits")
+        damaged_record("changes.1.from", "is not an integer")
     );
 }
 
@@ -403,7 +409,7 @@ fn payee_is_named_back_unless_renamed_since() {
     );
     assert_eq!(
         parsed("payee", json!({"payee_id": "p", "from": "A"})),
-        damaged("to", "a string")
+        damaged_record("to", "is missing")
     );
 }
 
@@ -489,7 +495,7 @@ fn category_gets_its_name_and_group_back_unless_changed() {
     );
     assert_eq!(
         parsed("category", json!({"category_id": "c"})),
-        damaged("name_before", "a string")
+        damaged_record("name_before", "is missing")
     );
 }
 
@@ -552,7 +558,7 @@ fn approve_unapproves_what_is_still_approved() {
     );
     assert_eq!(
         parsed("approve", json!({"transaction_ids": "t1"})),
-        damaged("transaction_ids", "a list of ids")
+        damaged_record("transaction_ids", "is not a list")
     );
     assert_eq!(
         parsed("import", json!({})),
@@ -997,18 +1003,18 @@ fn delete_details_parse_and_refuse_when_damaged() {
             "delete",
             json!({"transaction_ids": ["a"], "server_knowledge": 3})
         ),
-        Ok(Details::Delete {
+        Ok(Details::Delete(Deleted {
             transaction_ids: vec!["a".into()],
             server_knowledge: 3
-        })
+        }))
     );
     assert_eq!(
         parsed("delete", json!({"transaction_ids": ["a"]})),
-        damaged("server_knowledge", "an integer")
+        damaged_record("server_knowledge", "is missing")
     );
     assert_eq!(
         parsed("delete", json!({"server_knowledge": 3})),
-        damaged("transaction_ids", "a list of ids")
+        damaged_record("transaction_ids", "is missing")
     );
 }
 
