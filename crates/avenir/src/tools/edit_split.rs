@@ -8,6 +8,7 @@
 //! keeps ids, the plan's knowledge and a salted digest (D31); undo reads the old lines from
 //! YNAB's tombstone, as for `delete_transactions`.
 
+use crate::logic::undo::{record::to_details, split_edit::SplitEditDone};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Money, Text};
 use crate::confirm::{
@@ -255,8 +256,13 @@ impl ConfirmedWrite for EditSplit {
     /// D31: ids, the knowledge undo reads the old transaction's tombstone since, and the new
     /// transaction's salted digest (its id is not known before it is created).
     fn intent_details(&self, change: &SplitEditPlan) -> Value {
-        json!({"old_id": change.transaction_id, "server_knowledge": change.knowledge,
-               "digest_salt": change.salt, "new_digest": change.digest})
+        to_details(&SplitEditDone {
+            old_id: change.transaction_id.clone(),
+            new_id: None,
+            server_knowledge: change.knowledge,
+            digest_salt: change.salt.clone(),
+            new_digest: change.digest.clone(),
+        })
     }
 
     /// Create the new transaction, then delete the old one. A failure of the delete leaves both
@@ -298,9 +304,13 @@ impl ConfirmedWrite for EditSplit {
             )));
         }
         let draft = JournalDraft {
-            details: json!({"old_id": old, "new_id": new_id,
-                            "server_knowledge": change.knowledge,
-                            "digest_salt": change.salt, "new_digest": change.digest}),
+            details: to_details(&SplitEditDone {
+                old_id: old.clone(),
+                new_id: Some(new_id.clone()),
+                server_knowledge: change.knowledge,
+                digest_salt: change.salt.clone(),
+                new_digest: change.digest.clone(),
+            }),
             ..JournalDraft::default()
         };
         Ok(Written {

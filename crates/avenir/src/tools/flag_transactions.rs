@@ -1,6 +1,7 @@
 //! `flag_transactions` (`docs/contract/writes.md` §9.3): give transactions a coloured flag, or
 //! remove it, in one confirmed and undoable step.
 
+use crate::logic::undo::{FlagChange, details::Flagged, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::FlagColour;
 use crate::confirm::{
@@ -259,10 +260,16 @@ fn subject(changes: &[Reflagged]) -> Value {
 /// The journal's (and the intent's) details: `{"changes": [{transaction_id, from, to}]}`, in
 /// request order — what the `flag` undo reads (`docs/contract/writes.md` §5.2, §10.2).
 fn details(changes: &[Reflagged]) -> Value {
-    json!({"changes": changes
-        .iter()
-        .map(|c| json!({"transaction_id": c.transaction_id, "from": c.from, "to": c.to}))
-        .collect::<Vec<_>>()})
+    to_details(&Flagged {
+        changes: changes
+            .iter()
+            .map(|c| FlagChange {
+                transaction_id: c.transaction_id.clone(),
+                from: c.from.map(str::to_string),
+                to: c.to.map(str::to_string),
+            })
+            .collect(),
+    })
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! journal keeps ids and the plan's knowledge only (D31): undo recreates the deleted side from
 //! YNAB's record of it.
 
+use crate::logic::undo::{link::Linked, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Ids;
 use crate::confirm::{
@@ -338,9 +339,13 @@ impl ConfirmedWrite for LinkTransfer {
 /// The journal's (and the intent's) details: ids, the kept side's payee and category before,
 /// and the plan's knowledge (D31).
 fn details(change: &Linking) -> Value {
-    json!({"kept_id": change.kept.transaction_id, "payee_before": change.payee_before,
-           "category_before": change.category_before,
-           "transfer_payee_id": change.transfer_payee_id,
-           "deleted_id": change.deleted.transaction_id, "mirror_id": change.mirror_id,
-           "server_knowledge": change.knowledge})
+    to_details(&Linked {
+        kept_id: change.kept.transaction_id.clone(),
+        payee_before: change.payee_before.clone(),
+        category_before: change.category_before.clone(),
+        transfer_payee_id: change.transfer_payee_id.clone(),
+        deleted_id: change.deleted.transaction_id.clone(),
+        mirror_id: change.mirror_id.clone(),
+        server_knowledge: change.knowledge,
+    })
 }

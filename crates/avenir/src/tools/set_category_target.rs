@@ -5,6 +5,7 @@
 //! A previous target the API cannot recreate (a kind or rhythm only YNAB's app sets) is said in
 //! the question, and the change is journaled with `"undoable": false` and a reason (D25).
 
+use crate::logic::undo::{details::TargetSet, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Date, Frequency, Money};
 use crate::confirm::{
@@ -109,9 +110,13 @@ request to preview once the plan is loaded, plus one to apply."
 }
 
 /// A `target` operation's journal details (`docs/contract/writes.md` §5.2).
-fn journal_details(edit: &TargetEdit) -> Value {
-    json!({"category_id": edit.category_id, "undo": edit.change.undo,
-           "after": edit.change.after})
+fn journal_details(edit: &TargetEdit, before: Option<String>) -> Value {
+    to_details(&TargetSet {
+        category_id: edit.category_id.clone(),
+        before,
+        after: edit.change.after.clone(),
+        undo: edit.change.undo.clone(),
+    })
 }
 
 impl ConfirmedWrite for SetTarget {
@@ -172,9 +177,7 @@ impl ConfirmedWrite for SetTarget {
     /// The journal's details, and how the target read before: a restart that finds the intent
     /// unfinished tells from it whether the change landed (D14).
     fn intent_details(&self, edit: &TargetEdit) -> Value {
-        let mut details = journal_details(edit);
-        details["before"] = json!(edit.change.before);
-        details
+        journal_details(edit, Some(edit.change.before.clone()))
     }
 
     async fn write(
@@ -194,7 +197,7 @@ impl ConfirmedWrite for SetTarget {
             .await?;
         let restorable = edit.change.undo.is_some();
         Ok(JournalDraft {
-            details: journal_details(edit),
+            details: journal_details(edit, None),
             undoable: (!restorable).then_some(false),
             reason: (!restorable).then(|| {
                 format!(

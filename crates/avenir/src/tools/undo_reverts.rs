@@ -106,7 +106,7 @@ pub(crate) async fn plan_undo(
             };
             undo::create(ids, plan, applied)
         }
-        Details::Flag { changes } => undo::flag(&changes, plan, applied),
+        Details::Flag(flagged) => undo::flag(&flagged.changes, plan, applied),
         Details::Update { edits, digest_salt } => {
             undo::update(&edits, digest_salt.as_deref(), plan, &fmt, applied)
         }
@@ -182,27 +182,9 @@ pub(crate) async fn plan_undo(
             plan,
             applied,
         ),
-        Details::Link {
-            kept_id,
-            payee_before,
-            category_before,
-            transfer_payee_id,
-            deleted_id,
-            server_knowledge,
-        } => {
-            let changed = changed_since(context, &plan_id, server_knowledge).await?;
-            undo::link::link(
-                undo::link::LinkDone {
-                    kept_id: &kept_id,
-                    payee_before: payee_before.as_deref(),
-                    category_before: category_before.as_deref(),
-                    transfer_payee_id: &transfer_payee_id,
-                    deleted_id: &deleted_id,
-                },
-                &changed,
-                plan,
-                applied,
-            )
+        Details::Link(linked) => {
+            let changed = changed_since(context, &plan_id, linked.server_knowledge).await?;
+            undo::link::link(linked.done(), &changed, plan, applied)
         }
         Details::BudgetPlan {
             month,

@@ -74,12 +74,39 @@ pub struct AssignedChange {
     pub to: Milliunits,
 }
 
-/// A transaction's flag, as the operation changed it (`None`: no flag).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A transaction's flag, as the operation changed it (`None`: no flag; present in the record,
+/// `null` or `""` when there is none).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FlagChange {
     pub transaction_id: String,
+    #[serde(deserialize_with = "flag_colour")]
     pub from: Option<String>,
+    #[serde(deserialize_with = "flag_colour")]
     pub to: Option<String>,
+}
+
+/// `flag`: each transaction's flag, in request order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Flagged {
+    pub changes: Vec<FlagChange>,
+}
+
+/// A flag colour as journaled: present, `null` or `""` for none.
+fn flag_colour<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.filter(|c| !c.is_empty()))
+}
+
+/// `target`: the category, how its target read before (an intent notes it, a journal line does
+/// not) and after, and the fields that restore the previous one (`null` when the API cannot).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetSet {
+    pub category_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    pub after: String,
+    /// An object of YNAB's target fields (anything else: not restorable).
+    #[serde(default)]
+    pub undo: Option<Value>,
 }
 
 /// `category`: a category's name and group before and after an `update_category` (D25).
@@ -147,9 +174,7 @@ pub enum Details {
     Budget(Budgeted),
     Move(Moved),
     Create(Created),
-    Flag {
-        changes: Vec<FlagChange>,
-    },
+    Flag(Flagged),
     Payee(PayeeRenamed),
     /// `recognition` is set for an unfinished intent that was to create an adjustment.
     Reconcile {
@@ -190,17 +215,7 @@ pub enum Details {
         target_name_digest: Option<String>,
         digest_salt: Option<String>,
     },
-    /// `link`: the kept side, its payee and category before, the transfer payee it got, the
-    /// deleted side, and the plan's knowledge before (YNAB's record of the deleted side is read
-    /// since).
-    Link {
-        kept_id: String,
-        payee_before: Option<String>,
-        category_before: Option<String>,
-        transfer_payee_id: String,
-        deleted_id: String,
-        server_knowledge: i64,
-    },
+    Link(super::link::Linked),
     /// `budget_plan`: the month and each category's assigned amount as the plan changed it.
     BudgetPlan {
         month: CalendarMonth,
@@ -367,11 +382,6 @@ fn assigned(details: &Value, prefix: &str) -> Result<AssignedChange, Refusal> {
         from: milliunits(details, "from", &field("from"))?,
         to: milliunits(details, "to", &field("to"))?,
     })
-}
-
-/// A flag as the journal writes it: `null` or `""` mean none.
-fn flag(details: &Value, key: &str, field: &str) -> Result<Option<String>, Refusal> {
-    Ok(nullable(details, key, field)?.filter(|c| !c.is_empty()))
 }
 
 /// An intent's `digest_salt`: absent from intents written before salts, whose digests are of
@@ -550,39 +560,10 @@ fn parse_kind(
             details,
             "transaction_ids",
         )?))),
-        Kind::Flag => {
-            let changes = details
-                .get("changes")
-                .and_then(Value::as_array)
-                .ok_or_else(|| damaged("changes", "a list of flag changes"))?;
-            let changes = changes
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    Ok(FlagChange {
-                        transaction_id: text(
-                            c,
-                            "transaction_id",
-                            &format!("changes.{i}.transaction_id"),
-                        )?,
-                        from: flag(c, "from", &format!("changes.{i}.from"))?,
-                        to: flag(c, "to", &format!("changes.{i}.to"))?,
-                    })
-                })
-                .collect::<Result<_, Refusal>>()?;
-            Ok(Details::Flag { changes })
-        }
+        Kind::Flag => from_details(details).map(Details::Flag),
         Kind::Update => update_edits(details),
         Kind::Merge => merge_details(details),
-        Kind::Link => Ok(Details::Link {
-            kept_id: text(details, "kept_id", "kept_id")?,
-            payee_before: nullable(details, "payee_before", "payee_before")?,
-            category_before: nullable(details, "category_before", "category_before")?,
-            transfer_payee_id: text(details, "transfer_payee_id", "transfer_payee_id")?,
-            deleted_id: text(details, "deleted_id", "deleted_id")?,
-            server_knowledge: optional_knowledge(details)?
-                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
-        }),
+        Kind::Link => from_details(details).map(Details::Link),
         Kind::Payee => from_details(details).map(Details::Payee),
         Kind::Reconcile => Ok(Details::Reconcile {
             reconciled_ids: strings(details, "reconciled_ids")?,
@@ -598,22 +579,21 @@ fn parse_kind(
         }),
         Kind::Category => from_details(details).map(Details::Category),
         Kind::Target => {
-            let Some(fields) = details.get("undo").filter(|u| u.is_object()).cloned() else {
-                if from_intent {
-                    return Ok(Details::Irreversible(Irreversible::Target {
-                        category_id: text(details, "category_id", "category_id")?,
-                        before: optional_text(details, "before")?,
-                        after: text(details, "after", "after")?,
-                    }));
-                }
-                return Err(Refusal::TargetNotRestorable);
-            };
-            Ok(Details::Target {
-                category_id: text(details, "category_id", "category_id")?,
-                before: optional_text(details, "before")?,
-                after: text(details, "after", "after")?,
-                fields,
-            })
+            let set: TargetSet = from_details(details)?;
+            match set.undo.filter(Value::is_object) {
+                Some(fields) => Ok(Details::Target {
+                    category_id: set.category_id,
+                    before: set.before,
+                    after: set.after,
+                    fields,
+                }),
+                None if from_intent => Ok(Details::Irreversible(Irreversible::Target {
+                    category_id: set.category_id,
+                    before: set.before,
+                    after: set.after,
+                })),
+                None => Err(Refusal::TargetNotRestorable),
+            }
         }
         Kind::Split if from_intent => Ok(Details::Irreversible(Irreversible::Split {
             transaction_id: text(details, "transaction_id", "transaction_id")?,
@@ -641,14 +621,7 @@ fn parse_kind(
         Kind::ScheduleUpdate | Kind::ScheduleDelete | Kind::ScheduleCreate => {
             super::schedules::parse(kind.name(), details, from_intent).map(Details::Schedule)
         }
-        Kind::SplitEdit => Ok(Details::SplitEdit(super::split_edit::SplitEditDone {
-            old_id: text(details, "old_id", "old_id")?,
-            new_id: optional_text(details, "new_id")?,
-            server_knowledge: optional_knowledge(details)?
-                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
-            digest_salt: text(details, "digest_salt", "digest_salt")?,
-            new_digest: text(details, "new_digest", "new_digest")?,
-        })),
+        Kind::SplitEdit => from_details(details).map(Details::SplitEdit),
         Kind::BudgetPlan => {
             let month = month(details)?;
             let changes = details

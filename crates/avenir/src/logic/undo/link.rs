@@ -8,6 +8,36 @@ use super::{Applied, Revert, UndoPlan, live_transaction, recreation};
 use serde_json::json;
 use ynab::models::{PlanDetail, Transaction};
 
+/// A `link`'s record: the kept side, its payee and category before (present, `null` for none),
+/// the transfer payee it got, the deleted side, the mirror YNAB made of the kept side (once
+/// known), and the plan's knowledge before, since which YNAB's record of the deleted side is read.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Linked {
+    pub kept_id: String,
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub payee_before: Option<String>,
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub category_before: Option<String>,
+    pub transfer_payee_id: String,
+    pub deleted_id: String,
+    #[serde(default)]
+    pub mirror_id: Option<String>,
+    pub server_knowledge: i64,
+}
+
+impl Linked {
+    /// What undo compares, borrowed.
+    pub fn done(&self) -> LinkDone<'_> {
+        LinkDone {
+            kept_id: &self.kept_id,
+            payee_before: self.payee_before.as_deref(),
+            category_before: self.category_before.as_deref(),
+            transfer_payee_id: &self.transfer_payee_id,
+            deleted_id: &self.deleted_id,
+        }
+    }
+}
+
 /// What the journal (or an unfinished intent) says a `link` did.
 #[derive(Debug, Clone, Copy)]
 pub struct LinkDone<'a> {

@@ -21,7 +21,7 @@ pub mod split_edit;
 
 pub use details::{
     Approved, AssignedChange, Budgeted, CategoryEdit, CategoryMove, Created, Deleted, Details,
-    FieldEdit, FlagChange, Irreversible, Known, Moved, PayeeRenamed, Recognition, Refusal,
+    FieldEdit, FlagChange, Flagged, Irreversible, Known, Moved, PayeeRenamed, Recognition, Refusal,
     TransactionEdit, parse,
 };
 

@@ -17,11 +17,12 @@ use crate::text::safe;
 use serde_json::json;
 use ynab::models::{PlanDetail, Transaction, TransactionSummary};
 
-/// What a `split_edit` journaled (or its intent noted).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a `split_edit` journaled (or its intent noted): its record.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SplitEditDone {
     pub old_id: String,
     /// `None` in an intent: the new transaction is recognised by its digest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_id: Option<String>,
     pub server_knowledge: i64,
     pub digest_salt: String,

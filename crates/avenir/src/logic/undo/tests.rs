@@ -348,7 +348,7 @@ fn flag_puts_back_the_flags_still_as_set() {
     let mut f = plan();
     f.plan.transactions[0].flag_color = Some("red".into());
     f.plan.transactions[1].flag_color = Some("blue".into());
-    let Ok(Details::Flag { changes }) = parsed(
+    let Ok(Details::Flag(Flagged { changes })) = parsed(
         "flag",
         json!({"changes": [
             {"transaction_id": "t1", "from": "", "to": "red"},
@@ -374,11 +374,11 @@ fn flag_puts_back_the_flags_still_as_set() {
             "flag",
             json!({"changes": [{"transaction_id": "t1", "to": "red"}]})
         ),
-        damaged("changes.0.from", "null or a string")
+        damaged_record("changes.0.from", "is missing")
     );
     assert_eq!(
         parsed("flag", json!({})),
-        damaged("changes", "a list of flag changes")
+        damaged_record("changes", "is missing")
     );
 }
 
@@ -534,7 +534,7 @@ fn target_is_restored_unless_changed_and_needs_its_fields() {
     );
     assert_eq!(
         parsed("target", json!({"category_id": "c-food", "undo": {}})),
-        damaged("after", "a string")
+        damaged_record("after", "is missing")
     );
 }
 
