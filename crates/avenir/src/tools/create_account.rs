@@ -1,6 +1,8 @@
 //! `create_account` (issue 11, `docs/writes/create_account.md`): an unlinked account with a
 //! name, a type and a starting balance, confirmed and journaled as not undoable (D25).
 
+use crate::logic::undo::irreversible::{AccountCreated, AccountIntended};
+use crate::logic::undo::record::to_details;
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Money;
 use crate::confirm::{
@@ -177,9 +179,13 @@ impl ConfirmedWrite for CreateAccount {
         // The type, and the name as a salted digest only (D31): an interrupted creation is
         // recognised by it among the plan's accounts.
         let salt = crate::random::hex::<16>();
-        json!({"type": change.account.kind, "on_budget": change.account.on_budget,
-               "name_digest": crate::logic::created::name_digest(Some(&salt), &change.account.name),
-               "digest_salt": salt})
+        let account = &change.account;
+        to_details(&AccountIntended {
+            kind: Some(account.kind.to_string()),
+            on_budget: Some(account.on_budget),
+            name_digest: crate::logic::created::name_digest(Some(&salt), &account.name),
+            digest_salt: Some(salt),
+        })
     }
 
     async fn write(
@@ -197,7 +203,11 @@ impl ConfirmedWrite for CreateAccount {
         let id = saved.account.id;
         Ok(Written {
             draft: JournalDraft {
-                details: json!({"account_id": id, "type": a.kind, "on_budget": a.on_budget}),
+                details: to_details(&AccountCreated {
+                    account_id: Some(id.to_string()),
+                    kind: Some(a.kind.to_string()),
+                    on_budget: Some(a.on_budget),
+                }),
                 undoable: Some(false),
                 reason: Some(NOT_UNDOABLE.to_string()),
                 ..JournalDraft::default()

@@ -4,6 +4,8 @@
 //! A creation is journaled as `category_create`, which undo cannot revert (YNAB's API cannot
 //! delete or hide a category).
 
+use crate::logic::undo::irreversible::{CategoryCreated, CategoryIntended};
+use crate::logic::undo::record::to_details;
 use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::confirm::{
@@ -141,9 +143,11 @@ impl ConfirmedWrite for CreateCategory {
         // The name by digest only: the journal holds category names for a `category` operation
         // only (D31). A restart that finds the intent unfinished looks for it in the group.
         let salt = crate::random::hex::<16>();
-        json!({"category_group_id": change.group_id,
-               "name_digest": crate::logic::created::name_digest(Some(&salt), &change.name),
-               "digest_salt": salt})
+        to_details(&CategoryIntended {
+            category_group_id: change.group_id.clone(),
+            name_digest: Some(crate::logic::created::name_digest(Some(&salt), &change.name)),
+            digest_salt: Some(salt),
+        })
     }
 
     /// The category created, with the id YNAB gave it.
@@ -167,7 +171,10 @@ impl ConfirmedWrite for CreateCategory {
             .await?;
         let id = saved.category.id;
         let draft = JournalDraft {
-            details: json!({"category_id": id, "category_group_id": c.group_id}),
+            details: to_details(&CategoryCreated {
+                category_id: Some(id.to_string()),
+                category_group_id: c.group_id.clone(),
+            }),
             undoable: Some(false),
             reason: Some(CREATE_NOT_UNDOABLE.to_string()),
             ..JournalDraft::default()

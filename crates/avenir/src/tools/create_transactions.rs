@@ -4,6 +4,8 @@
 //! The journal keeps only the ids YNAB gave them, and the intent a digest of each item (D31): no
 //! payee, memo or amount reaches the disk in clear.
 
+use crate::logic::undo::details::{CreateIntended, CreatedIds};
+use crate::logic::undo::{Recognition, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Date, Flag, MemberText, Money};
 use crate::confirm::{
@@ -286,9 +288,15 @@ impl ConfirmedWrite for CreateTransactions {
             .iter()
             .map(|i| digest(Some(&salt), &i.subject_item()))
             .collect();
-        json!({"account_id": change.account_id, "approved": change.approved,
-               "item_digests": digests, "digest_salt": salt,
-               "server_knowledge": change.knowledge})
+        to_details(&CreateIntended {
+            approved: change.approved,
+            recognition: Recognition {
+                account_id: change.account_id.clone(),
+                item_digests: digests,
+                digest_salt: Some(salt),
+                server_knowledge: Some(change.knowledge),
+            },
+        })
     }
 
     /// The creation, with the ids YNAB gave and the duplicate import ids it found.
@@ -319,7 +327,9 @@ impl ConfirmedWrite for CreateTransactions {
             .create_transactions(&proposal.plan_id, &transactions)
             .await?;
         let draft = JournalDraft {
-            details: json!({"transaction_ids": saved.transaction_ids}),
+            details: to_details(&CreatedIds {
+                transaction_ids: saved.transaction_ids.clone(),
+            }),
             ..JournalDraft::default()
         };
         let created = Creation {

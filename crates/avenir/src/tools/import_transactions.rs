@@ -4,6 +4,8 @@
 //! It is journaled as `import` with `"undoable": false` and a reason (D25): an imported
 //! transaction is deleted in YNAB itself.
 
+use crate::logic::undo::irreversible::{ImportIntended, Imported};
+use crate::logic::undo::record::to_details;
 use super::{ConfirmedTool, PlanArgs, ToolError};
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
@@ -105,7 +107,9 @@ impl ConfirmedWrite for ImportTransactions {
     }
 
     fn intent_details(&self, change: &Import) -> Value {
-        json!({"server_knowledge": change.knowledge})
+        to_details(&ImportIntended {
+            server_knowledge: Some(change.knowledge),
+        })
     }
 
     /// The import, with the ids YNAB imported.
@@ -120,7 +124,9 @@ impl ConfirmedWrite for ImportTransactions {
             .import_transactions(&proposal.plan_id)
             .await?;
         let draft = JournalDraft {
-            details: json!({"transaction_ids": ids}),
+            details: to_details(&Imported {
+                transaction_ids: ids.clone(),
+            }),
             undoable: Some(false),
             reason: Some(NOT_UNDOABLE.to_string()),
             ..JournalDraft::default()

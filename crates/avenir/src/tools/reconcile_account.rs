@@ -6,6 +6,7 @@
 //! by name (F3); a reconciliation half done (adjustment created, marking refused) is said as such
 //! and its intent left unfinished (§13 #4).
 
+use crate::logic::undo::{details::Reconciled, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Flag, Money};
 use crate::confirm::{
@@ -296,8 +297,14 @@ impl ConfirmedWrite for ReconcileAccount {
     /// is YNAB's to give, so the intent keeps a digest of it instead, as `create` intents do, and
     /// the knowledge to read what changed since (D31): undo recognises it by that digest.
     fn intent_details(&self, change: &Reconciliation) -> Value {
-        let mut details = json!({"account_id": change.account_id,
-                                 "reconciled_ids": change.to_reconcile, "adjustment_id": null});
+        let mut record = Reconciled {
+            account_id: Some(change.account_id.clone()),
+            reconciled_ids: change.to_reconcile.clone(),
+            adjustment_id: None,
+            item_digests: None,
+            digest_salt: None,
+            server_knowledge: None,
+        };
         if change.adjustment != 0 {
             let adjustment = self.adjustment(change);
             let salt = crate::random::hex::<16>();
@@ -311,11 +318,11 @@ impl ConfirmedWrite for ReconcileAccount {
                     adjustment.category_id.as_deref(),
                 ),
             );
-            details["item_digests"] = json!([digest]);
-            details["digest_salt"] = json!(salt);
-            details["server_knowledge"] = json!(change.knowledge);
+            record.item_digests = Some(vec![digest]);
+            record.digest_salt = Some(salt);
+            record.server_knowledge = Some(change.knowledge);
         }
-        details
+        to_details(&record)
     }
 
     async fn write(
@@ -367,8 +374,14 @@ impl ConfirmedWrite for ReconcileAccount {
             });
         }
         Ok(JournalDraft {
-            details: json!({"account_id": change.account_id, "reconciled_ids": reconciled,
-                            "adjustment_id": adjustment_id}),
+            details: to_details(&Reconciled {
+                account_id: Some(change.account_id.clone()),
+                reconciled_ids: reconciled,
+                adjustment_id,
+                item_digests: None,
+                digest_salt: None,
+                server_knowledge: None,
+            }),
             ..JournalDraft::default()
         }
         .into())

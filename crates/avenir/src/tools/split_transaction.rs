@@ -4,6 +4,8 @@
 //! YNAB's API cannot change a split afterwards, so it is journaled as `split` with
 //! `"undoable": false` and a reason (D25); the question and the result say so.
 
+use crate::logic::undo::irreversible::{SplitDone, SplitIntended};
+use crate::logic::undo::record::to_details;
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Money, Text};
 use crate::confirm::{
@@ -227,8 +229,12 @@ impl ConfirmedWrite for SplitTransaction {
                 line_digest(Some(&salt), l.amount, Some(&l.category_id), memo.as_deref())
             })
             .collect();
-        json!({"transaction_id": change.transaction_id, "category_before": change.category_before,
-               "line_digests": digests, "digest_salt": salt})
+        to_details(&SplitIntended {
+            transaction_id: change.transaction_id.clone(),
+            category_before: change.category_before.clone(),
+            line_digests: digests,
+            digest_salt: Some(salt),
+        })
     }
 
     async fn write(
@@ -259,8 +265,10 @@ impl ConfirmedWrite for SplitTransaction {
             .update_transactions(&proposal.plan_id, &[update])
             .await?;
         Ok(JournalDraft {
-            details: json!({"transaction_id": change.transaction_id,
-                            "category_before": change.category_before}),
+            details: to_details(&SplitDone {
+                transaction_id: change.transaction_id.clone(),
+                category_before: change.category_before.clone(),
+            }),
             undoable: Some(false),
             reason: Some(REASON.into()),
             ..JournalDraft::default()

@@ -15,6 +15,7 @@ use crate::confirm::Proposal;
 use crate::confirm::WriteStatus;
 use crate::context::Context;
 use crate::digest::order_free;
+use crate::logic::undo::record::to_details;
 use crate::logic::undo::{
     self, Applied, AssignedBack, CategoryMove, Created, Details, Irreversible, Landing,
     Recognition, Refusal, UndoPlan,
@@ -275,6 +276,85 @@ async fn nothing_left(
     Ok(prepared)
 }
 
+/// Whether an interrupted write of a kind undo cannot revert landed, the journal line it would
+/// have written (the tool's own record), and why it cannot be undone.
+async fn landing_of(
+    context: &Context,
+    snapshot: &Arc<crate::plan_store::PlanSnapshot>,
+    what: Irreversible,
+) -> Result<(Landing, serde_json::Value, String), ToolError> {
+    use crate::logic::undo::irreversible::{AccountCreated, CategoryCreated, Imported, SplitDone};
+    let plan = &snapshot.plan;
+    Ok(match what {
+        Irreversible::Split(split) => {
+            let landing = undo::split_landing(&split, plan);
+            let line = SplitDone {
+                transaction_id: split.transaction_id,
+                category_before: split.category_before,
+            };
+            let reason = super::split_transaction::REASON.to_string();
+            (landing, to_details(&line), reason)
+        }
+        Irreversible::CategoryCreate(intended) => {
+            let (landing, category_id) = undo::category_create_landing(&intended, plan);
+            let line = CategoryCreated {
+                category_id,
+                category_group_id: intended.category_group_id,
+            };
+            let reason = super::create_category::CREATE_NOT_UNDOABLE.to_string();
+            (landing, to_details(&line), reason)
+        }
+        Irreversible::Import(intended) => {
+            let imported = match intended.server_knowledge {
+                None => None,
+                Some(knowledge) => Some(imported_since(context, snapshot.id(), knowledge).await?),
+            };
+            let landing = match &imported {
+                None => Landing::Unknown,
+                Some(ids) if ids.is_empty() => Landing::NotApplied,
+                Some(_) => Landing::Applied,
+            };
+            let line = Imported {
+                transaction_ids: imported.unwrap_or_default(),
+            };
+            let reason = super::import_transactions::NOT_UNDOABLE.to_string();
+            (landing, to_details(&line), reason)
+        }
+        Irreversible::Target {
+            category_id,
+            before,
+            after,
+        } => {
+            let fmt = MoneyFormat::of(plan.currency_format.as_ref());
+            let landing =
+                undo::target_landing(&category_id, (before.as_deref(), &after), plan, &fmt);
+            let reason = format!(
+                "YNAB's API cannot recreate the previous target ({}); only YNAB can bring it back",
+                before.as_deref().unwrap_or("as it was")
+            );
+            let line = undo::details::TargetSet {
+                category_id,
+                before: None,
+                after,
+                undo: None,
+            };
+            (landing, to_details(&line), reason)
+        }
+        Irreversible::AccountCreate(intended) => {
+            let digest = &intended.name_digest;
+            let (landing, account_id) =
+                undo::account_create::landing(digest, intended.digest_salt.as_deref(), plan);
+            let line = AccountCreated {
+                account_id,
+                kind: intended.kind,
+                on_budget: intended.on_budget,
+            };
+            let reason = super::create_account::NOT_UNDOABLE.to_string();
+            (landing, to_details(&line), reason)
+        }
+    })
+}
+
 /// An unfinished intent of a kind YNAB's API cannot revert (D14, D25): read whether it landed.
 /// Not applied, it is settled; applied, it is journaled as it would have been, not undoable,
 /// with its reason. Either way nothing is written to YNAB and nothing is asked.
@@ -285,98 +365,7 @@ async fn irreversible(
     what: Irreversible,
     unfinished: Vec<super::undo_operation::UnfinishedEntry>,
 ) -> Result<Prepared<UndoChange>, ToolError> {
-    let plan = &snapshot.plan;
-    let fmt = MoneyFormat::of(plan.currency_format.as_ref());
-    let (landing, details, reason) = match what {
-        Irreversible::Split {
-            transaction_id,
-            category_before,
-            line_digests,
-            digest_salt,
-        } => (
-            undo::split_landing(
-                &transaction_id,
-                category_before.as_deref(),
-                &line_digests,
-                digest_salt.as_deref(),
-                plan,
-            ),
-            json!({"transaction_id": transaction_id, "category_before": category_before}),
-            super::split_transaction::REASON.to_string(),
-        ),
-        Irreversible::CategoryCreate {
-            group_id,
-            name_digest,
-            digest_salt,
-        } => {
-            let (landing, id) = undo::category_create_landing(
-                &group_id,
-                name_digest.as_deref(),
-                digest_salt.as_deref(),
-                plan,
-            );
-            (
-                landing,
-                json!({"category_id": id, "category_group_id": group_id}),
-                super::create_category::CREATE_NOT_UNDOABLE.to_string(),
-            )
-        }
-        Irreversible::Import { server_knowledge } => {
-            let imported = match server_knowledge {
-                None => None,
-                Some(knowledge) => Some(imported_since(context, snapshot.id(), knowledge).await?),
-            };
-            let landing = match &imported {
-                None => Landing::Unknown,
-                Some(ids) if ids.is_empty() => Landing::NotApplied,
-                Some(_) => Landing::Applied,
-            };
-            (
-                landing,
-                json!({"transaction_ids": imported.unwrap_or_default()}),
-                super::import_transactions::NOT_UNDOABLE.to_string(),
-            )
-        }
-        Irreversible::Target {
-            category_id,
-            before,
-            after,
-        } => {
-            let landing =
-                undo::target_landing(&category_id, (before.as_deref(), &after), plan, &fmt);
-            let reason = format!(
-                "YNAB's API cannot recreate the previous target ({}); only YNAB can bring it back",
-                before.as_deref().unwrap_or("as it was")
-            );
-            (
-                landing,
-                json!({"category_id": category_id, "undo": null, "after": after}),
-                reason,
-            )
-        }
-        Irreversible::AccountCreate {
-            name_digest,
-            digest_salt,
-        } => {
-            let (landing, id) =
-                undo::account_create::landing(&name_digest, digest_salt.as_deref(), plan);
-            let kind = op
-                .details
-                .get("type")
-                .cloned()
-                .unwrap_or(serde_json::Value::Null);
-            let on_budget = op
-                .details
-                .get("on_budget")
-                .cloned()
-                .unwrap_or(serde_json::Value::Null);
-            (
-                landing,
-                json!({"account_id": id, "type": kind, "on_budget": on_budget}),
-                super::create_account::NOT_UNDOABLE.to_string(),
-            )
-        }
-    };
+    let (landing, details, reason) = landing_of(context, snapshot, what).await?;
     let (id, kind) = (&op.operation_id, &op.kind);
     let message = match landing {
         Landing::NotApplied if kind == "import" => format!(

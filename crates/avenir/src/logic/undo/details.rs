@@ -146,14 +146,68 @@ pub struct TransactionEdit {
 
 /// How an unfinished intent's new transactions are found again (D31): the digests of its items
 /// among the account's transactions changed since the plan's knowledge when it was written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Recognition {
     pub account_id: String,
     pub item_digests: Vec<String>,
     /// The intent's random salt of those digests; `None` for an intent written before salts.
+    #[serde(default)]
     pub digest_salt: Option<String>,
     /// `None`: the intent did not note it, and every transaction is looked at.
+    #[serde(default)]
     pub server_knowledge: Option<i64>,
+}
+
+/// `create`, as a journal line records it: the ids YNAB gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedIds {
+    pub transaction_ids: Vec<String>,
+}
+
+/// `create`, as its intent records it: whether the items were approved, and how to recognise
+/// them (their ids are YNAB's to give).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CreateIntended {
+    pub approved: bool,
+    #[serde(flatten)]
+    pub recognition: Recognition,
+}
+
+/// `reconcile`: the account, the transactions marked reconciled, the balance adjustment's id
+/// (`null` until YNAB gave it, or with none) and, in an intent that makes an adjustment, how to
+/// recognise it. The Python server's lines have the same keys.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reconciled {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account_id: Option<String>,
+    pub reconciled_ids: Vec<String>,
+    #[serde(default)]
+    pub adjustment_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_digests: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_salt: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_knowledge: Option<i64>,
+}
+
+impl Reconciled {
+    /// How an intent's adjustment is recognised, when it made one.
+    fn recognition(&self) -> Result<Option<Recognition>, Refusal> {
+        let Some(digests) = &self.item_digests else {
+            return Ok(None);
+        };
+        let account_id = self
+            .account_id
+            .clone()
+            .ok_or_else(|| damaged("account_id", "a string"))?;
+        Ok(Some(Recognition {
+            account_id,
+            item_digests: digests.clone(),
+            digest_salt: self.digest_salt.clone(),
+            server_knowledge: self.server_knowledge,
+        }))
+    }
 }
 
 /// How a `create` operation names the transactions it created.
@@ -231,35 +285,17 @@ pub enum Details {
 /// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Irreversible {
-    /// `split`: the transaction, its category before, and its lines by digest (D31).
-    Split {
-        transaction_id: String,
-        category_before: Option<String>,
-        line_digests: Vec<String>,
-        /// The intent's salt of those digests (`None`: written before salts).
-        digest_salt: Option<String>,
-    },
-    /// `category_create`: the group, and the name by digest (`None` in an intent that did not
-    /// note it).
-    CategoryCreate {
-        group_id: String,
-        name_digest: Option<String>,
-        /// The intent's salt of that digest (`None`: written before salts).
-        digest_salt: Option<String>,
-    },
+    Split(super::irreversible::SplitIntended),
+    CategoryCreate(super::irreversible::CategoryIntended),
     /// `import`: what came in since the plan's knowledge when the intent was written.
-    Import { server_knowledge: Option<i64> },
+    Import(super::irreversible::ImportIntended),
     /// A `target` change whose previous target the API cannot recreate.
     Target {
         category_id: String,
         before: Option<String>,
         after: String,
     },
-    /// `account_create`: the name by its salted digest (D31).
-    AccountCreate {
-        name_digest: String,
-        digest_salt: Option<String>,
-    },
+    AccountCreate(super::irreversible::AccountIntended),
 }
 
 /// Why an operation cannot be undone from what its journal details hold.
@@ -382,30 +418,6 @@ fn assigned(details: &Value, prefix: &str) -> Result<AssignedChange, Refusal> {
         from: milliunits(details, "from", &field("from"))?,
         to: milliunits(details, "to", &field("to"))?,
     })
-}
-
-/// An intent's `digest_salt`: absent from intents written before salts, whose digests are of
-/// the items alone.
-fn salt(details: &Value) -> Result<Option<String>, Refusal> {
-    match details.get("digest_salt") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(salt)) => Ok(Some(salt.clone())),
-        Some(_) => Err(damaged("digest_salt", "null or a string")),
-    }
-}
-
-/// An intent's [`Recognition`], when it holds `item_digests`.
-fn recognition(details: &Value) -> Result<Option<Recognition>, Refusal> {
-    if details.get("item_digests").is_none() {
-        return Ok(None);
-    }
-    let server_knowledge = optional_knowledge(details)?;
-    Ok(Some(Recognition {
-        account_id: text(details, "account_id", "account_id")?,
-        item_digests: strings(details, "item_digests")?,
-        digest_salt: salt(details)?,
-        server_knowledge,
-    }))
 }
 
 /// One value of an `update` field entry: `{key}` in clear, or `{key}_digest`.
@@ -552,31 +564,27 @@ fn parse_kind(
         Kind::Move => from_details(details).map(Details::Move),
         Kind::Delete => from_details(details).map(Details::Delete),
         Kind::Create if from_intent && details.get("transaction_ids").is_none() => {
-            let recognition =
-                recognition(details)?.ok_or_else(|| damaged("item_digests", "a list of ids"))?;
-            Ok(Details::Create(Created::ByDigest(recognition)))
+            from_details(details).map(|r| Details::Create(Created::ByDigest(r)))
         }
-        Kind::Create => Ok(Details::Create(Created::Ids(strings(
-            details,
-            "transaction_ids",
-        )?))),
+        Kind::Create => from_details(details)
+            .map(|CreatedIds { transaction_ids }| Details::Create(Created::Ids(transaction_ids))),
         Kind::Flag => from_details(details).map(Details::Flag),
         Kind::Update => update_edits(details),
         Kind::Merge => merge_details(details),
         Kind::Link => from_details(details).map(Details::Link),
         Kind::Payee => from_details(details).map(Details::Payee),
-        Kind::Reconcile => Ok(Details::Reconcile {
-            reconciled_ids: strings(details, "reconciled_ids")?,
-            adjustment_id: match details.get("adjustment_id") {
-                None => None,
-                Some(_) => nullable(details, "adjustment_id", "adjustment_id")?,
-            },
-            recognition: if from_intent {
-                recognition(details)?
-            } else {
-                None
-            },
-        }),
+        Kind::Reconcile => {
+            let record: Reconciled = from_details(details)?;
+            Ok(Details::Reconcile {
+                recognition: if from_intent {
+                    record.recognition()?
+                } else {
+                    None
+                },
+                reconciled_ids: record.reconciled_ids,
+                adjustment_id: record.adjustment_id,
+            })
+        }
         Kind::Category => from_details(details).map(Details::Category),
         Kind::Target => {
             let set: TargetSet = from_details(details)?;
@@ -595,27 +603,17 @@ fn parse_kind(
                 None => Err(Refusal::TargetNotRestorable),
             }
         }
-        Kind::Split if from_intent => Ok(Details::Irreversible(Irreversible::Split {
-            transaction_id: text(details, "transaction_id", "transaction_id")?,
-            category_before: nullable(details, "category_before", "category_before")?,
-            line_digests: strings(details, "line_digests")?,
-            digest_salt: salt(details)?,
-        })),
-        Kind::CategoryCreate if from_intent => {
-            Ok(Details::Irreversible(Irreversible::CategoryCreate {
-                group_id: text(details, "category_group_id", "category_group_id")?,
-                name_digest: optional_text(details, "name_digest")?,
-                digest_salt: salt(details)?,
-            }))
+        Kind::Split if from_intent => {
+            from_details(details).map(|r| Details::Irreversible(Irreversible::Split(r)))
         }
-        Kind::Import if from_intent => Ok(Details::Irreversible(Irreversible::Import {
-            server_knowledge: optional_knowledge(details)?,
-        })),
+        Kind::CategoryCreate if from_intent => {
+            from_details(details).map(|r| Details::Irreversible(Irreversible::CategoryCreate(r)))
+        }
+        Kind::Import if from_intent => {
+            from_details(details).map(|r| Details::Irreversible(Irreversible::Import(r)))
+        }
         Kind::AccountCreate if from_intent => {
-            Ok(Details::Irreversible(Irreversible::AccountCreate {
-                name_digest: text(details, "name_digest", "name_digest")?,
-                digest_salt: salt(details)?,
-            }))
+            from_details(details).map(|r| Details::Irreversible(Irreversible::AccountCreate(r)))
         }
         Kind::Approve => from_details(details).map(Details::Approve),
         Kind::ScheduleUpdate | Kind::ScheduleDelete | Kind::ScheduleCreate => {

@@ -12,6 +12,7 @@ pub mod account_create;
 pub mod budget_plan;
 pub mod category_merge;
 pub mod details;
+pub mod irreversible;
 pub mod kind;
 pub mod link;
 pub mod merge;
@@ -762,20 +763,16 @@ pub fn target_landing(
 
 /// A `split` interrupted (D14): applied when the transaction's lines have the intent's digests
 /// (in any order), not applied when it is still one line in its category as before.
-pub fn split_landing(
-    transaction_id: &str,
-    category_before: Option<&str>,
-    line_digests: &[String],
-    salt: Option<&str>,
-    plan: &PlanDetail,
-) -> Landing {
-    let Some(t) = live_transaction(plan, transaction_id) else {
+pub fn split_landing(split: &irreversible::SplitIntended, plan: &PlanDetail) -> Landing {
+    let id = split.transaction_id.as_str();
+    let Some(t) = live_transaction(plan, id) else {
         return Landing::Unknown;
     };
+    let salt = split.digest_salt.as_deref();
     let mut lines: Vec<String> = plan
         .subtransactions
         .iter()
-        .filter(|s| s.transaction_id == transaction_id && !s.deleted)
+        .filter(|s| s.transaction_id == id && !s.deleted)
         .map(|s| {
             crate::logic::created::line_digest(
                 salt,
@@ -785,12 +782,12 @@ pub fn split_landing(
             )
         })
         .collect();
-    let mut wanted = line_digests.to_vec();
+    let mut wanted = split.line_digests.clone();
     lines.sort();
     wanted.sort();
     if !lines.is_empty() && lines == wanted {
         Landing::Applied
-    } else if lines.is_empty() && t.category_id.as_deref() == category_before {
+    } else if lines.is_empty() && t.category_id.as_deref() == split.category_before.as_deref() {
         Landing::NotApplied
     } else {
         Landing::Unknown
@@ -800,17 +797,16 @@ pub fn split_landing(
 /// A `category_create` interrupted (D14): applied when the group holds a category whose name
 /// has the intent's digest — its id, then.
 pub fn category_create_landing(
-    group_id: &str,
-    name_digest: Option<&str>,
-    salt: Option<&str>,
+    intended: &irreversible::CategoryIntended,
     plan: &PlanDetail,
 ) -> (Landing, Option<String>) {
-    let Some(digest) = name_digest else {
+    let Some(digest) = intended.name_digest.as_deref() else {
         return (Landing::Unknown, None);
     };
+    let salt = intended.digest_salt.as_deref();
     let found = plan.categories.iter().find(|c| {
         !c.deleted
-            && c.category_group_id == group_id
+            && c.category_group_id == intended.category_group_id
             && crate::logic::created::name_digest(salt, &c.name) == digest
     });
     match found {

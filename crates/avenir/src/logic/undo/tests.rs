@@ -278,11 +278,11 @@ fn create_deletes_what_is_still_there() {
     );
     assert_eq!(
         parsed("create", json!({"transaction_ids": ["a", 3]})),
-        damaged("transaction_ids", "a list of ids")
+        damaged_record("transaction_ids.1", "is not a string")
     );
     assert_eq!(
         parsed("create", json!({})),
-        damaged("transaction_ids", "a list of ids")
+        damaged_record("transaction_ids", "is missing")
     );
     // an intent holds no ids yet: its items are recognised by digest (D31)
     assert_eq!(
@@ -322,15 +322,15 @@ fn create_deletes_what_is_still_there() {
             Vec::new(),
             true
         ),
-        damaged("digest_salt", "null or a string")
+        damaged_record("digest_salt", "is not a string")
     );
     assert_eq!(
         parse("create", &json!({"account_id": "a"}), Vec::new(), true),
-        damaged("item_digests", "a list of ids")
+        damaged_record("item_digests", "is missing")
     );
     assert_eq!(
         parse("create", &json!({"item_digests": ["d1"]}), Vec::new(), true),
-        damaged("account_id", "a string")
+        damaged_record("account_id", "is missing")
     );
     assert_eq!(
         parse(
@@ -339,7 +339,7 @@ fn create_deletes_what_is_still_there() {
             Vec::new(),
             true
         ),
-        damaged("server_knowledge", "an integer")
+        damaged_record("server_knowledge", "is not an integer")
     );
 }
 
@@ -459,11 +459,11 @@ fn reconcile_clears_what_is_still_reconciled_and_deletes_the_adjustment() {
             "reconcile",
             json!({"reconciled_ids": ["t1"], "adjustment_id": 4})
         ),
-        damaged("adjustment_id", "null or a string")
+        damaged_record("adjustment_id", "is not a string")
     );
     assert_eq!(
         parsed("reconcile", json!({"adjustment_id": null})),
-        damaged("reconciled_ids", "a list of ids")
+        damaged_record("reconciled_ids", "is missing")
     );
 }
 
@@ -768,6 +768,34 @@ fn an_irreversible_intent_is_read_as_landed_or_not() {
         crate::logic::created::line_digest(salt, amount, Some(category), memo)
     };
     let digests = vec![line(-10_000, "c-food", None), line(-2_340, "c-fun", None)];
+    fn split_landing(
+        id: &str,
+        before: Option<&str>,
+        digests: &[String],
+        salt: Option<&str>,
+        plan: &PlanDetail,
+    ) -> Landing {
+        let intended = irreversible::SplitIntended {
+            transaction_id: id.into(),
+            category_before: before.map(Into::into),
+            line_digests: digests.to_vec(),
+            digest_salt: salt.map(Into::into),
+        };
+        super::split_landing(&intended, plan)
+    }
+    fn category_create_landing(
+        group: &str,
+        digest: Option<&String>,
+        salt: Option<&str>,
+        plan: &PlanDetail,
+    ) -> (Landing, Option<String>) {
+        let intended = irreversible::CategoryIntended {
+            category_group_id: group.into(),
+            name_digest: digest.cloned(),
+            digest_salt: salt.map(Into::into),
+        };
+        super::category_create_landing(&intended, plan)
+    }
     assert_eq!(
         split_landing("t1", Some("c-food"), &digests, salt, &f.plan),
         Landing::NotApplied,
@@ -832,12 +860,14 @@ fn the_kinds_undo_cannot_revert_are_read_from_intents_only() {
         json!({"transaction_id": "t1", "category_before": null, "line_digests": ["a", "b"]});
     assert_eq!(
         parse("split", &split, Vec::new(), true),
-        Ok(Details::Irreversible(Irreversible::Split {
-            transaction_id: "t1".into(),
-            category_before: None,
-            line_digests: vec!["a".into(), "b".into()],
-            digest_salt: None,
-        }))
+        Ok(Details::Irreversible(Irreversible::Split(
+            irreversible::SplitIntended {
+                transaction_id: "t1".into(),
+                category_before: None,
+                line_digests: vec!["a".into(), "b".into()],
+                digest_salt: None,
+            }
+        )))
     );
     assert_eq!(parsed("split", split), Err(Refusal::Kind("split".into())));
     assert_eq!(
@@ -847,17 +877,21 @@ fn the_kinds_undo_cannot_revert_are_read_from_intents_only() {
             Vec::new(),
             true
         ),
-        Ok(Details::Irreversible(Irreversible::CategoryCreate {
-            group_id: "g".into(),
-            name_digest: Some("d".into()),
-            digest_salt: None,
-        }))
+        Ok(Details::Irreversible(Irreversible::CategoryCreate(
+            irreversible::CategoryIntended {
+                category_group_id: "g".into(),
+                name_digest: Some("d".into()),
+                digest_salt: None,
+            }
+        )))
     );
     assert_eq!(
         parse("import", &json!({"server_knowledge": 12}), Vec::new(), true),
-        Ok(Details::Irreversible(Irreversible::Import {
-            server_knowledge: Some(12)
-        }))
+        Ok(Details::Irreversible(Irreversible::Import(
+            irreversible::ImportIntended {
+                server_knowledge: Some(12)
+            }
+        )))
     );
     assert_eq!(
         parse(
@@ -866,7 +900,7 @@ fn the_kinds_undo_cannot_revert_are_read_from_intents_only() {
             Vec::new(),
             true
         ),
-        damaged("server_knowledge", "an integer")
+        damaged_record("server_knowledge", "is not an integer")
     );
     assert_eq!(
         parse(
