@@ -267,7 +267,7 @@ pub fn scheduled_save(s: &ScheduledTransactionSummary, payee_id: &str) -> Schedu
 }
 
 /// One item a `merge` moved: its id and the payee it had.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Moved {
     pub id: String,
     pub from: String,

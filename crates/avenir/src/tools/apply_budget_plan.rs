@@ -2,6 +2,8 @@
 //! optionally the target amounts) of many categories for one month, previewed as one question,
 //! confirmed once, journaled as one `budget_plan` operation and undone as one.
 
+use crate::logic::undo::budget_plan::{PlanApplied, TargetDone};
+use crate::logic::undo::{AssignedChange, record::to_details};
 use super::assigned_amounts::{available_part, month_categories, unknown_category};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Flag, Money, Month};
@@ -303,24 +305,30 @@ impl ConfirmedWrite for ApplyBudgetPlan {
     /// The journal's details; the intent's are the same (each target's `before` tells a
     /// restart whether it landed, D14).
     fn intent_details(&self, change: &PlannedMonth) -> Value {
-        let mut details = json!({"month": change.month.label(), "changes": change.plan.changes.iter().map(|l| json!({
-            "category_id": l.category_id, "from": l.from, "to": l.to
-        })).collect::<Vec<_>>()});
-        // Left out when no target changes: the details of a plan of amounts alone are as before.
-        if !change.plan.targets.is_empty() {
-            details["targets"] = json!(
-                change
-                    .plan
-                    .targets
-                    .iter()
-                    .map(
-                        |t| json!({"category_id": t.category_id, "before": t.change.before,
-                                    "after": t.change.after, "undo": t.change.undo})
-                    )
-                    .collect::<Vec<_>>()
-            );
-        }
-        details
+        to_details(&PlanApplied {
+            month: change.month,
+            changes: change
+                .plan
+                .changes
+                .iter()
+                .map(|l| AssignedChange {
+                    category_id: l.category_id.clone(),
+                    from: l.from,
+                    to: l.to,
+                })
+                .collect(),
+            targets: change
+                .plan
+                .targets
+                .iter()
+                .map(|t| TargetDone {
+                    category_id: t.category_id.clone(),
+                    before: t.change.before.clone(),
+                    after: t.change.after.clone(),
+                    fields: t.change.undo.clone().unwrap_or(Value::Null),
+                })
+                .collect(),
+        })
     }
 
     async fn write(

@@ -1,6 +1,8 @@
 //! `apply_categories` (`docs/contract/writes.md` §7): give transactions a category, or replace one,
 //! in one confirmed and undoable step.
 
+use crate::logic::undo::details::Categorized;
+use crate::logic::undo::{CategoryMove, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::StringMember;
 use crate::confirm::{
@@ -247,7 +249,14 @@ impl ConfirmedWrite for ApplyCategories {
     }
 
     fn intent_details(&self, change: &Recategorisation) -> Value {
-        json!({"moves": moves(&change.changes)})
+        let moves = change.changes.iter().map(|c| CategoryMove {
+            transaction_id: c.transaction_id.clone(),
+            from_category_id: c.from_category_id.clone(),
+            to_category_id: c.to_category_id.clone(),
+        });
+        to_details(&Categorized {
+            moves: moves.collect(),
+        })
     }
 
     async fn write(
@@ -272,7 +281,8 @@ impl ConfirmedWrite for ApplyCategories {
             .await?;
         Ok(JournalDraft {
             moves: moves(&proposal.change.changes),
-            details: json!({}),
+            // A line keeps its moves beside its details, which are empty (as the reference's).
+            details: Value::Object(serde_json::Map::new()),
             ..JournalDraft::default()
         }
         .into())

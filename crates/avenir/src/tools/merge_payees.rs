@@ -8,6 +8,8 @@
 //! the first write says what was written, what was not and what is unknown, and leaves the intent
 //! unfinished so `undo_operation` moves back what landed.
 
+use crate::logic::merges::Moved;
+use crate::logic::undo::{merge::Merged, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Ids, Text};
 use crate::confirm::{
@@ -164,21 +166,33 @@ impl Merging {
 
     /// The journal's details (ids and payee ids only, D31), once the target is known.
     fn journal(&self, target: &str) -> Value {
-        json!({"target_payee_id": target, "new_payee": self.new_payee,
-               "transactions": self.moved_transactions(), "scheduled": self.moved_scheduled()})
+        to_details(&Merged {
+            target_payee_id: Some(target.to_string()),
+            new_payee: Some(self.new_payee),
+            transactions: self.moved_transactions(),
+            scheduled: self.moved_scheduled(),
+            target_name_digest: None,
+            digest_salt: None,
+        })
     }
 
-    fn moved_transactions(&self) -> Vec<Value> {
+    fn moved_transactions(&self) -> Vec<Moved> {
         self.transactions
             .iter()
-            .map(|(id, from)| json!({"id": id, "from": from}))
+            .map(|(id, from)| Moved {
+                id: id.clone(),
+                from: from.clone(),
+            })
             .collect()
     }
 
-    fn moved_scheduled(&self) -> Vec<Value> {
+    fn moved_scheduled(&self) -> Vec<Moved> {
         self.scheduled
             .iter()
-            .map(|(id, from, _)| json!({"id": id, "from": from}))
+            .map(|(id, from, _)| Moved {
+                id: id.clone(),
+                from: from.clone(),
+            })
             .collect()
     }
 }
@@ -303,15 +317,20 @@ impl ConfirmedWrite for MergePayees {
     /// D31: ids and payee ids; a new payee's name only as a salted digest (its id is not known
     /// until it is created).
     fn intent_details(&self, change: &Merging) -> Value {
-        let mut details = json!({"target_payee_id": change.target_payee_id,
-            "transactions": change.moved_transactions(), "scheduled": change.moved_scheduled()});
+        let mut record = Merged {
+            target_payee_id: change.target_payee_id.clone(),
+            new_payee: None,
+            transactions: change.moved_transactions(),
+            scheduled: change.moved_scheduled(),
+            target_name_digest: None,
+            digest_salt: None,
+        };
         if change.new_payee {
             let salt = crate::random::hex::<16>();
-            details["target_name_digest"] =
-                json!(payee_name_digest(Some(&salt), &change.target_name));
-            details["digest_salt"] = json!(salt);
+            record.target_name_digest = Some(payee_name_digest(Some(&salt), &change.target_name));
+            record.digest_salt = Some(salt);
         }
-        details
+        to_details(&record)
     }
 
     async fn write(

@@ -166,32 +166,21 @@ pub(crate) async fn plan_undo(
             let changed = changed_since(context, &plan_id, done.server_knowledge).await?;
             undo::split_edit::split_edit(&done, &changed, plan, &fmt, applied)
         }
-        Details::Merge {
-            transactions,
-            scheduled,
-            target_payee_id,
-            target_name_digest,
-            digest_salt,
-        } => undo::merge::merge(
-            undo::merge::MergeDone {
-                transactions: &transactions,
-                scheduled: &scheduled,
-                target_payee_id: target_payee_id.as_deref(),
-                target_name_digest: target_name_digest.as_deref(),
-                digest_salt: digest_salt.as_deref(),
-            },
-            plan,
-            applied,
-        ),
+        Details::Merge(merged) => {
+            let done = merged
+                .done()
+                .map_err(|refusal| refused(context, &op, from_intent, &refusal))?;
+            undo::merge::merge(done, plan, applied)
+        }
         Details::Link(linked) => {
             let changed = changed_since(context, &plan_id, linked.server_knowledge).await?;
             undo::link::link(linked.done(), &changed, plan, applied)
         }
-        Details::BudgetPlan {
+        Details::BudgetPlan(undo::budget_plan::PlanApplied {
             month,
             changes,
             targets,
-        } => {
+        }) => {
             let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
             undo::budget_plan::budget_plan(
                 month,

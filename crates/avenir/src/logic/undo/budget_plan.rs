@@ -15,12 +15,36 @@ use ynab::models::Category;
 
 /// A target the plan changed, as journaled: the target before and after in words, and the fields
 /// that restore it (`target_change`'s; a target amount alone is always restorable).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TargetDone {
     pub category_id: String,
     pub before: String,
     pub after: String,
+    #[serde(rename = "undo", deserialize_with = "restoring_fields")]
     pub fields: Value,
+}
+
+/// A `budget_plan`'s record: the month, each category's assigned amount as the plan changed it,
+/// and each target it changed (the key is left out when none did, as in every line written
+/// before targets).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PlanApplied {
+    pub month: crate::months::CalendarMonth,
+    pub changes: Vec<super::AssignedChange>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetDone>,
+}
+
+/// The fields that restore a target: an object of YNAB's target fields.
+fn restoring_fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+    use serde::Deserialize;
+    match Value::deserialize(d)? {
+        fields @ Value::Object(_) => Ok(fields),
+        _ => Err(serde::de::Error::invalid_type(
+            serde::de::Unexpected::Other("a value"),
+            &"the fields that restore the target",
+        )),
+    }
 }
 
 /// A target put back: the category (its name, safe text), how the target reads now and once
@@ -305,11 +329,11 @@ mod tests {
              "undo": {"goal_target": null}}]});
         assert_eq!(
             parse("budget_plan", &details, Vec::new(), false),
-            Ok(Details::BudgetPlan {
+            Ok(Details::BudgetPlan(PlanApplied {
                 month: month(),
                 changes: Vec::new(),
                 targets: vec![target_done("b", "no target", "60.00 each month", None)]
-            })
+            }))
         );
         let damaged = serde_json::json!({"month": "2026-10-01", "changes": [], "targets": [
             {"category_id": "b", "before": "no target", "after": "60.00 each month"}]});
@@ -317,7 +341,7 @@ mod tests {
             parse("budget_plan", &damaged, Vec::new(), false),
             Err(Refusal::Damaged {
                 field: "targets.0.undo".into(),
-                problem: "is missing or is not the fields that restore the target".into()
+                problem: "is missing".into()
             })
         );
     }
@@ -330,18 +354,18 @@ mod tests {
             {"category_id": "b", "from": 10, "to": 20}]});
         assert_eq!(
             parse("budget_plan", &details, Vec::new(), false),
-            Ok(Details::BudgetPlan {
+            Ok(Details::BudgetPlan(PlanApplied {
                 month: month(),
                 changes: vec![change("a", 0, 450_000), change("b", 10, 20)],
                 targets: Vec::new()
-            })
+            }))
         );
         let damaged = serde_json::json!({"month": "2026-10-01", "changes": [{"category_id": "a", "from": 0}]});
         assert_eq!(
             parse("budget_plan", &damaged, Vec::new(), true),
             Err(Refusal::Damaged {
                 field: "changes.0.to".into(),
-                problem: "is missing or is not an amount in milliunits".into()
+                problem: "is missing".into()
             })
         );
         assert_eq!(
@@ -351,7 +375,10 @@ mod tests {
                 Vec::new(),
                 false
             ),
-            Err(Refusal::NoMonth)
+            Err(Refusal::Damaged {
+                field: "month".into(),
+                problem: "is missing".into()
+            })
         );
     }
 }

@@ -58,12 +58,21 @@ pub struct Deleted {
     pub server_knowledge: i64,
 }
 
-/// One move of a `categorize` operation: the transaction went from one category to another.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One move of a `categorize` operation: the transaction went from one category to another
+/// (both present, `null` for none).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CategoryMove {
     pub transaction_id: String,
+    #[serde(deserialize_with = "Option::deserialize")]
     pub from_category_id: Option<String>,
+    #[serde(deserialize_with = "Option::deserialize")]
     pub to_category_id: Option<String>,
+}
+
+/// `categorize`'s intent: its moves (a journal line keeps them beside its details, in `moves`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Categorized {
+    pub moves: Vec<CategoryMove>,
 }
 
 /// A category's assigned amount, as the operation changed it.
@@ -260,23 +269,9 @@ pub enum Details {
     /// `split_edit`: the old and (once known) new ids, the knowledge before, the new
     /// transaction's salted digest.
     SplitEdit(super::split_edit::SplitEditDone),
-    /// `merge`: the transactions and schedules moved, each with its former payee, and the payee
-    /// they moved to (an unfinished intent's new payee: by its name's salted digest, D31).
-    Merge {
-        transactions: Vec<crate::logic::merges::Moved>,
-        scheduled: Vec<crate::logic::merges::Moved>,
-        target_payee_id: Option<String>,
-        target_name_digest: Option<String>,
-        digest_salt: Option<String>,
-    },
+    Merge(super::merge::Merged),
     Link(super::link::Linked),
-    /// `budget_plan`: the month and each category's assigned amount as the plan changed it.
-    BudgetPlan {
-        month: CalendarMonth,
-        changes: Vec<AssignedChange>,
-        /// Each target it changed (none in a plan of amounts alone, and in older lines).
-        targets: Vec<super::budget_plan::TargetDone>,
-    },
+    BudgetPlan(super::budget_plan::PlanApplied),
     /// `category_merge`: the two categories, each month's amounts before, the transactions and
     /// schedules moved, and each recreated split.
     CategoryMerge(super::category_merge::CategoryMergeDone),
@@ -301,10 +296,6 @@ pub enum Irreversible {
 /// Why an operation cannot be undone from what its journal details hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
-    /// A `budget` or `move` operation whose month is missing or not a month.
-    NoMonth,
-    /// A `move` whose `changes` are not two.
-    NotTwoSides,
     /// A `target` change journaled without the fields that restore the previous target.
     TargetNotRestorable,
     /// A kind this build cannot revert.
@@ -318,10 +309,6 @@ impl Refusal {
     /// The sentence the undo tool answers for operation `operation_id` of kind `kind`.
     pub fn message(&self, operation_id: &str, kind: &str) -> String {
         match self {
-            Refusal::NoMonth => format!("Operation {operation_id} names no month."),
-            Refusal::NotTwoSides => {
-                format!("Operation {operation_id} does not hold its two sides.")
-            }
             Refusal::TargetNotRestorable => format!(
                 "Operation {operation_id} (target) cannot be undone here: the journal holds no way to bring the previous target back; set it in YNAB."
             ),
@@ -394,32 +381,6 @@ fn strings(details: &Value, key: &str) -> Result<Vec<String>, Refusal> {
         .ok_or_else(|| damaged(key, "a list of ids"))
 }
 
-/// `details[key]`, present, as `null` or a string: a flag colour (`""` means none) or an id.
-fn nullable(details: &Value, key: &str, field: &str) -> Result<Option<String>, Refusal> {
-    match details.get(key) {
-        Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        _ => Err(damaged(field, "null or a string")),
-    }
-}
-
-fn month(details: &Value) -> Result<CalendarMonth, Refusal> {
-    details
-        .get("month")
-        .and_then(Value::as_str)
-        .and_then(CalendarMonth::from_ynab)
-        .ok_or(Refusal::NoMonth)
-}
-
-fn assigned(details: &Value, prefix: &str) -> Result<AssignedChange, Refusal> {
-    let field = |key: &str| format!("{prefix}{key}");
-    Ok(AssignedChange {
-        category_id: text(details, "category_id", &field("category_id"))?,
-        from: milliunits(details, "from", &field("from"))?,
-        to: milliunits(details, "to", &field("to"))?,
-    })
-}
-
 /// One value of an `update` field entry: `{key}` in clear, or `{key}_digest`.
 fn known(entry: &Value, key: &str, field: &str) -> Result<Known, Refusal> {
     if let Some(digest) = entry.get(format!("{key}_digest")) {
@@ -481,59 +442,6 @@ fn update_edits(details: &Value) -> Result<Details, Refusal> {
     })
 }
 
-/// The `moves` of an unfinished `categorize` intent.
-fn intent_moves(details: &Value) -> Result<Vec<CategoryMove>, Refusal> {
-    let moves = details
-        .get("moves")
-        .and_then(Value::as_array)
-        .ok_or_else(|| damaged("moves", "a list of moves"))?;
-    moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let field = |key: &str| format!("moves.{i}.{key}");
-            Ok(CategoryMove {
-                transaction_id: text(m, "transaction_id", &field("transaction_id"))?,
-                from_category_id: nullable(m, "from_category_id", &field("from_category_id"))?,
-                to_category_id: nullable(m, "to_category_id", &field("to_category_id"))?,
-            })
-        })
-        .collect()
-}
-
-/// The `{id, from}` items of a `merge` under `key`.
-fn moved(details: &Value, key: &str) -> Result<Vec<crate::logic::merges::Moved>, Refusal> {
-    details
-        .get(key)
-        .and_then(Value::as_array)
-        .ok_or_else(|| damaged(key, "a list of {id, from}"))?
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            Ok(crate::logic::merges::Moved {
-                id: text(m, "id", &format!("{key}.{i}.id"))?,
-                from: text(m, "from", &format!("{key}.{i}.from"))?,
-            })
-        })
-        .collect()
-}
-
-/// The details of a `merge` operation or intent.
-fn merge_details(details: &Value) -> Result<Details, Refusal> {
-    let target_payee_id = nullable(details, "target_payee_id", "target_payee_id")?;
-    let target_name_digest = optional_text(details, "target_name_digest")?;
-    if target_payee_id.is_none() && target_name_digest.is_none() {
-        return Err(damaged("target_payee_id", "a payee id"));
-    }
-    Ok(Details::Merge {
-        transactions: moved(details, "transactions")?,
-        scheduled: moved(details, "scheduled")?,
-        target_payee_id,
-        target_name_digest,
-        digest_salt: optional_text(details, "digest_salt")?,
-    })
-}
-
 /// The details of an operation of `kind`. `moves` are a `categorize` journal line's moves;
 /// `from_intent` is set for an unfinished intent: its moves are in its details, and a creation
 /// has no ids yet.
@@ -556,9 +464,9 @@ fn parse_kind(
 ) -> Result<Details, Refusal> {
     match kind {
         // An intent carries its moves in its details; a journal line, typed, beside them.
-        Kind::Categorize if from_intent => Ok(Details::Categorize {
-            moves: intent_moves(details)?,
-        }),
+        Kind::Categorize if from_intent => {
+            from_details(details).map(|Categorized { moves }| Details::Categorize { moves })
+        }
         Kind::Categorize => Ok(Details::Categorize { moves }),
         Kind::Budget => from_details(details).map(Details::Budget),
         Kind::Move => from_details(details).map(Details::Move),
@@ -570,7 +478,7 @@ fn parse_kind(
             .map(|CreatedIds { transaction_ids }| Details::Create(Created::Ids(transaction_ids))),
         Kind::Flag => from_details(details).map(Details::Flag),
         Kind::Update => update_edits(details),
-        Kind::Merge => merge_details(details),
+        Kind::Merge => from_details(details).map(Details::Merge),
         Kind::Link => from_details(details).map(Details::Link),
         Kind::Payee => from_details(details).map(Details::Payee),
         Kind::Reconcile => {
@@ -620,34 +528,7 @@ fn parse_kind(
             super::schedules::parse(kind.name(), details, from_intent).map(Details::Schedule)
         }
         Kind::SplitEdit => from_details(details).map(Details::SplitEdit),
-        Kind::BudgetPlan => {
-            let month = month(details)?;
-            let changes = details
-                .get("changes")
-                .and_then(Value::as_array)
-                .ok_or_else(|| damaged("changes", "a list of assigned amounts"))?;
-            let changes = changes
-                .iter()
-                .enumerate()
-                .map(|(i, c)| assigned(c, &format!("changes.{i}.")))
-                .collect::<Result<_, Refusal>>()?;
-            let targets = match details.get("targets") {
-                // A plan of amounts alone (and every line written before targets) has none.
-                None => Vec::new(),
-                Some(targets) => targets
-                    .as_array()
-                    .ok_or_else(|| damaged("targets", "a list of target changes"))?
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| budget_plan_target(t, i))
-                    .collect::<Result<_, Refusal>>()?,
-            };
-            Ok(Details::BudgetPlan {
-                month,
-                changes,
-                targets,
-            })
-        }
+        Kind::BudgetPlan => from_details(details).map(Details::BudgetPlan),
         Kind::CategoryMerge => category_merge_details(details).map(Details::CategoryMerge),
         Kind::Split
         | Kind::CategoryCreate
@@ -656,28 +537,6 @@ fn parse_kind(
         | Kind::Undo
         | Kind::ConformanceFixture => Err(Refusal::Kind(kind.name().to_string())),
     }
-}
-
-/// One target a `budget_plan` changed: `targets.{i}`'s category, the target before and after in
-/// words, and the fields that restore it.
-fn budget_plan_target(t: &Value, i: usize) -> Result<super::budget_plan::TargetDone, Refusal> {
-    let key = |k: &str| format!("targets.{i}.{k}");
-    let text_of = |k: &str| {
-        t.get(k)
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| damaged(&key(k), "a text"))
-    };
-    Ok(super::budget_plan::TargetDone {
-        category_id: text_of("category_id")?,
-        before: text_of("before")?,
-        after: text_of("after")?,
-        fields: t
-            .get("undo")
-            .filter(|u| u.is_object())
-            .cloned()
-            .ok_or_else(|| damaged(&key("undo"), "the fields that restore the target"))?,
-    })
 }
 
 /// The details of a `category_merge` operation or intent.

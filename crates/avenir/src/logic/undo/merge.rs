@@ -10,6 +10,39 @@ use crate::text::safe;
 use serde_json::json;
 use ynab::models::PlanDetail;
 
+/// A `merge`'s record: the transactions and schedules moved, each with its former payee, and the
+/// payee they moved to — in an intent for a new payee, `null`, with its name's salted digest
+/// instead (D31). A journal line also says whether that payee was new.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Merged {
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub target_payee_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_payee: Option<bool>,
+    pub transactions: Vec<crate::logic::merges::Moved>,
+    pub scheduled: Vec<crate::logic::merges::Moved>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_name_digest: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_salt: Option<String>,
+}
+
+impl Merged {
+    /// What undo compares, borrowed; a record that names no target payee at all is damaged.
+    pub fn done(&self) -> Result<MergeDone<'_>, super::Refusal> {
+        if self.target_payee_id.is_none() && self.target_name_digest.is_none() {
+            return Err(super::details::damaged("target_payee_id", "a payee id"));
+        }
+        Ok(MergeDone {
+            transactions: &self.transactions,
+            scheduled: &self.scheduled,
+            target_payee_id: self.target_payee_id.as_deref(),
+            target_name_digest: self.target_name_digest.as_deref(),
+            digest_salt: self.digest_salt.as_deref(),
+        })
+    }
+}
+
 /// What the journal (or an unfinished intent) says a `merge` did.
 #[derive(Debug, Clone, Copy)]
 pub struct MergeDone<'a> {
