@@ -483,6 +483,9 @@ enum Recovery {
     NothingApplied,
     /// It landed, and YNAB's API cannot revert it: `nothing_to_do` saying so.
     Irreversible,
+    /// It landed, and only its journal line says how to revert it (a split): `nothing_to_do`
+    /// recording it, then undone by naming it again.
+    Recorded,
 }
 
 /// Send `tool` with `arguments` (confirmed with a code unless `confirmed` is false) while the
@@ -564,6 +567,22 @@ fn recover(world: &mut World, operation: &str, kind: &str, recovery: Recovery) -
                 "says nothing landed: {message}"
             );
         }
+        Recovery::Recorded => {
+            assert_eq!(answer["status"], "nothing_to_do", "{answer}");
+            let message = answer["message"].as_str().unwrap_or_default();
+            assert!(message.contains("The journal now records it"), "{message}");
+            let line = world
+                .journal_lines()
+                .into_iter()
+                .find(|l| l["operation_id"] == json!(operation))
+                .unwrap_or_else(|| panic!("{operation} is journaled"));
+            assert_eq!(line.get("undoable"), None, "{line}");
+            let asked = server.ok("undo_operation", named.clone());
+            assert_eq!(asked["status"], "confirmation_required", "{asked}");
+            let code = asked["confirmation"].clone();
+            let undone = server.ok("undo_operation", with(named, "confirmation", code));
+            assert_eq!(undone["status"], "applied", "{undone}");
+        }
         Recovery::Irreversible => {
             assert_eq!(answer["status"], "nothing_to_do", "{answer}");
             let message = answer["message"].as_str().unwrap_or_default();
@@ -641,7 +660,7 @@ fn crash_and_recover(
         server = recover(&mut world, &operation, kind, *recovery);
         if *recovery == Recovery::Irreversible {
             assert_eq!(world.facts(), landed, "{when}: left as it landed");
-        } else if ["delete", "split_edit", "category_merge", "link"].contains(&kind) {
+        } else if ["delete", "split_edit", "category_merge", "link", "split"].contains(&kind) {
             world
                 .facts()
                 .without_ids()
@@ -979,7 +998,7 @@ fn split_transaction() {
         true,
         &[
             (before(TRANSACTIONS_PATCH), Recovery::NothingApplied),
-            (after(TRANSACTIONS_PATCH), Recovery::Irreversible),
+            (after(TRANSACTIONS_PATCH), Recovery::Recorded),
         ],
     );
 }

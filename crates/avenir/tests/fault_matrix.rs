@@ -21,7 +21,7 @@
 //! | put back | the refusal, and the first half put back | as before | settled `failed` |
 //! | not applied | may or may not be applied (5xx): what was asked, the operation id | as before; undo finds nothing landed | unfinished, then settled |
 //! | reverted | may or may not be applied | (part) applied; undo reverts it to as before | unfinished, then settled |
-//! | recorded | may or may not be applied | applied: a kind YNAB cannot revert (split, new category); undo records it `undoable: false` | unfinished, then settled |
+//! | recorded | may or may not be applied | applied: a kind YNAB cannot revert (new category, new account); undo records it `undoable: false` | unfinished, then settled |
 //! | finished | an interrupted undo that had put everything back | as before the undone move | finished by undo's listing |
 //! | unfinished, paused | the refusal after a first half landed; YNAB's 429 pauses every request, so nothing is put back | half applied | unfinished, listed after the pause |
 
@@ -140,7 +140,9 @@ pub(crate) struct Tool {
     puts_back: bool,
 }
 
-/// The kinds YNAB's API cannot revert (D25): an interrupted one is recorded, not reverted.
+/// The kinds whose unfinished intent undo only reads for whether it landed (D14, D25): a new
+/// category or account (YNAB's API cannot revert them) is recorded, not reverted; a split or an
+/// import is recorded, and then its journal line is undone like any other.
 const IRREVERSIBLE: [&str; 4] = [
     "split_transaction",
     "create_category",
@@ -640,12 +642,36 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
             "reverted"
         }
         Some("nothing_to_do") if irreversible => {
-            let recorded = preview_text.contains("cannot be undone here");
+            let recorded = preview_text.contains("cannot be undone here")
+                || preview_text.contains("The journal now records it");
             check!(
                 recorded == (landed && shows(tool.name)),
                 "an irreversible kind, landed {landed}: {preview_text}"
             );
-            if recorded { "recorded" } else { "not applied" }
+            // A kind whose intent only tells whether it landed, but whose journal line undo
+            // reverts (a split): recorded by the recovery, then reverted by a second undo.
+            if recorded && preview_text.contains("call undo_operation") {
+                let again = h.call("undo_operation", undo_args.clone()).await;
+                let again = again.structured_content.unwrap_or(Value::Null);
+                check!(
+                    again["status"] == "confirmation_required",
+                    "the recorded operation's undo: {again}"
+                );
+                let done = h
+                    .call(
+                        "undo_operation",
+                        with_code(undo_args, &again["confirmation"]),
+                    )
+                    .await;
+                let done_text = text_of(&done);
+                let done = done.structured_content.unwrap_or(Value::Null);
+                check!(done["status"] == "applied", "the revert: {done_text}");
+                "reverted"
+            } else if recorded {
+                "recorded"
+            } else {
+                "not applied"
+            }
         }
         Some("nothing_to_do") => {
             check!(
@@ -676,6 +702,7 @@ async fn cell(tool: &Tool, failure: Failure, at: usize) -> Outcome {
         "delete_transactions",
         "delete_scheduled_transaction",
         "edit_split",
+        "split_transaction",
     ];
     let (reverted, expected) = if recreates.contains(&tool.name) {
         (without_ids(&reverted), without_ids(&expected))

@@ -67,6 +67,10 @@ pub(crate) struct Shared {
     pub(crate) figures: Figures,
     /// Users, apps, codes, tokens and the clock of YNAB's OAuth (`crate::oauth`).
     pub(crate) oauth: OAuth,
+    /// What the linked banks hold that YNAB has not imported yet (transaction objects as
+    /// `POST /transactions` takes them, each with its `import_id`): the next
+    /// `POST /transactions/import` brings them in. Empty unless a test gives some.
+    pub(crate) bank_feed: Vec<serde_json::Value>,
 }
 
 impl Shared {
@@ -80,6 +84,7 @@ impl Shared {
             faults: Arc::new(Faults::default()),
             figures: Figures::default(),
             oauth: OAuth::default(),
+            bank_feed: Vec::new(),
         }
     }
 }
@@ -162,6 +167,12 @@ impl Sandbox {
     /// The plan's `server_knowledge` now: it grows with every change.
     pub fn server_knowledge(&self) -> i64 {
         lock(&self.state).plan.server_knowledge
+    }
+
+    /// Give the linked banks lines YNAB has not imported yet (transaction objects as
+    /// `POST /transactions` takes them, each with an `import_id`): the next import brings them in.
+    pub fn hold_bank_lines(&self, lines: Vec<serde_json::Value>) {
+        lock(&self.state).bank_feed.extend(lines);
     }
 
     /// Add a fault: the next matching requests fail as it says.

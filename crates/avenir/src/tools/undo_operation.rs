@@ -209,14 +209,18 @@ fn e_u2(id: &str) -> String {
 }
 
 fn cannot_undo_reason(op: &Operation) -> Option<String> {
-    if op.undoable == Some(false) {
+    let kind = Kind::from_name(&op.kind);
+    // Earlier versions journaled splits and imports `undoable: false`; their lines hold what this
+    // one needs to revert them (the transaction and its category before; the ids imported).
+    let flag_outdated = matches!(kind, Some(Kind::Split | Kind::Import));
+    if op.undoable == Some(false) && !flag_outdated {
         return Some(
             op.reason
                 .clone()
                 .unwrap_or_else(|| "YNAB's API cannot revert it".to_string()),
         );
     }
-    let reverted = Kind::from_name(&op.kind).is_some_and(Kind::reverted);
+    let reverted = kind.is_some_and(Kind::reverted);
     (!reverted).then(|| {
         format!(
             "this version of avenir-mcp cannot revert a {} operation yet; change it back in YNAB",
@@ -849,6 +853,7 @@ impl ConfirmedWrite for Undo {
             Revert::Budget { .. } => Kind::Budget,
             Revert::Move { .. } => Kind::Move,
             Revert::Approve { .. } => Kind::Approve,
+            Revert::Create { .. } if change.kind == Kind::Import.name() => Kind::Import,
             Revert::Create { .. } => Kind::Create,
             Revert::Flags { .. } => Kind::Flag,
             Revert::Update { .. } => Kind::Update,
@@ -858,6 +863,7 @@ impl ConfirmedWrite for Undo {
             Revert::Category { .. } => Kind::Category,
             Revert::Recreate { .. } => Kind::Delete,
             Revert::Schedule(ref r) => super::scheduled_writes::undo_kind(r),
+            Revert::SplitEdit { .. } if change.kind == Kind::Split.name() => Kind::Split,
             Revert::SplitEdit { .. } => Kind::SplitEdit,
             Revert::Merge { .. } => Kind::Merge,
             Revert::Link { .. } => Kind::Link,

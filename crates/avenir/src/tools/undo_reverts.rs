@@ -172,6 +172,8 @@ pub(crate) async fn plan_undo(
                 .map_err(|refusal| refused(context, &op, from_intent, &refusal))?;
             undo::merge::merge(done, plan, applied)
         }
+        Details::Split(done) => undo::split::split(&done, plan, &fmt, applied),
+        Details::Import(imported) => undo::imported(imported.transaction_ids, plan, &fmt, applied),
         Details::Link(linked) => {
             let changed = changed_since(context, &plan_id, linked.server_knowledge).await?;
             undo::link::link(linked.done(), &changed, plan, applied)
@@ -271,8 +273,9 @@ async fn landing_of(
     context: &Context,
     snapshot: &Arc<crate::plan_store::PlanSnapshot>,
     what: Irreversible,
-) -> Result<(Landing, serde_json::Value, String), ToolError> {
-    use crate::logic::undo::irreversible::{AccountCreated, CategoryCreated, Imported, SplitDone};
+) -> Result<(Landing, serde_json::Value, Option<String>), ToolError> {
+    use crate::logic::undo::irreversible::{AccountCreated, CategoryCreated, Imported};
+    use crate::logic::undo::split::SplitDone;
     let plan = &snapshot.plan;
     Ok(match what {
         Irreversible::Split(split) => {
@@ -280,9 +283,10 @@ async fn landing_of(
             let line = SplitDone {
                 transaction_id: split.transaction_id,
                 category_before: split.category_before,
+                line_digests: Some(split.line_digests),
+                digest_salt: split.digest_salt,
             };
-            let reason = super::split_transaction::REASON.to_string();
-            (landing, to_details(&line), reason)
+            (landing, to_details(&line), None)
         }
         Irreversible::CategoryCreate(intended) => {
             let (landing, category_id) = undo::category_create_landing(&intended, plan);
@@ -291,7 +295,7 @@ async fn landing_of(
                 category_group_id: intended.category_group_id,
             };
             let reason = super::create_category::CREATE_NOT_UNDOABLE.to_string();
-            (landing, to_details(&line), reason)
+            (landing, to_details(&line), Some(reason))
         }
         Irreversible::Import(intended) => {
             let imported = match intended.server_knowledge {
@@ -306,8 +310,7 @@ async fn landing_of(
             let line = Imported {
                 transaction_ids: imported.unwrap_or_default(),
             };
-            let reason = super::import_transactions::NOT_UNDOABLE.to_string();
-            (landing, to_details(&line), reason)
+            (landing, to_details(&line), None)
         }
         Irreversible::Target {
             category_id,
@@ -327,7 +330,7 @@ async fn landing_of(
                 after,
                 undo: None,
             };
-            (landing, to_details(&line), reason)
+            (landing, to_details(&line), Some(reason))
         }
         Irreversible::AccountCreate(intended) => {
             let digest = &intended.name_digest;
@@ -339,7 +342,7 @@ async fn landing_of(
                 on_budget: intended.on_budget,
             };
             let reason = super::create_account::NOT_UNDOABLE.to_string();
-            (landing, to_details(&line), reason)
+            (landing, to_details(&line), Some(reason))
         }
     })
 }
@@ -371,20 +374,30 @@ async fn irreversible(
                 applied_at: applied_at_now(),
                 moves: Vec::new(),
                 details,
-                undoable: Some(false),
-                reason: Some(reason.clone()),
+                undoable: reason.as_ref().map(|_| false),
+                reason: reason.clone(),
             };
             context
                 .journal
                 .blocking(move |journal| journal.append(&operation))
                 .await?;
-            format!(
-                "Operation {id} ({kind}) was applied in YNAB before the interruption, and cannot be undone here: {reason}. The journal now records it."
-            )
+            match &reason {
+                Some(reason) => format!(
+                    "Operation {id} ({kind}) was applied in YNAB before the interruption, and cannot be undone here: {reason}. The journal now records it."
+                ),
+                None => format!(
+                    "Operation {id} ({kind}) was applied in YNAB before the interruption. The journal now records it: call undo_operation with operation_id {id} to revert it."
+                ),
+            }
         }
-        Landing::Unknown => format!(
-            "Operation {id} ({kind}) was interrupted, and the plan shows neither what it was to write nor what was there before: it cannot be undone here ({reason}). It is no longer listed as unfinished."
-        ),
+        Landing::Unknown => match &reason {
+            Some(reason) => format!(
+                "Operation {id} ({kind}) was interrupted, and the plan shows neither what it was to write nor what was there before: it cannot be undone here ({reason}). It is no longer listed as unfinished."
+            ),
+            None => format!(
+                "Operation {id} ({kind}) was interrupted, and the plan shows neither what it was to write nor what was there before: it is left as it is. It is no longer listed as unfinished."
+            ),
+        },
     };
     let outcome = if landing == Landing::Applied {
         "applied"

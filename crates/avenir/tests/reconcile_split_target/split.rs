@@ -1,5 +1,6 @@
 //! `split_transaction`: the worked example of `docs/contract/writes.md` §14.5 with a code and with
-//! an asking client, the 20-line cap, every refusal with nothing written, and undo's answer.
+//! an asking client, the 20-line cap, every refusal with nothing written, and its undo (the
+//! transaction created again on one line, the split one deleted).
 
 use super::common::{Asker, Reply, id};
 use super::{
@@ -7,9 +8,8 @@ use super::{
 };
 use serde_json::{Value, json};
 
-const CANNOT_UNDO: &str =
-    "undo_operation cannot revert a split: to undo it, edit the transaction in YNAB.";
-const REASON: &str = "YNAB's API cannot change a split afterwards; only YNAB's app can undo it, by editing the transaction";
+const UNDO_NOTE: &str = "undo_operation can put it back on one line: the transaction is then created again, with a new id and without its bank-import link.";
+const UNDO_QUESTION: &str = "Undo: put 2026-09-12 Organic Market -86.40 back on one line, in no category? YNAB cannot remove a split's lines, so the transaction is created again without them (a new id, no bank-import link) and the split one is deleted.";
 
 fn split(lines: Value) -> Value {
     json!({"plan_id": plan(), "transaction_id": id("tx-060"), "lines": lines})
@@ -22,7 +22,7 @@ fn example_lines() -> Value {
 
 fn example_question() -> String {
     format!(
-        "Split 2026-09-12 Organic Market -86.40 into 2 lines?\n- -81.15 Groceries\n- -5.25 Household (Dish soap)\n{CANNOT_UNDO}"
+        "Split 2026-09-12 Organic Market -86.40 into 2 lines?\n- -81.15 Groceries\n- -5.25 Household (Dish soap)\n{UNDO_NOTE}"
     )
 }
 
@@ -61,8 +61,13 @@ async fn example_14_5_split_with_a_code() {
         )
         .await;
     assert_eq!(applied["status"], "applied");
-    assert_eq!(applied["message"], format!("Split. {CANNOT_UNDO}"));
     let op = applied["operation_id"].as_str().expect("D33").to_string();
+    assert_eq!(
+        applied["message"],
+        format!(
+            "Split. undo_operation with operation_id {op} puts it back on one line (created again: a new id, no bank-import link)."
+        )
+    );
     let tx = transaction(&h, "tx-060").await.expect("tx-060");
     let lines: Vec<(i64, Option<String>, Option<String>)> = tx
         .subtransactions
@@ -80,11 +85,13 @@ async fn example_14_5_split_with_a_code() {
     let line = &journal(&h)[0];
     assert_eq!(line["operation_id"], op);
     assert_eq!(line["kind"], "split");
-    assert_eq!(line["undoable"], false);
-    assert_eq!(line["reason"], REASON);
+    assert_eq!(line.get("undoable"), None, "a split is undoable");
+    assert_eq!(line["details"]["transaction_id"], id("tx-060"));
+    assert_eq!(line["details"]["category_before"], Value::Null);
     assert_eq!(
-        line["details"],
-        json!({"transaction_id": id("tx-060"), "category_before": null})
+        line["details"]["line_digests"].as_array().map(Vec::len),
+        Some(2),
+        "its lines by digest only"
     );
     let written = std::fs::read_to_string(&h.journal).unwrap_or_default();
     assert!(
@@ -100,23 +107,50 @@ async fn example_14_5_split_with_a_code() {
             id("tx-060")
         )
     );
-    // undo names the split and why it cannot be reverted
-    assert_eq!(
-        h.error("undo_operation", json!({"plan_id": plan()})).await,
-        "Nothing to undo: no operation of this plan is still in effect."
+    // undo puts it back on one line: created again without its lines, the split one deleted
+    let undo = json!({"plan_id": plan(), "operation_id": op});
+    let asked = h.ok("undo_operation", undo.clone()).await;
+    assert_eq!(asked["status"], "confirmation_required", "{asked}");
+    assert!(
+        asked["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(UNDO_QUESTION)),
+        "{asked}"
     );
+    let undone = h
+        .ok("undo_operation", with_code(undo, &code_of(&asked)))
+        .await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    assert_eq!(
+        undone["message"],
+        "The transaction is back on one line, in its category before: created again (a new id, no bank-import link), the split one deleted."
+    );
+    assert!(
+        transaction(&h, "tx-060").await.is_none(),
+        "the split one is gone"
+    );
+    let back: Vec<_> = super::transactions(&h)
+        .await
+        .into_iter()
+        .filter(|t| t.date == "2026-09-12" && t.amount == -86_400)
+        .collect();
+    assert_eq!(back.len(), 1, "one transaction back");
+    assert!(back[0].subtransactions.is_empty(), "on one line");
+    assert_eq!(back[0].category_id, None, "in its category before");
+    assert_eq!(back[0].payee_id, tx.payee_id, "the same payee");
+    assert_eq!(back[0].memo, tx.memo);
     assert_eq!(
         h.error(
             "undo_operation",
             json!({"plan_id": plan(), "operation_id": op})
         )
         .await,
-        format!("Operation {op} (split) cannot be undone here: {REASON}.")
+        format!("Nothing to undo: no operation of this plan is still in effect with id {op}.")
     );
 }
 
 #[tokio::test]
-async fn undo_after_a_split_points_to_the_latest_change_it_can_revert() {
+async fn undo_reverts_the_split_then_the_change_before_it() {
     let asker = Asker::new(Reply::Yes);
     let h = harness(Some(fixture(false)), Some(asker.clone())).await;
     let target = h
@@ -129,14 +163,12 @@ async fn undo_after_a_split_points_to_the_latest_change_it_can_revert() {
     let applied = h.ok("split_transaction", split(example_lines())).await;
     assert_eq!(applied["status"], "applied", "{applied}");
     assert_eq!(asker.questions()[1], example_question());
-    let split_op = applied["operation_id"].as_str().expect("op").to_string();
-    assert_eq!(
-        h.error("undo_operation", json!({"plan_id": plan()})).await,
-        format!(
-            "The latest change (split, {split_op}) cannot be undone here: {REASON}. The latest one that can is {target_op} (Undo: set the target of Groceries back?); call undo_operation with that operation_id."
-        )
-    );
-    assert_eq!(asker.questions().len(), 2, "nothing asked by that undo");
+    let undone = h.ok("undo_operation", json!({"plan_id": plan()})).await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    assert_eq!(asker.questions()[2], UNDO_QUESTION, "the split first");
+    let undone = h.ok("undo_operation", json!({"plan_id": plan()})).await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    assert_eq!(undone["undone_operation_id"], target_op, "then the target");
 }
 
 #[tokio::test]
@@ -160,7 +192,7 @@ async fn twenty_lines_are_shown_then_a_count() {
     assert_eq!(shown.len(), 23);
     assert!(shown[1..21].iter().all(|l| *l == "- -1.00 Groceries"));
     assert_eq!(shown[21], "- … and 2 more");
-    assert_eq!(shown[22], CANNOT_UNDO);
+    assert_eq!(shown[22], UNDO_NOTE);
     nothing_written(&h);
 }
 
@@ -262,4 +294,36 @@ async fn every_split_refusal_writes_nothing() {
     nothing_written(&h);
     let tx = transaction(&h, "tx-060").await.expect("tx-060");
     assert!(tx.subtransactions.is_empty());
+}
+
+/// A split journaled by an earlier version (`undoable: false` with its reason, no line digests)
+/// is undone all the same: its line holds the transaction and its category before.
+#[tokio::test]
+async fn a_split_journaled_before_split_undo_existed_is_undone() {
+    let asker = Asker::new(Reply::Yes);
+    let h = harness(Some(fixture(false)), Some(asker.clone())).await;
+    let applied = h.ok("split_transaction", split(example_lines())).await;
+    let op = applied["operation_id"].as_str().expect("op").to_string();
+    let mut line = journal(&h).remove(0);
+    line["details"] = json!({"transaction_id": id("tx-060"), "category_before": null});
+    line["undoable"] = json!(false);
+    line["reason"] = json!(
+        "YNAB's API cannot change a split afterwards; only YNAB's app can undo it, by editing the transaction"
+    );
+    std::fs::write(&h.journal, format!("{line}\n")).expect("journal");
+    let undone = h
+        .ok(
+            "undo_operation",
+            json!({"plan_id": plan(), "operation_id": op}),
+        )
+        .await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    assert_eq!(asker.questions()[1], UNDO_QUESTION);
+    assert!(transaction(&h, "tx-060").await.is_none());
+    let back = super::transactions(&h)
+        .await
+        .into_iter()
+        .filter(|t| t.date == "2026-09-12" && t.amount == -86_400)
+        .count();
+    assert_eq!(back, 1);
 }

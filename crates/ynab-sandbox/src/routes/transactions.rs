@@ -535,11 +535,38 @@ pub(crate) async fn delete_one(
     )
 }
 
-/// `POST /transactions/import`: the sandbox has no bank connection, so nothing is imported
-/// (200 with no ids).
+/// `POST /transactions/import`: the lines the banks hold (`Sandbox::hold_bank_lines`) come in,
+/// unless already imported (the same `import_id` on the account); with none held, nothing is
+/// imported (200 with no ids) and the plan does not change.
 pub(crate) async fn import(
     State(state): State<AppState>,
     Path(plan_id): Path<String>,
 ) -> ApiResult<Response> {
-    read(&state, &plan_id, |_| Ok(ok(json!({"transaction_ids": []}))))
+    let held = std::mem::take(&mut crate::server::lock(&state).bank_feed);
+    if held.is_empty() {
+        return read(&state, &plan_id, |_| Ok(ok(json!({"transaction_ids": []}))));
+    }
+    let saves = held
+        .iter()
+        .enumerate()
+        .map(|(i, item)| Save::read(&Fields::item(item, &format!("transactions[{i}]"), i)?))
+        .collect::<ApiResult<Vec<Save>>>()?;
+    write(
+        &state,
+        &plan_id,
+        |plan| {
+            let mut ids = Vec::new();
+            for save in &saves {
+                if let Created::Saved(id) = ledger::create(plan, save)? {
+                    ids.push(id);
+                }
+            }
+            let keys = ids
+                .iter()
+                .map(|id| (Kind::Transaction, id.clone()))
+                .collect();
+            Ok((ids, keys))
+        },
+        |plan, ids| ok(json!({"transaction_ids": ids, "server_knowledge": plan.server_knowledge})),
+    )
 }

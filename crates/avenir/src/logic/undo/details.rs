@@ -271,6 +271,10 @@ pub enum Details {
     SplitEdit(super::split_edit::SplitEditDone),
     Merge(super::merge::Merged),
     Link(super::link::Linked),
+    /// `split`: put the transaction back on one line.
+    Split(super::split::SplitDone),
+    /// `import`: delete what it brought in.
+    Import(super::irreversible::Imported),
     BudgetPlan(super::budget_plan::PlanApplied),
     /// `category_merge`: the two categories, each month's amounts before, the transactions and
     /// schedules moved, and each recreated split.
@@ -530,12 +534,11 @@ fn parse_kind(
         Kind::SplitEdit => from_details(details).map(Details::SplitEdit),
         Kind::BudgetPlan => from_details(details).map(Details::BudgetPlan),
         Kind::CategoryMerge => category_merge_details(details).map(Details::CategoryMerge),
-        Kind::Split
-        | Kind::CategoryCreate
-        | Kind::Import
-        | Kind::AccountCreate
-        | Kind::Undo
-        | Kind::ConformanceFixture => Err(Refusal::Kind(kind.name().to_string())),
+        Kind::Split => from_details(details).map(Details::Split),
+        Kind::Import => from_details(details).map(Details::Import),
+        Kind::CategoryCreate | Kind::AccountCreate | Kind::Undo | Kind::ConformanceFixture => {
+            Err(Refusal::Kind(kind.name().to_string()))
+        }
     }
 }
 

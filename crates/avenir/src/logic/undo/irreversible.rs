@@ -58,14 +58,6 @@ pub struct AccountCreated {
     pub on_budget: Option<bool>,
 }
 
-/// `split`'s journal line: the transaction split and its category before.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SplitDone {
-    pub transaction_id: String,
-    #[serde(deserialize_with = "Option::deserialize")]
-    pub category_before: Option<String>,
-}
-
 /// `import`'s intent: the plan's knowledge before, since which what came in is read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportIntended {

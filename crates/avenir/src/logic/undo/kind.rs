@@ -125,13 +125,12 @@ impl Kind {
             | Kind::Merge
             | Kind::Link
             | Kind::BudgetPlan
-            | Kind::CategoryMerge => true,
-            Kind::Split
-            | Kind::CategoryCreate
-            | Kind::Import
-            | Kind::AccountCreate
-            | Kind::Undo
-            | Kind::ConformanceFixture => false,
+            | Kind::CategoryMerge
+            | Kind::Split
+            | Kind::Import => true,
+            Kind::CategoryCreate | Kind::AccountCreate | Kind::Undo | Kind::ConformanceFixture => {
+                false
+            }
         }
     }
 
@@ -168,12 +167,13 @@ impl Kind {
             Kind::CategoryMerge => {
                 "Assigned amounts, transactions, splits and schedules moved back to the category they were merged from; the splits were created again with their old lines (new ids, no bank-import link)."
             }
-            Kind::Split
-            | Kind::CategoryCreate
-            | Kind::Import
-            | Kind::AccountCreate
-            | Kind::Undo
-            | Kind::ConformanceFixture => "Nothing was reverted.",
+            Kind::Split => {
+                "The transaction is back on one line, in its category before: created again (a new id, no bank-import link), the split one deleted."
+            }
+            Kind::Import => "Imported transactions deleted.",
+            Kind::CategoryCreate | Kind::AccountCreate | Kind::Undo | Kind::ConformanceFixture => {
+                "Nothing was reverted."
+            }
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod link;
 pub mod merge;
 pub mod record;
 pub mod schedules;
+pub mod split;
 pub mod split_edit;
 
 pub use details::{
@@ -456,6 +457,44 @@ pub fn create(ids: Vec<String>, plan: &PlanDetail, applied: Applied) -> UndoPlan
     )
     .nothing_when(empty, "Already deleted: nothing to undo.")
     .untouched(untouched)
+}
+
+/// `import`: delete what it brought in and is still there, each named in the question (an import
+/// is transactions the person did not type).
+pub fn imported(
+    ids: Vec<String>,
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    let names = PlanNames::new(plan);
+    let mut planned = create(ids, plan, applied);
+    let Revert::Create { ids: present } = &planned.revert else {
+        return planned;
+    };
+    planned.lines = present
+        .iter()
+        .filter_map(|id| live_transaction(plan, id))
+        .map(|t| {
+            format!(
+                "- {} {} {} on {}",
+                t.date,
+                safe(names.payee(t.payee_id.as_deref())),
+                fmt.plain(t.amount),
+                safe(names.account(&t.account_id))
+            )
+        })
+        .collect();
+    planned.question = format!(
+        "Undo: delete the {} transaction(s) this import brought in?",
+        present.len()
+    );
+    if planned.nothing.is_some() {
+        planned.nothing = Some(
+            "Nothing to delete: the import brought nothing in, or it is already deleted.".into(),
+        );
+    }
+    planned
 }
 
 /// `flag`: put back the flags still as the operation set them.
