@@ -20,7 +20,9 @@ use crate::context::Context;
 use crate::logic::undo::Kind;
 use crate::plan_store::Freshness;
 use crate::plan_store::PlanSnapshot;
-use crate::store::journal::{Move, UndoLockMode};
+// What a write's own code needs of the journal, through this path only: a `categorize` line's
+// moves, and the undo lock `approve_transactions` takes around its one immediate write.
+pub use crate::store::journal::{Move, UndoLockMode};
 use crate::tool_error::ToolError;
 use rmcp::model::InputRequiredResult;
 use rmcp::{Peer, RoleServer};

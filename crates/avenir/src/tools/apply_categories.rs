@@ -14,7 +14,7 @@ use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::names::{PlanNames, SplitLines};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
-use crate::store::journal::Move;
+use crate::confirm::Move;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;

@@ -6,7 +6,7 @@ use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::Ids;
 use crate::confirm::{JournalDraft, WriteFailure, journal_failed, journaled};
 use crate::context::Context;
-use crate::store::journal::UndoLockMode;
+use crate::confirm::UndoLockMode;
 use schemars::JsonSchema;
 use serde::Serialize;
 

@@ -239,7 +239,14 @@ mod tests {
     #[test]
     fn an_interrupted_undo_s_copy_is_not_created_twice() {
         let (mut f, done) = split_fixture();
-        f.tx("t1-back", "2026-09-12", -1_000, "acc", "Market", Some("c-food"));
+        f.tx(
+            "t1-back",
+            "2026-09-12",
+            -1_000,
+            "acc",
+            "Market",
+            Some("c-food"),
+        );
         let undo = split(&done, &f.plan, &MoneyFormat::default(), Applied::Partly);
         assert!(matches!(
             undo.revert,
