@@ -111,17 +111,26 @@ struct SandboxArgs {
     oauth_user: Vec<String>,
 }
 
+/// The runtime a command runs on. The stdio server answers one client, one message after another:
+/// one thread serves it, which keeps its memory low (one allocator arena, no worker stacks). The
+/// HTTP transports, the sandbox and the command line run on two workers.
+fn runtime_for(cli: &Cli) -> tokio::runtime::Builder {
+    let http = std::env::var("AVENIR_MCP_TRANSPORT").as_deref() == Ok("http");
+    if cli.command.is_none() && !http {
+        return tokio::runtime::Builder::new_current_thread();
+    }
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.worker_threads(2);
+    builder
+}
+
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     if let Err(message) = logging::init() {
         eprintln!("avenir-mcp: {message}");
         return std::process::ExitCode::from(2);
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime_for(&cli).enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("avenir-mcp: cannot start: {error}");
