@@ -44,7 +44,24 @@ pub enum Pacer {
 pub trait LedgerStore: Send + Sync + std::fmt::Debug {
     /// Read the text under `key` (empty when none), hand it to `change`, and store what it
     /// returns, atomically with respect to every other update of `key` by any process.
-    fn update_text(&self, key: &str, change: &mut dyn FnMut(&str) -> String) -> Result<(), String>;
+    fn update_text(
+        &self,
+        key: &str,
+        change: &mut dyn FnMut(&str) -> String,
+    ) -> Result<(), LedgerStoreError>;
+}
+
+/// Why a [`LedgerStore`] could not update a ledger: the store's own error, kept whole as the
+/// source.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct LedgerStoreError(#[source] Box<dyn std::error::Error + Send + Sync>);
+
+impl LedgerStoreError {
+    /// The store's failure `error`.
+    pub fn of(error: impl std::error::Error + Send + Sync + 'static) -> LedgerStoreError {
+        LedgerStoreError(Box::new(error))
+    }
 }
 
 /// What the ledger records.
@@ -279,7 +296,7 @@ fn update_shared(
             }
             state.render()
         })
-        .map_err(Error::Ledger)?;
+        .map_err(|error| Error::Ledger(error.to_string()))?;
     outcome
 }
 

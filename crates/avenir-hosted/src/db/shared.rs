@@ -6,7 +6,7 @@
 use super::error::{SqlError, StateError};
 use super::handle::{Backend, Db};
 use super::sql::{self, Statement, Value};
-use avenir::store::shared::{CodeEntry, HeldLock, SharedStore, Stream};
+use avenir::store::shared::{CodeEntry, HeldLock, SharedStore, StoreError, Stream};
 use std::path::PathBuf;
 use ynab::pacing::LedgerStore;
 
@@ -15,11 +15,6 @@ fn stream_text(stream: Stream) -> &'static str {
         Stream::Journal => "journal",
         Stream::Intents => "intents",
     }
-}
-
-/// An error as the sentence avenir's and ynab's store traits carry (their interface is text).
-fn text(e: impl std::fmt::Display) -> String {
-    e.to_string()
 }
 
 /// One person's shared state.
@@ -111,7 +106,7 @@ fn lock_path(db_path: &std::path::Path, lock_name: &str) -> PathBuf {
 }
 
 impl SharedStore for DbShared {
-    fn append(&self, stream: Stream, lines: &[String]) -> Result<(), String> {
+    fn append(&self, stream: Stream, lines: &[String]) -> Result<(), StoreError> {
         if lines.is_empty() {
             return Ok(());
         }
@@ -138,20 +133,22 @@ impl SharedStore for DbShared {
                 ],
             ));
         }
-        self.execute_all(statements).map(drop).map_err(text)
+        self.execute_all(statements)
+            .map(drop)
+            .map_err(StoreError::of)
     }
 
-    fn lines(&self, stream: Stream) -> Result<Vec<String>, String> {
+    fn lines(&self, stream: Stream) -> Result<Vec<String>, StoreError> {
         self.query(
             "SELECT line FROM journal_lines WHERE person_id = $1 AND stream = $2 ORDER BY seq",
             vec![self.person.as_str().into(), stream_text(stream).into()],
         )
         .and_then(|rows| rows.iter().map(|row| sql::text(row, 0)).collect())
-        .map_err(text)
+        .map_err(StoreError::of)
     }
 
-    fn undo_lock(&self, exclusive: bool) -> Result<Box<dyn HeldLock>, String> {
-        self.take_undo_lock(exclusive).map_err(text)
+    fn undo_lock(&self, exclusive: bool) -> Result<Box<dyn HeldLock>, StoreError> {
+        self.take_undo_lock(exclusive).map_err(StoreError::of)
     }
 
     fn insert_code(
@@ -159,7 +156,7 @@ impl SharedStore for DbShared {
         code_digest: &str,
         entry: &CodeEntry,
         lifetime_s: i64,
-    ) -> Result<(), String> {
+    ) -> Result<(), StoreError> {
         self.execute_all(vec![
             (
                 "DELETE FROM confirmation_codes WHERE person_id = $1 AND issued_at < $2",
@@ -184,17 +181,17 @@ impl SharedStore for DbShared {
             ),
         ])
         .map(drop)
-        .map_err(text)
+        .map_err(StoreError::of)
     }
 
-    fn take_code(&self, code_digest: &str) -> Result<Option<CodeEntry>, String> {
+    fn take_code(&self, code_digest: &str) -> Result<Option<CodeEntry>, StoreError> {
         let rows = self
             .query(
                 "DELETE FROM confirmation_codes WHERE person_id = $1 AND code_digest = $2 \
              RETURNING fingerprint, call_digest, issued_at",
                 vec![self.person.as_str().into(), code_digest.into()],
             )
-            .map_err(text)?;
+            .map_err(StoreError::of)?;
         rows.first()
             .map(|row| {
                 Ok::<_, SqlError>(CodeEntry {
@@ -204,10 +201,10 @@ impl SharedStore for DbShared {
                 })
             })
             .transpose()
-            .map_err(text)
+            .map_err(StoreError::of)
     }
 
-    fn spend_nonce(&self, nonce: &str, now: i64, lifetime_s: i64) -> Result<bool, String> {
+    fn spend_nonce(&self, nonce: &str, now: i64, lifetime_s: i64) -> Result<bool, StoreError> {
         let counts = self
             .execute_all(vec![
                 (
@@ -220,7 +217,7 @@ impl SharedStore for DbShared {
                     vec![nonce.into(), now.into()],
                 ),
             ])
-            .map_err(text)?;
+            .map_err(StoreError::of)?;
         Ok(counts.get(1).is_some_and(|n| *n == 1))
     }
 }
@@ -238,11 +235,15 @@ impl DbLedger {
 }
 
 impl LedgerStore for DbLedger {
-    fn update_text(&self, key: &str, change: &mut dyn FnMut(&str) -> String) -> Result<(), String> {
+    fn update_text(
+        &self,
+        key: &str,
+        change: &mut dyn FnMut(&str) -> String,
+    ) -> Result<(), ynab::pacing::LedgerStoreError> {
         match &self.db.backend {
             Backend::Postgres(pg) => self.db.handle.block_on(pg.update_ledger(key, change)),
             Backend::Sqlite(lite) => lite.update_ledger(key, change),
         }
-        .map_err(text)
+        .map_err(ynab::pacing::LedgerStoreError::of)
     }
 }

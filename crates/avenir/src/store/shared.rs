@@ -11,6 +11,19 @@
 
 use std::fmt::Debug;
 
+/// Why the shared store could not do what was asked: the database's own error, kept whole as the
+/// source (callers say what they were doing; its text never holds a person's data).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StoreError(#[source] Box<dyn std::error::Error + Send + Sync>);
+
+impl StoreError {
+    /// The store's failure `error`.
+    pub fn of(error: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+        StoreError(Box::new(error))
+    }
+}
+
 /// Which of a person's two append-only logs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stream {
@@ -38,15 +51,15 @@ pub trait HeldLock: Send + Sync + Debug {}
 /// which are global (a nonce is random and spent once by anyone).
 pub trait SharedStore: Send + Sync + Debug {
     /// Append `lines` (compact JSON, one object each) to `stream`, in order, in one transaction.
-    fn append(&self, stream: Stream, lines: &[String]) -> Result<(), String>;
+    fn append(&self, stream: Stream, lines: &[String]) -> Result<(), StoreError>;
 
     /// Every line of `stream`, in the order appended.
-    fn lines(&self, stream: Stream) -> Result<Vec<String>, String>;
+    fn lines(&self, stream: Stream) -> Result<Vec<String>, StoreError>;
 
     /// The undo lock (D5): shared (`exclusive == false`) for every write, exclusive for an undo,
     /// across every instance on the same database; waits until granted; released when the
     /// returned value is dropped (or its holder's connection dies).
-    fn undo_lock(&self, exclusive: bool) -> Result<Box<dyn HeldLock>, String>;
+    fn undo_lock(&self, exclusive: bool) -> Result<Box<dyn HeldLock>, StoreError>;
 
     /// Keep a code (by the SHA-256 hex of the code). Codes issued more than `lifetime_s` before
     /// `entry.issued_at` may be purged at the same time.
@@ -55,13 +68,13 @@ pub trait SharedStore: Send + Sync + Debug {
         code_digest: &str,
         entry: &CodeEntry,
         lifetime_s: i64,
-    ) -> Result<(), String>;
+    ) -> Result<(), StoreError>;
 
     /// Remove the code and return what it was issued for: atomically, so that of two instances
     /// presenting it at once, exactly one gets `Some`.
-    fn take_code(&self, code_digest: &str) -> Result<Option<CodeEntry>, String>;
+    fn take_code(&self, code_digest: &str) -> Result<Option<CodeEntry>, StoreError>;
 
     /// Spend `nonce` at `now` (UTC seconds): true the first time anywhere, false after. Nonces
     /// spent more than `lifetime_s` before `now` may be purged.
-    fn spend_nonce(&self, nonce: &str, now: i64, lifetime_s: i64) -> Result<bool, String>;
+    fn spend_nonce(&self, nonce: &str, now: i64, lifetime_s: i64) -> Result<bool, StoreError>;
 }
