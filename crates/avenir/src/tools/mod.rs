@@ -8,6 +8,7 @@ pub mod month_figures;
 pub mod scheduled_writes;
 pub mod tool_names;
 pub mod undo_reverts;
+pub mod undo_sends;
 
 /// The one list of tools: `tools! { answer module::Type, confirmed module::Type, … }` declares
 /// each tool's module (one file, named after the tool) and [`registry`], in the order
