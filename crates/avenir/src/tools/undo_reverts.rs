@@ -63,49 +63,66 @@ pub(crate) async fn plan_undo(
     unfinished: Vec<super::undo_operation::UnfinishedEntry>,
 ) -> Result<Prepared<UndoChange>, ToolError> {
     let from_intent = recovery.from_intent;
-    let applied = recovery.applied();
-    let plan_id = snapshot.id().to_string();
-    let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
-    let plan = &snapshot.plan;
-    let moves = op
-        .moves
-        .iter()
-        .map(|m| CategoryMove {
-            transaction_id: m.transaction_id.clone(),
-            from_category_id: m.from_category_id.clone(),
-            to_category_id: m.to_category_id.clone(),
-        })
-        .collect();
-    let details = match undo::parse(&op.kind, &op.details, moves, from_intent) {
+    let moves = op.moves.iter().map(|m| CategoryMove {
+        transaction_id: m.transaction_id.clone(),
+        from_category_id: m.from_category_id.clone(),
+        to_category_id: m.to_category_id.clone(),
+    });
+    let details = match undo::parse(&op.kind, &op.details, moves.collect(), from_intent) {
         Ok(details) => details,
         Err(refusal) => return Err(refused(context, &op, from_intent, &refusal).into()),
     };
-    let planned = match details {
-        Details::Irreversible(what) => {
+    let planned = match undo_of(context, snapshot, recovery, details).await? {
+        Planned::Undo(planned) => *planned,
+        Planned::Irreversible(what) => {
             return irreversible(context, snapshot, &op, what, unfinished).await;
         }
+    };
+    let plan_id = snapshot.id().to_string();
+    let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
+    if recovery.applied() == Applied::Partly && planned.nothing.is_some() {
+        return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
+    }
+    Ok(finish(op, planned, unfinished, recovery, plan_id, &fmt))
+}
+
+/// What [`undo_of`] found: the undo to ask about, or a kind whose intent only says whether it
+/// landed.
+enum Planned {
+    Undo(Box<UndoPlan>),
+    Irreversible(Irreversible),
+}
+
+/// What undoing an operation of these `details` would do now: each kind reads the state it
+/// compares (the plan, a month's categories, what changed since) and `logic::undo` decides.
+async fn undo_of(
+    context: &Context,
+    snapshot: &Arc<crate::plan_store::PlanSnapshot>,
+    recovery: &Recovery,
+    details: Details,
+) -> Result<Planned, ToolError> {
+    let applied = recovery.applied();
+    let plan_id = snapshot.id();
+    let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
+    let plan = &snapshot.plan;
+    let month_of = |month| month_categories(context, snapshot.clone(), month);
+    Ok(Planned::Undo(Box::new(match details {
+        Details::Irreversible(what) => return Ok(Planned::Irreversible(what)),
         Details::Categorize { moves } => undo::categorize(&moves, plan, &fmt, applied),
         Details::Budget(budgeted) => {
-            let month = budgeted.month;
-            let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
-            undo::budget(month, &budgeted.change(), &categories, &fmt, applied)
+            let (month, change) = (budgeted.month, budgeted.change());
+            let (_, cats) = month_of(month).await?;
+            undo::budget(month, &change, &cats, &fmt, applied)
         }
         Details::Move(undo::Moved {
             month,
             changes: [source, target],
         }) => {
-            let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
+            let (_, categories) = month_of(month).await?;
             undo::move_money(month, &source, &target, &categories, applied, &fmt)
         }
         Details::Create(created) => {
-            let ids = match created {
-                Created::Ids(ids) => ids,
-                // An interrupted create_transactions: its items, recognised by digest (D31).
-                Created::ByDigest(recognition) => {
-                    recognise(context, &plan_id, &recognition).await?
-                }
-            };
-            undo::create(ids, plan, applied)
+            undo::create(created_ids(context, plan_id, created).await?, plan, applied)
         }
         Details::Flag(flagged) => undo::flag(&flagged.changes, plan, applied),
         Details::Update { edits, digest_salt } => {
@@ -119,15 +136,7 @@ pub(crate) async fn plan_undo(
             adjustment_id,
             recognition,
         } => {
-            let adjustment = match (adjustment_id, recognition) {
-                (Some(known), _) => Some(known),
-                // A reconciliation interrupted after its adjustment: recognised by digest (D31).
-                (None, Some(recognition)) => recognise(context, &plan_id, &recognition)
-                    .await?
-                    .into_iter()
-                    .next(),
-                (None, None) => None,
-            };
+            let adjustment = adjustment_of(context, plan_id, adjustment_id, recognition).await?;
             undo::reconcile(reconciled_ids, adjustment, plan, applied)
         }
         Details::Category(edit) => undo::category(&edit, plan, applied),
@@ -144,75 +153,129 @@ pub(crate) async fn plan_undo(
             &fmt,
             applied,
         ),
-        Details::Approve(undo::Approved { transaction_ids }) => {
-            undo::approve(transaction_ids, plan, applied)
-        }
-        Details::Delete(undo::Deleted {
-            transaction_ids,
-            server_knowledge,
-        }) => {
-            if recreated_by_interrupted_undo(context, &plan_id, recovery).await? {
-                undo::delete_recreated(&transaction_ids, snapshot.server_knowledge)
-            } else {
-                let deleted = changed_since(context, &plan_id, server_knowledge).await?;
-                let current = (plan, snapshot.server_knowledge);
-                undo::delete(&transaction_ids, &deleted, current, &fmt, applied)
-            }
-        }
+        Details::Approve(approved) => undo::approve(approved.transaction_ids, plan, applied),
+        Details::Delete(deleted) => undo_delete(context, snapshot, recovery, deleted).await?,
         Details::Schedule(d) => {
             super::scheduled_writes::undo_plan(context, snapshot, d, applied, &fmt).await?
         }
         Details::SplitEdit(done) => {
-            let changed = changed_since(context, &plan_id, done.server_knowledge).await?;
+            let changed = changed_since(context, plan_id, done.server_knowledge).await?;
             undo::split_edit::split_edit(&done, &changed, plan, &fmt, applied)
         }
-        Details::Merge(merged) => {
-            let done = merged
-                .done()
-                .map_err(|refusal| refused(context, &op, from_intent, &refusal))?;
-            undo::merge::merge(done, plan, applied)
-        }
+        Details::Merge(merged) => undo::merge::merge(merged.done(), plan, applied),
         Details::Split(done) => undo::split::split(&done, plan, &fmt, applied),
         Details::Import(imported) => undo::imported(imported.transaction_ids, plan, &fmt, applied),
         Details::Link(linked) => {
-            let changed = changed_since(context, &plan_id, linked.server_knowledge).await?;
+            let changed = changed_since(context, plan_id, linked.server_knowledge).await?;
             undo::link::link(linked.done(), &changed, plan, applied)
         }
-        Details::BudgetPlan(undo::budget_plan::PlanApplied {
-            month,
-            changes,
-            targets,
-        }) => {
-            let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
-            undo::budget_plan::budget_plan(
-                month,
-                (&changes, &targets),
-                &categories,
-                &plan.categories,
-                &fmt,
-                applied,
-            )
-        }
+        Details::BudgetPlan(done) => undo_budget_plan(context, snapshot, &done, applied).await?,
         Details::CategoryMerge(done) => {
-            let mut months = Vec::new();
-            for m in &done.months {
-                if let Some(month) = crate::months::CalendarMonth::from_ynab(&m.month) {
-                    let (_, categories) =
-                        month_categories(context, snapshot.clone(), month).await?;
-                    months.push((month, categories));
-                }
-            }
-            let changed = match done.splits.first() {
-                None => Vec::new(),
-                Some(split) => changed_since(context, &plan_id, split.server_knowledge).await?,
-            };
-            undo::category_merge::category_merge(&done, plan, &months, &changed, &fmt, applied)
+            undo_category_merge(context, snapshot, &done, applied).await?
         }
-    };
-    if applied == Applied::Partly && planned.nothing.is_some() {
-        return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
+    })))
+}
+
+/// The ids a `create` made: listed by its journal line, or recognised by digest for an
+/// interrupted one (D31).
+async fn created_ids(
+    context: &Context,
+    plan_id: &str,
+    created: Created,
+) -> Result<Vec<String>, ToolError> {
+    match created {
+        Created::Ids(ids) => Ok(ids),
+        Created::ByDigest(recognition) => recognise(context, plan_id, &recognition).await,
     }
-    Ok(finish(op, planned, unfinished, recovery, plan_id, &fmt))
+}
+
+/// A reconciliation's adjustment: named by its line, or recognised by digest for one interrupted
+/// after it (D31).
+async fn adjustment_of(
+    context: &Context,
+    plan_id: &str,
+    known: Option<String>,
+    recognition: Option<Recognition>,
+) -> Result<Option<String>, ToolError> {
+    Ok(match (known, recognition) {
+        (Some(known), _) => Some(known),
+        (None, Some(recognition)) => recognise(context, plan_id, &recognition)
+            .await?
+            .into_iter()
+            .next(),
+        (None, None) => None,
+    })
+}
+
+/// A `delete`'s undo: nothing left when an interrupted undo already recreated them, else the
+/// deleted transactions from YNAB's record of them.
+async fn undo_delete(
+    context: &Context,
+    snapshot: &Arc<crate::plan_store::PlanSnapshot>,
+    recovery: &Recovery,
+    deleted: undo::Deleted,
+) -> Result<UndoPlan, ToolError> {
+    let plan_id = snapshot.id();
+    let ids = &deleted.transaction_ids;
+    if recreated_by_interrupted_undo(context, plan_id, recovery).await? {
+        return Ok(undo::delete_recreated(ids, snapshot.server_knowledge));
+    }
+    let records = changed_since(context, plan_id, deleted.server_knowledge).await?;
+    let current = (&snapshot.plan, snapshot.server_knowledge);
+    let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
+    Ok(undo::delete(
+        ids,
+        &records,
+        current,
+        &fmt,
+        recovery.applied(),
+    ))
+}
+
+/// A `budget_plan`'s undo: the month's categories, and the plan's for its targets.
+async fn undo_budget_plan(
+    context: &Context,
+    snapshot: &Arc<crate::plan_store::PlanSnapshot>,
+    done: &undo::budget_plan::PlanApplied,
+    applied: Applied,
+) -> Result<UndoPlan, ToolError> {
+    let (_, categories) = month_categories(context, snapshot.clone(), done.month).await?;
+    let parts = (&done.changes[..], &done.targets[..]);
+    let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
+    let all = &snapshot.plan.categories;
+    Ok(undo::budget_plan::budget_plan(
+        done.month,
+        parts,
+        &categories,
+        all,
+        &fmt,
+        applied,
+    ))
+}
+
+/// A `category_merge`'s undo: each month's categories, and what changed since for its splits.
+async fn undo_category_merge(
+    context: &Context,
+    snapshot: &Arc<crate::plan_store::PlanSnapshot>,
+    done: &undo::category_merge::CategoryMergeDone,
+    applied: Applied,
+) -> Result<UndoPlan, ToolError> {
+    let mut months = Vec::new();
+    for m in &done.months {
+        if let Some(month) = crate::months::CalendarMonth::from_ynab(&m.month) {
+            let (_, categories) = month_categories(context, snapshot.clone(), month).await?;
+            months.push((month, categories));
+        }
+    }
+    let changed = match done.splits.first() {
+        None => Vec::new(),
+        Some(split) => changed_since(context, snapshot.id(), split.server_knowledge).await?,
+    };
+    let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
+    let plan = &snapshot.plan;
+    Ok(undo::category_merge::category_merge(
+        done, plan, &months, &changed, &fmt, applied,
+    ))
 }
 
 /// An interrupted operation with nothing left to revert (D14): its intents are settled. What

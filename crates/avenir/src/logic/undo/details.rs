@@ -482,7 +482,9 @@ fn parse_kind(
             .map(|CreatedIds { transaction_ids }| Details::Create(Created::Ids(transaction_ids))),
         Kind::Flag => from_details(details).map(Details::Flag),
         Kind::Update => update_edits(details),
-        Kind::Merge => from_details(details).map(Details::Merge),
+        Kind::Merge => from_details::<super::merge::Merged>(details)
+            .and_then(super::merge::Merged::checked)
+            .map(Details::Merge),
         Kind::Link => from_details(details).map(Details::Link),
         Kind::Payee => from_details(details).map(Details::Payee),
         Kind::Reconcile => {
@@ -498,23 +500,7 @@ fn parse_kind(
             })
         }
         Kind::Category => from_details(details).map(Details::Category),
-        Kind::Target => {
-            let set: TargetSet = from_details(details)?;
-            match set.undo.filter(Value::is_object) {
-                Some(fields) => Ok(Details::Target {
-                    category_id: set.category_id,
-                    before: set.before,
-                    after: set.after,
-                    fields,
-                }),
-                None if from_intent => Ok(Details::Irreversible(Irreversible::Target {
-                    category_id: set.category_id,
-                    before: set.before,
-                    after: set.after,
-                })),
-                None => Err(Refusal::TargetNotRestorable),
-            }
-        }
+        Kind::Target => target_details(from_details(details)?, from_intent),
         Kind::Split if from_intent => {
             from_details(details).map(|r| Details::Irreversible(Irreversible::Split(r)))
         }
@@ -587,4 +573,23 @@ fn category_merge_details(
         scheduled: strings(details, "scheduled")?,
         splits,
     })
+}
+
+/// A `target` record read: restorable when its `undo` holds the fields; otherwise an intent is
+/// only read for whether it landed, and a journal line cannot be undone.
+fn target_details(set: TargetSet, from_intent: bool) -> Result<Details, Refusal> {
+    match set.undo.filter(Value::is_object) {
+        Some(fields) => Ok(Details::Target {
+            category_id: set.category_id,
+            before: set.before,
+            after: set.after,
+            fields,
+        }),
+        None if from_intent => Ok(Details::Irreversible(Irreversible::Target {
+            category_id: set.category_id,
+            before: set.before,
+            after: set.after,
+        })),
+        None => Err(Refusal::TargetNotRestorable),
+    }
 }

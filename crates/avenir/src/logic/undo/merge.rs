@@ -28,18 +28,23 @@ pub struct Merged {
 }
 
 impl Merged {
-    /// What undo compares, borrowed; a record that names no target payee at all is damaged.
-    pub fn done(&self) -> Result<MergeDone<'_>, super::Refusal> {
+    /// The record as read: one that names no target payee at all is damaged.
+    pub fn checked(self) -> Result<Merged, super::Refusal> {
         if self.target_payee_id.is_none() && self.target_name_digest.is_none() {
             return Err(super::details::damaged("target_payee_id", "a payee id"));
         }
-        Ok(MergeDone {
+        Ok(self)
+    }
+
+    /// What undo compares, borrowed.
+    pub fn done(&self) -> MergeDone<'_> {
+        MergeDone {
             transactions: &self.transactions,
             scheduled: &self.scheduled,
             target_payee_id: self.target_payee_id.as_deref(),
             target_name_digest: self.target_name_digest.as_deref(),
             digest_salt: self.digest_salt.as_deref(),
-        })
+        }
     }
 }
 
