@@ -2,8 +2,6 @@
 //! optionally the target amounts) of many categories for one month, previewed as one question,
 //! confirmed once, journaled as one `budget_plan` operation and undone as one.
 
-use crate::logic::undo::budget_plan::{PlanApplied, TargetDone};
-use crate::logic::undo::{AssignedChange, record::to_details};
 use super::assigned_amounts::{available_part, month_categories, unknown_category};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Flag, Money, Month};
@@ -17,6 +15,8 @@ use crate::logic::budget_plan::{
     self, Asked, BudgetPlan, Line, MAX_LINES, MonthData, Refusal, TargetLine,
 };
 use crate::logic::target_change::category_change;
+use crate::logic::undo::budget_plan::{PlanApplied, TargetDone};
+use crate::logic::undo::{AssignedChange, record::to_details};
 use crate::money::{Amount, MoneyFormat};
 use crate::months::CalendarMonth;
 use crate::plan_store::PlanSnapshot;

@@ -1,10 +1,9 @@
 //! `apply_categories` (`docs/contract/writes.md` §7): give transactions a category, or replace one,
 //! in one confirmed and undoable step.
 
-use crate::logic::undo::details::Categorized;
-use crate::logic::undo::{CategoryMove, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::StringMember;
+use crate::confirm::Move;
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Style, WriteFailure, Written,
 };
@@ -12,9 +11,10 @@ use crate::context::Context;
 use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::names::{PlanNames, SplitLines};
+use crate::logic::undo::details::Categorized;
+use crate::logic::undo::{CategoryMove, record::to_details};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
-use crate::confirm::Move;
 use crate::text::safe;
 use chrono::NaiveDate;
 use schemars::JsonSchema;

@@ -1,12 +1,12 @@
 //! `approve_transactions` (`docs/contract/writes.md` §8, D25, D33): the one immediate write —
 //! marking transactions reviewed — journaled and undoable like the others, without a question.
 
-use crate::logic::undo::{self, record::to_details};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::Ids;
+use crate::confirm::UndoLockMode;
 use crate::confirm::{JournalDraft, WriteFailure, journal_failed, journaled};
 use crate::context::Context;
-use crate::confirm::UndoLockMode;
+use crate::logic::undo::{self, record::to_details};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -117,12 +117,18 @@ async fn approve(
         .undo_lock(UndoLockMode::Writing)
         .await
         .map_err(|error| ToolError::Refused(crate::confirm::lock_failed(&error)))?;
-    let done = journaled(context, &plan, crate::logic::undo::Kind::Approve, details.clone(), write)
-        .await
-        .map_err(|not_written| {
-            let asked = format!("approve {} transaction(s)", updates.len());
-            ToolError::Refused(not_written.message(Some(&asked)))
-        })?;
+    let done = journaled(
+        context,
+        &plan,
+        crate::logic::undo::Kind::Approve,
+        details.clone(),
+        write,
+    )
+    .await
+    .map_err(|not_written| {
+        let asked = format!("approve {} transaction(s)", updates.len());
+        ToolError::Refused(not_written.message(Some(&asked)))
+    })?;
     let approval = Approval {
         approved,
         message: done

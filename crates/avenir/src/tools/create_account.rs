@@ -1,8 +1,6 @@
 //! `create_account` (issue 11, `docs/writes/create_account.md`): an unlinked account with a
 //! name, a type and a starting balance, confirmed and journaled as not undoable (D25).
 
-use crate::logic::undo::irreversible::{AccountCreated, AccountIntended};
-use crate::logic::undo::record::to_details;
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Money;
 use crate::confirm::{
@@ -10,6 +8,8 @@ use crate::confirm::{
 };
 use crate::context::Context;
 use crate::logic::new_account::{self, APP_ONLY_TYPES, MAX_NAME, NewAccount, Refusal, TYPES};
+use crate::logic::undo::irreversible::{AccountCreated, AccountIntended};
+use crate::logic::undo::record::to_details;
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::{quoted, safe};

@@ -4,8 +4,6 @@
 //! A creation is journaled as `category_create`, which undo cannot revert (YNAB's API cannot
 //! delete or hide a category).
 
-use crate::logic::undo::irreversible::{CategoryCreated, CategoryIntended};
-use crate::logic::undo::record::to_details;
 use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::confirm::{
@@ -14,6 +12,8 @@ use crate::confirm::{
 use crate::context::Context;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{breaks_one_line, namesake};
+use crate::logic::undo::irreversible::{CategoryCreated, CategoryIntended};
+use crate::logic::undo::record::to_details;
 use crate::plan_store::PlanSnapshot;
 use crate::text::{quoted, safe};
 use chrono::NaiveDate;
@@ -145,7 +145,10 @@ impl ConfirmedWrite for CreateCategory {
         let salt = crate::random::hex::<16>();
         to_details(&CategoryIntended {
             category_group_id: change.group_id.clone(),
-            name_digest: Some(crate::logic::created::name_digest(Some(&salt), &change.name)),
+            name_digest: Some(crate::logic::created::name_digest(
+                Some(&salt),
+                &change.name,
+            )),
             digest_salt: Some(salt),
         })
     }

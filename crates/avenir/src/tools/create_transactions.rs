@@ -4,8 +4,6 @@
 //! The journal keeps only the ids YNAB gave them, and the intent a digest of each item (D31): no
 //! payee, memo or amount reaches the disk in clear.
 
-use crate::logic::undo::details::{CreateIntended, CreatedIds};
-use crate::logic::undo::{Recognition, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Date, Flag, MemberText, Money};
 use crate::confirm::{
@@ -15,6 +13,8 @@ use crate::context::Context;
 use crate::digest::order_free;
 use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::created::{digest, item};
+use crate::logic::undo::details::{CreateIntended, CreatedIds};
+use crate::logic::undo::{Recognition, record::to_details};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;

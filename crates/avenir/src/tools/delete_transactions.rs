@@ -4,7 +4,6 @@
 //! The journal keeps only ids and the plan's `server_knowledge` before the delete (D6, D31): undo
 //! reads YNAB's own record of each deleted transaction (its tombstone in the delta since then).
 
-use crate::logic::undo::{self, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Ids;
 use crate::confirm::{
@@ -14,6 +13,7 @@ use crate::context::Context;
 use crate::digest::order_free;
 use crate::logic::deletes::plan_deletes;
 use crate::logic::names::PlanNames;
+use crate::logic::undo::{self, record::to_details};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;

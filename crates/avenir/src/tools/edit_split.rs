@@ -8,7 +8,6 @@
 //! keeps ids, the plan's knowledge and a salted digest (D31); undo reads the old lines from
 //! YNAB's tombstone, as for `delete_transactions`.
 
-use crate::logic::undo::{record::to_details, split_edit::SplitEditDone};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Money, Text};
 use crate::confirm::{
@@ -19,6 +18,7 @@ use crate::digest::order_free;
 use crate::logic::assignable::CategoryIndex;
 use crate::logic::split::LineAsked;
 use crate::logic::split_edit::{EditLine, check_edit, new_digest, shown_line};
+use crate::logic::undo::{record::to_details, split_edit::SplitEditDone};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;

@@ -1,7 +1,6 @@
 //! `flag_transactions` (`docs/contract/writes.md` §9.3): give transactions a coloured flag, or
 //! remove it, in one confirmed and undoable step.
 
-use crate::logic::undo::{FlagChange, details::Flagged, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::FlagColour;
 use crate::confirm::{
@@ -11,6 +10,7 @@ use crate::context::Context;
 use crate::digest::order_free;
 use crate::logic::flags::{FlagAsked, FlagRefusal, check_request, plan_flags};
 use crate::logic::names::PlanNames;
+use crate::logic::undo::{FlagChange, details::Flagged, record::to_details};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;

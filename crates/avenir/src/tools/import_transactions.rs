@@ -4,13 +4,13 @@
 //! It is journaled as `import` with the ids YNAB imported; undo_operation deletes those still
 //! there, each named in its question.
 
-use crate::logic::undo::irreversible::{ImportIntended, Imported};
-use crate::logic::undo::record::to_details;
 use super::{ConfirmedTool, PlanArgs, ToolError};
 use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
+use crate::logic::undo::irreversible::{ImportIntended, Imported};
+use crate::logic::undo::record::to_details;
 use crate::plan_store::PlanSnapshot;
 use chrono::NaiveDate;
 use schemars::JsonSchema;
@@ -146,9 +146,9 @@ impl ConfirmedWrite for ImportTransactions {
     fn applied_message(&self, change: &Import, operation_id: Option<&str>) -> String {
         let done = imported_message(change.transaction_ids.len());
         match operation_id {
-            Some(id) if !change.transaction_ids.is_empty() => format!(
-                "{done} undo_operation with operation_id {id} deletes them."
-            ),
+            Some(id) if !change.transaction_ids.is_empty() => {
+                format!("{done} undo_operation with operation_id {id} deletes them.")
+            }
             _ => done,
         }
     }

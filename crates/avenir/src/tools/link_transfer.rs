@@ -8,7 +8,6 @@
 //! journal keeps ids and the plan's knowledge only (D31): undo recreates the deleted side from
 //! YNAB's record of it.
 
-use crate::logic::undo::{link::Linked, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Ids;
 use crate::confirm::{
@@ -17,6 +16,7 @@ use crate::confirm::{
 use crate::context::Context;
 use crate::logic::links::{LinkRefusal, MAX_DAYS_APART, plan_link};
 use crate::logic::names::PlanNames;
+use crate::logic::undo::{link::Linked, record::to_details};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;

@@ -8,8 +8,6 @@
 //! the first write says what was written, what was not and what is unknown, and leaves the intent
 //! unfinished so `undo_operation` moves back what landed.
 
-use crate::logic::merges::Moved;
-use crate::logic::undo::{merge::Merged, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Ids, Text};
 use crate::confirm::{
@@ -17,7 +15,9 @@ use crate::confirm::{
 };
 use crate::context::Context;
 use crate::digest::order_free;
+use crate::logic::merges::Moved;
 use crate::logic::merges::{MAX_NAME, PATCH_CHUNK, TargetAsked, plan_merge, scheduled_save};
+use crate::logic::undo::{merge::Merged, record::to_details};
 use crate::logic::updates::payee_name_digest;
 use crate::plan_store::PlanSnapshot;
 use crate::text::{quoted, safe};

@@ -1,7 +1,6 @@
 //! `move_money` (`docs/contract/writes.md` §9.5): money moved between two categories for a month,
 //! in one confirmed and undoable step.
 
-use crate::logic::undo::{self, record::to_details};
 use super::assigned_amounts::{
     Side, available_part, month_categories, second_half_failed, unknown_category,
 };
@@ -11,6 +10,7 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
+use crate::logic::undo::{self, record::to_details};
 use crate::money::{Amount, MoneyFormat};
 use crate::months::CalendarMonth;
 use crate::plan_store::PlanSnapshot;

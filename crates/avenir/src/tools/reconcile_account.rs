@@ -6,7 +6,6 @@
 //! by name (F3); a reconciliation half done (adjustment created, marking refused) is said as such
 //! and its intent left unfinished (§13 #4).
 
-use crate::logic::undo::{details::Reconciled, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Flag, Money};
 use crate::confirm::{
@@ -16,6 +15,7 @@ use crate::confirm::{
 use crate::context::Context;
 use crate::logic::created::{digest, item};
 use crate::logic::reconcile::{Analysis, Verdict, analyse, ready_to_assign};
+use crate::logic::undo::{details::Reconciled, record::to_details};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;

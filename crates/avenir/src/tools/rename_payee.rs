@@ -1,7 +1,6 @@
 //! `rename_payee` (`docs/contract/writes.md` §9.7): give a payee a cleaner name for its whole
 //! history, confirmed and undoable.
 
-use crate::logic::undo::{self, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::Text;
 use crate::confirm::{
@@ -9,6 +8,7 @@ use crate::confirm::{
 };
 use crate::context::Context;
 use crate::logic::rename::{MAX_PAYEE_NAME, RenameRefusal, plan_rename};
+use crate::logic::undo::{self, record::to_details};
 use crate::plan_store::PlanSnapshot;
 use crate::text::{quoted, safe};
 use chrono::NaiveDate;

@@ -1,12 +1,12 @@
 //! `set_category_budget` (`docs/contract/writes.md` §9.8): a category's assigned amount for a
 //! month, confirmed and undoable.
 
-use crate::logic::undo::{self, record::to_details};
 use super::assigned_amounts::{available_part, month_categories, unknown_category};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Money, Month};
 use crate::confirm::{ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, Written};
 use crate::context::Context;
+use crate::logic::undo::{self, record::to_details};
 use crate::money::Amount;
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;

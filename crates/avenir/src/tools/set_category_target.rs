@@ -5,7 +5,6 @@
 //! A previous target the API cannot recreate (a kind or rhythm only YNAB's app sets) is said in
 //! the question, and the change is journaled with `"undoable": false` and a reason (D25).
 
-use crate::logic::undo::{details::TargetSet, record::to_details};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Date, Frequency, Money};
 use crate::confirm::{
@@ -16,6 +15,7 @@ use crate::logic::assignable::{CategoryIndex, Role};
 use crate::logic::target_change::{
     TargetAsked, TargetChange, category_change, check_arguments, pairing, plan,
 };
+use crate::logic::undo::{details::TargetSet, record::to_details};
 use crate::money::MoneyFormat;
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;

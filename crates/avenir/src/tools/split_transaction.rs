@@ -6,9 +6,6 @@
 //! category before, and the split one deleted (`logic::undo::split`), so it comes back with a new
 //! id and without its bank-import link. The question and the result say so before anyone agrees.
 
-use crate::logic::undo::irreversible::SplitIntended;
-use crate::logic::undo::split::SplitDone;
-use crate::logic::undo::record::to_details;
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Money, Text};
 use crate::confirm::{
@@ -17,6 +14,9 @@ use crate::confirm::{
 use crate::context::Context;
 use crate::logic::created::line_digest;
 use crate::logic::split::{LineAsked, check};
+use crate::logic::undo::irreversible::SplitIntended;
+use crate::logic::undo::record::to_details;
+use crate::logic::undo::split::SplitDone;
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
@@ -157,9 +157,8 @@ impl ConfirmedWrite for SplitTransaction {
     const TOOL: &'static str = "split_transaction";
     const KIND: crate::logic::undo::Kind = crate::logic::undo::Kind::Split;
     const APPLIED: &'static str = "Split.";
-    const UNDO: Undoable = Undoable::Yes(
-        "puts it back on one line (created again: a new id, no bank-import link)",
-    );
+    const UNDO: Undoable =
+        Undoable::Yes("puts it back on one line (created again: a new id, no bank-import link)");
 
     async fn prepare(
         &self,

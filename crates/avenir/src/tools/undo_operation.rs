@@ -400,7 +400,9 @@ impl ConfirmedWrite for Undo {
             from_intent,
             interrupted: unfinished_intents
                 .iter()
-                .filter(|i| i.kind == Self::KIND.name() && undoing(i) == Some(op.operation_id.as_str()))
+                .filter(|i| {
+                    i.kind == Self::KIND.name() && undoing(i) == Some(op.operation_id.as_str())
+                })
                 .map(|i| i.id.clone())
                 .collect(),
         };
@@ -654,4 +656,3 @@ pub(crate) fn undo_result(
     }
     .into_value()
 }
-

@@ -1,13 +1,13 @@
 //! `update_category` (`docs/contract/writes.md` §9.10, D15, D25): a category renamed or moved to
 //! another group, confirmed; journaled as `category`, which undo puts back.
 
-use crate::logic::undo::{self, record::to_details};
 use super::category_checks::{one_line_error, unknown_group};
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::confirm::{ConfirmedWrite, JournalDraft, Prepared, Proposal, WriteFailure, Written};
 use crate::context::Context;
 use crate::logic::categories::assignable_groups;
 use crate::logic::category_edits::{CategoryEdit, breaks_one_line};
+use crate::logic::undo::{self, record::to_details};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
 use chrono::NaiveDate;
