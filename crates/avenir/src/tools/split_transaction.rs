@@ -222,14 +222,7 @@ impl ConfirmedWrite for SplitTransaction {
     /// Ids, and a digest of each line salted at random, never an amount or a memo in clear (D31).
     fn intent_details(&self, change: &SplitPlan) -> Value {
         let salt = crate::random::hex::<16>();
-        let digests: Vec<String> = change
-            .lines
-            .iter()
-            .zip(&change.memos)
-            .map(|(l, memo)| {
-                line_digest(Some(&salt), l.amount, Some(&l.category_id), memo.as_deref())
-            })
-            .collect();
+        let digests = line_digests(change, &salt);
         to_details(&SplitIntended {
             transaction_id: change.transaction_id.clone(),
             category_before: change.category_before.clone(),
@@ -267,14 +260,7 @@ impl ConfirmedWrite for SplitTransaction {
             .await?;
         // The lines by digest, salted afresh (D31): what tells undo the split was not edited since.
         let salt = crate::random::hex::<16>();
-        let line_digests = change
-            .lines
-            .iter()
-            .zip(&change.memos)
-            .map(|(l, memo)| {
-                line_digest(Some(&salt), l.amount, Some(&l.category_id), memo.as_deref())
-            })
-            .collect();
+        let line_digests = line_digests(change, &salt);
         Ok(JournalDraft {
             details: to_details(&SplitDone {
                 transaction_id: change.transaction_id.clone(),
@@ -297,4 +283,13 @@ impl ConfirmedWrite for SplitTransaction {
             lines: change.lines.iter().map(SplitPlan::line_value).collect(),
         }
     }
+}
+/// The split's lines by digest under `salt` (D31): never an amount or a memo in clear.
+fn line_digests(change: &SplitPlan, salt: &str) -> Vec<String> {
+    change
+        .lines
+        .iter()
+        .zip(&change.memos)
+        .map(|(l, memo)| line_digest(Some(salt), l.amount, Some(&l.category_id), memo.as_deref()))
+        .collect()
 }

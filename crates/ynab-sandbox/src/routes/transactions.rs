@@ -396,28 +396,11 @@ pub(crate) async fn create(
             let Value::Array(items) = items else {
                 return Err(ApiError::bad("transactions must be an array"));
             };
-            let saves = items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| Save::read(&Fields::item(item, &format!("transactions[{i}]"), i)?))
-                .collect::<ApiResult<Vec<Save>>>()?;
+            let saves = saves_of(items)?;
             write(
                 &state,
                 &plan_id,
-                |plan| {
-                    let (mut ids, mut duplicates) = (Vec::new(), Vec::new());
-                    for save in &saves {
-                        match ledger::create(plan, save)? {
-                            Created::Saved(id) => ids.push(id),
-                            Created::Duplicate(import_id) => duplicates.push(import_id),
-                        }
-                    }
-                    let written = ids
-                        .iter()
-                        .map(|id| (Kind::Transaction, id.clone()))
-                        .collect();
-                    Ok(((ids, duplicates), written))
-                },
+                |plan| create_all(plan, &saves),
                 |plan, (ids, duplicates)| {
                     created(json!({
                         "transaction_ids": ids,
@@ -546,27 +529,43 @@ pub(crate) async fn import(
     if held.is_empty() {
         return read(&state, &plan_id, |_| Ok(ok(json!({"transaction_ids": []}))));
     }
-    let saves = held
-        .iter()
-        .enumerate()
-        .map(|(i, item)| Save::read(&Fields::item(item, &format!("transactions[{i}]"), i)?))
-        .collect::<ApiResult<Vec<Save>>>()?;
+    let saves = saves_of(&held)?;
     write(
         &state,
         &plan_id,
-        |plan| {
-            let mut ids = Vec::new();
-            for save in &saves {
-                if let Created::Saved(id) = ledger::create(plan, save)? {
-                    ids.push(id);
-                }
-            }
-            let keys = ids
-                .iter()
-                .map(|id| (Kind::Transaction, id.clone()))
-                .collect();
-            Ok((ids, keys))
+        |plan| create_all(plan, &saves),
+        |plan, (ids, _)| {
+            ok(json!({"transaction_ids": ids, "server_knowledge": plan.server_knowledge}))
         },
-        |plan, ids| ok(json!({"transaction_ids": ids, "server_knowledge": plan.server_knowledge})),
     )
+}
+
+/// The items of a bulk creation, each read and checked (`transactions[i]` names a bad one).
+fn saves_of(items: &[Value]) -> ApiResult<Vec<Save>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| Save::read(&Fields::item(item, &format!("transactions[{i}]"), i)?))
+        .collect()
+}
+
+/// What [`create_all`] made: the new ids and the import ids already on their account, and the
+/// entities written.
+type CreatedAll = ((Vec<String>, Vec<String>), Vec<(Kind, String)>);
+
+/// Create each of `saves` in order; one whose import id is already on its account is skipped,
+/// as YNAB does.
+fn create_all(plan: &mut PlanState, saves: &[Save]) -> ApiResult<CreatedAll> {
+    let (mut ids, mut duplicates) = (Vec::new(), Vec::new());
+    for save in saves {
+        match ledger::create(plan, save)? {
+            Created::Saved(id) => ids.push(id),
+            Created::Duplicate(import_id) => duplicates.push(import_id),
+        }
+    }
+    let written = ids
+        .iter()
+        .map(|id| (Kind::Transaction, id.clone()))
+        .collect();
+    Ok(((ids, duplicates), written))
 }

@@ -807,22 +807,8 @@ pub fn split_landing(split: &irreversible::SplitIntended, plan: &PlanDetail) -> 
     let Some(t) = live_transaction(plan, id) else {
         return Landing::Unknown;
     };
-    let salt = split.digest_salt.as_deref();
-    let mut lines: Vec<String> = plan
-        .subtransactions
-        .iter()
-        .filter(|s| s.transaction_id == id && !s.deleted)
-        .map(|s| {
-            crate::logic::created::line_digest(
-                salt,
-                s.amount,
-                s.category_id.as_deref(),
-                s.memo.as_deref(),
-            )
-        })
-        .collect();
+    let lines = split::line_digests(plan, id, split.digest_salt.as_deref());
     let mut wanted = split.line_digests.clone();
-    lines.sort();
     wanted.sort();
     if !lines.is_empty() && lines == wanted {
         Landing::Applied

@@ -33,7 +33,7 @@ pub struct SplitDone {
 }
 
 /// The salted digests of a live transaction's lines, sorted.
-fn line_digests(plan: &PlanDetail, id: &str, salt: Option<&str>) -> Vec<String> {
+pub(super) fn line_digests(plan: &PlanDetail, id: &str, salt: Option<&str>) -> Vec<String> {
     let mut lines: Vec<String> = plan
         .subtransactions
         .iter()
