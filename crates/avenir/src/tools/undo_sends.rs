@@ -115,7 +115,6 @@ async fn send_categorize(
     draft.operation_kind = Some(Kind::Categorize);
     draft.moves = super::apply_categories::moves(&r.changes);
     draft.details = json!({});
-
     Ok(())
 }
 
@@ -146,7 +145,6 @@ async fn send_move(
         )
         .await);
     }
-
     Ok(())
 }
 
@@ -165,7 +163,6 @@ async fn send_approve(
         })
         .collect();
     client.update_transactions(plan, &updates).await?;
-
     Ok(())
 }
 
@@ -192,7 +189,6 @@ async fn send_delete_created(
             });
         }
     }
-
     Ok(())
 }
 
@@ -234,7 +230,6 @@ async fn send_flags(
         })
         .collect();
     client.update_transactions(plan, &updates).await?;
-
     Ok(())
 }
 
@@ -258,7 +253,6 @@ async fn send_update(
         })
         .collect();
     client.update_transactions(plan, &updates).await?;
-
     Ok(())
 }
 
@@ -290,7 +284,6 @@ async fn send_reconcile(
             "{text} (the transactions are cleared again, the balance adjustment is still there; call undo_operation again to delete it.)"
         )));
     }
-
     Ok(())
 }
 
@@ -309,7 +302,6 @@ async fn send_category(
         ..ynab::writes::CategoryChange::default()
     };
     client.update_category(plan, category_id, &body).await?;
-
     Ok(())
 }
 
@@ -339,7 +331,6 @@ async fn send_split_edit(
             failure.text()
         )));
     }
-
     Ok(())
 }
 
@@ -373,7 +364,6 @@ async fn send_merge(
         }
         done += 1;
     }
-
     Ok(())
 }
 
@@ -405,7 +395,6 @@ async fn send_link(
             failure.text()
         )));
     }
-
     Ok(())
 }
 
@@ -438,7 +427,6 @@ async fn send_budget_plan(
             ));
         }
     }
-
     Ok(())
 }
 
