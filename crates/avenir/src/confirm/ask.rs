@@ -13,6 +13,24 @@ use rmcp::model::{
 };
 use serde_json::{Map, Value};
 
+/// A code the agent passed back: it applies when it was issued for this very subject and call.
+async fn redeem(
+    confirmations: &crate::confirmations::Confirmations,
+    presented: &str,
+    fp: &str,
+    call: &str,
+) -> Decision {
+    match confirmations.codes.redeem_async(presented, fp, call).await {
+        Ok(codes::Redeemed::Valid) => Decision::Apply,
+        Ok(codes::Redeemed::PlanChanged) => Decision::Refused(BUDGET_CHANGED),
+        Ok(codes::Redeemed::Refused) => Decision::Refused(BAD_CODE),
+        Err(error) => {
+            tracing::warn!("{error}");
+            Decision::Refused(CODE_NOT_CHECKED)
+        }
+    }
+}
+
 /// Choose how to ask and read the answer (`docs/contract/writes.md` §4.3, §4.4).
 pub(crate) async fn decide(
     context: &Context,
@@ -42,15 +60,7 @@ pub(crate) async fn decide(
         if required {
             return Decision::Refused(CODES_DISABLED);
         }
-        return match confirmations.codes.redeem_async(presented, fp, &call).await {
-            Ok(codes::Redeemed::Valid) => Decision::Apply,
-            Ok(codes::Redeemed::PlanChanged) => Decision::Refused(BUDGET_CHANGED),
-            Ok(codes::Redeemed::Refused) => Decision::Refused(BAD_CODE),
-            Err(error) => {
-                tracing::warn!("{error}");
-                Decision::Refused(CODE_NOT_CHECKED)
-            }
-        };
+        return redeem(confirmations, presented, fp, &call).await;
     }
     if !ask.can_ask {
         return if required {

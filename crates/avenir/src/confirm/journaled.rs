@@ -122,27 +122,7 @@ pub async fn journaled(
             });
         }
     };
-    let mut lines = Vec::new();
-    if !draft.markers_only {
-        let operation = Operation {
-            operation_id: operation_id.clone(),
-            plan_id: plan_id.to_string(),
-            kind: draft.operation_kind.unwrap_or(kind).name().to_string(),
-            applied_at: applied_at_now(),
-            moves: draft.moves.clone(),
-            details: draft.details.clone(),
-            undoable: draft.undoable,
-            reason: draft.reason.clone(),
-        };
-        match crate::store::journal::operation_line(&operation) {
-            Ok(line) => lines.push(line),
-            Err(error) => tracing::warn!("operation line not serialisable: {error}"),
-        }
-    }
-    lines.extend(draft.after.iter().map(Value::to_string));
-    if draft.mark_self_undone {
-        lines.push(crate::store::journal::undone_line(&operation_id));
-    }
+    let lines = journal_lines(plan_id, kind, &operation_id, &draft);
     let named = (!draft.markers_only && !draft.mark_self_undone).then(|| operation_id.clone());
     match context
         .journal
@@ -165,4 +145,36 @@ pub async fn journaled(
             journal_error: Some(error.to_string()),
         }),
     }
+}
+
+/// The lines a written draft appends to the journal: its operation line (unless it writes markers
+/// only), the markers after it, and its own undo marker when it marks itself undone.
+fn journal_lines(
+    plan_id: &str,
+    kind: Kind,
+    operation_id: &str,
+    draft: &JournalDraft,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !draft.markers_only {
+        let operation = Operation {
+            operation_id: operation_id.to_string(),
+            plan_id: plan_id.to_string(),
+            kind: draft.operation_kind.unwrap_or(kind).name().to_string(),
+            applied_at: applied_at_now(),
+            moves: draft.moves.clone(),
+            details: draft.details.clone(),
+            undoable: draft.undoable,
+            reason: draft.reason.clone(),
+        };
+        match crate::store::journal::operation_line(&operation) {
+            Ok(line) => lines.push(line),
+            Err(error) => tracing::warn!("operation line not serialisable: {error}"),
+        }
+    }
+    lines.extend(draft.after.iter().map(Value::to_string));
+    if draft.mark_self_undone {
+        lines.push(crate::store::journal::undone_line(operation_id));
+    }
+    lines
 }
