@@ -282,6 +282,64 @@ async fn interrupted_target(
     .into())
 }
 
+/// E-U1, naming the unfinished operations of the plan when there are any.
+fn nothing_in_effect(unfinished_intents: &[Intent]) -> String {
+    if unfinished_intents.is_empty() {
+        return e_u1();
+    }
+    let listed: Vec<String> = unfinished_intents
+        .iter()
+        .map(|i| format!("{} ({})", i.id, i.kind))
+        .collect();
+    format!(
+        "{} Unfinished, interrupted before the journal recorded them: {}; call undo_operation with that operation_id to revert what was applied.",
+        e_u1(),
+        listed.join(", ")
+    )
+}
+
+/// The latest operation of the plan still in effect, when undo can revert it; else the refusal
+/// that says why and names the latest one it can revert, with its question.
+async fn latest_to_undo(
+    context: &Context,
+    snapshot: &Arc<PlanSnapshot>,
+    view: &crate::store::journal::JournalView,
+    unfinished_intents: &[Intent],
+    unfinished: &[UnfinishedEntry],
+) -> Result<Operation, ToolError> {
+    let plan_id = snapshot.id();
+    let latest = view
+        .find(plan_id, None)
+        .ok_or_else(|| nothing_in_effect(unfinished_intents))?;
+    let Some(reason) = cannot_undo_reason(latest) else {
+        return Ok(latest.clone());
+    };
+    let next = view
+        .in_effect(plan_id)
+        .find(|op| cannot_undo_reason(op).is_none());
+    let Some(next) = next else {
+        return Err(nothing_in_effect(unfinished_intents).into());
+    };
+    let recovery = Recovery::default();
+    let next_question = match plan_undo(
+        context,
+        snapshot,
+        next.clone(),
+        &recovery,
+        unfinished.to_vec(),
+    )
+    .await
+    {
+        Ok(Prepared::Change(p)) => p.question,
+        _ => format!("undo its {} operation", next.kind),
+    };
+    Err(format!(
+        "The latest change ({}, {}) cannot be undone here: {reason}. The latest one that can is {} ({next_question}); call undo_operation with that operation_id.",
+        latest.kind, latest.operation_id, next.operation_id
+    )
+    .into())
+}
+
 impl ConfirmedWrite for Undo {
     type Change = UndoChange;
     const TOOL: &'static str = "undo_operation";
@@ -343,48 +401,9 @@ impl ConfirmedWrite for Undo {
                 },
             },
             None => {
-                // Nothing in effect to undo: the unfinished operations, if any, are named.
-                let nothing = || {
-                    if unfinished_intents.is_empty() {
-                        e_u1()
-                    } else {
-                        let listed: Vec<String> = unfinished_intents
-                            .iter()
-                            .map(|i| format!("{} ({})", i.id, i.kind))
-                            .collect();
-                        format!(
-                            "{} Unfinished, interrupted before the journal recorded them: {}; call undo_operation with that operation_id to revert what was applied.",
-                            e_u1(),
-                            listed.join(", ")
-                        )
-                    }
-                };
-                let latest = view.find(&plan_id, None).ok_or_else(nothing)?;
-                if let Some(reason) = cannot_undo_reason(latest) {
-                    let next = view
-                        .in_effect(&plan_id)
-                        .find(|op| cannot_undo_reason(op).is_none());
-                    let Some(next) = next else {
-                        return Err(nothing().into());
-                    };
-                    let next_question = match plan_undo(
-                        context,
-                        &snapshot,
-                        next.clone(),
-                        &Recovery::default(),
-                        unfinished.clone(),
-                    )
-                    .await
-                    {
-                        Ok(Prepared::Change(p)) => p.question,
-                        _ => format!("undo its {} operation", next.kind),
-                    };
-                    return Err(format!(
-                        "The latest change ({}, {}) cannot be undone here: {reason}. The latest one that can is {} ({next_question}); call undo_operation with that operation_id.",
-                        latest.kind, latest.operation_id, next.operation_id
-                    ).into());
-                }
-                (latest.clone(), false)
+                let latest =
+                    latest_to_undo(context, &snapshot, &view, &unfinished_intents, &unfinished);
+                (latest.await?, false)
             }
         };
         // An intent's kind is read by `logic::undo::parse`: those YNAB's API cannot revert are
