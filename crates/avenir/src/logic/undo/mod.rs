@@ -525,6 +525,35 @@ pub fn flag(changes: &[FlagChange], plan: &PlanDetail, applied: Applied) -> Undo
         .untouched(untouched)
 }
 
+/// An `update` undo's line for one transaction: `- {date} {payee} {amount}: {field} {now} → {back}; …`.
+fn update_line(
+    t: &ynab::models::TransactionSummary,
+    fields: &[(crate::logic::updates::Field, Value, Value)],
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+    names: &PlanNames,
+) -> String {
+    use crate::logic::updates::shown;
+    let shown_fields: Vec<String> = fields
+        .iter()
+        .map(|(field, now, to)| {
+            format!(
+                "{} {} → {}",
+                field.label(),
+                shown(plan, fmt, *field, now),
+                shown(plan, fmt, *field, to)
+            )
+        })
+        .collect();
+    format!(
+        "- {} {} {}: {}",
+        t.date,
+        safe(names.payee(t.payee_id.as_deref())),
+        fmt.plain(t.amount),
+        shown_fields.join("; ")
+    )
+}
+
 /// `update`: put back each field still as the operation set it; a field changed since is left
 /// alone and named in the conflicts (`{transaction_id} {field}`). Read from an intent, a date,
 /// amount or memo is known by digest only (D31): found as the operation set it, it cannot be put
@@ -536,7 +565,7 @@ pub fn update(
     fmt: &MoneyFormat,
     applied: Applied,
 ) -> UndoPlan {
-    use crate::logic::updates::{payee_name_digest, shown, value_digest, value_of};
+    use crate::logic::updates::{payee_name_digest, value_digest, value_of};
     let names = PlanNames::new(plan);
     let (mut back, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
     for edit in edits {
@@ -575,24 +604,7 @@ pub fn update(
         if fields.is_empty() {
             continue;
         }
-        let shown_fields: Vec<String> = fields
-            .iter()
-            .map(|(field, now, to)| {
-                format!(
-                    "{} {} → {}",
-                    field.label(),
-                    shown(plan, fmt, *field, now),
-                    shown(plan, fmt, *field, to)
-                )
-            })
-            .collect();
-        let line = format!(
-            "- {} {} {}: {}",
-            t.date,
-            safe(names.payee(t.payee_id.as_deref())),
-            fmt.plain(t.amount),
-            shown_fields.join("; ")
-        );
+        let line = update_line(t, &fields, plan, fmt, &names);
         back.push(UpdateBack {
             transaction_id: id.clone(),
             fields,
