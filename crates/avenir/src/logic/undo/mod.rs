@@ -954,6 +954,28 @@ pub fn delete_recreated(ids: &[String], knowledge: i64) -> UndoPlan {
         .untouched(ids.to_vec())
 }
 
+/// A recreated transaction as the question shows it: `- {date} {payee} {amount} on {account}`,
+/// and a transfer's other side that comes back with it.
+fn deleted_line(t: &Transaction, names: &PlanNames, fmt: &MoneyFormat) -> String {
+    let payee = match t.payee_id.as_deref() {
+        Some(id) => safe(names.payee(Some(id))),
+        None => safe(t.payee_name.as_deref().unwrap_or_default()),
+    };
+    let mut line = format!(
+        "- {} {payee} {} on {}",
+        t.date,
+        fmt.plain(t.amount),
+        safe(names.account(&t.account_id))
+    );
+    if let Some(other) = t.transfer_account_id.as_deref() {
+        line.push_str(&format!(
+            " (a transfer: its other side on {} comes back too)",
+            safe(names.account(other))
+        ));
+    }
+    line
+}
+
 /// `delete`: recreate the deleted transactions from YNAB's record of them (`deleted` holds the
 /// transactions changed since the delete's knowledge, tombstones included). One still live was
 /// never deleted: a conflict on a journal line, untouched when partly applied (D14). One YNAB no
@@ -997,25 +1019,7 @@ pub fn delete(
     }
     let lines = chosen
         .iter()
-        .map(|t| {
-            let payee = match t.payee_id.as_deref() {
-                Some(id) => safe(names.payee(Some(id))),
-                None => safe(t.payee_name.as_deref().unwrap_or_default()),
-            };
-            let mut line = format!(
-                "- {} {payee} {} on {}",
-                t.date,
-                fmt.plain(t.amount),
-                safe(names.account(&t.account_id))
-            );
-            if let Some(other) = t.transfer_account_id.as_deref() {
-                line.push_str(&format!(
-                    " (a transfer: its other side on {} comes back too)",
-                    safe(names.account(other))
-                ));
-            }
-            line
-        })
+        .map(|t| deleted_line(t, &names, fmt))
         .collect();
     let reverts = back.iter().map(|id| json!({"recreate": id})).collect();
     let question = format!(
