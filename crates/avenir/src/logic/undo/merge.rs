@@ -58,27 +58,22 @@ pub struct MergeDone<'a> {
     pub digest_salt: Option<&'a str>,
 }
 
-/// `merge`: move back what is still on the target.
-pub fn merge(done: MergeDone<'_>, plan: &PlanDetail, applied: Applied) -> UndoPlan {
-    let target: Option<String> = match (done.target_payee_id, done.target_name_digest) {
+/// The payee the items were merged into: by id, or an unfinished intent's new payee found by its
+/// name's digest (D31).
+fn target_of(done: &MergeDone<'_>, plan: &PlanDetail) -> Option<String> {
+    match (done.target_payee_id, done.target_name_digest) {
         (Some(id), _) => Some(id.to_string()),
-        // An unfinished intent's new payee, found by its name's digest (D31).
         (None, Some(digest)) => plan
             .payees
             .iter()
             .find(|p| !p.deleted && payee_name_digest(done.digest_salt, &p.name) == digest)
             .map(|p| p.id.to_string()),
         (None, None) => None,
-    };
-    let back = undo_merge(
-        plan,
-        done.transactions,
-        done.scheduled,
-        target.as_deref(),
-        applied.partly(),
-    );
-    let names = PlanNames::new(plan);
-    let target_name = safe(names.payee(target.as_deref()));
+    }
+}
+
+/// The question's lines: per former payee, how many transactions and schedules go back to it.
+fn lines_per_payee(back: &crate::logic::merges::MergeBack, names: &PlanNames) -> Vec<String> {
     let mut per_payee: Vec<(String, usize, usize)> = Vec::new();
     let mut count =
         |from: &str, t: usize, s: usize| match per_payee.iter_mut().find(|(p, _, _)| p == from) {
@@ -94,7 +89,7 @@ pub fn merge(done: MergeDone<'_>, plan: &PlanDetail, applied: Applied) -> UndoPl
     for (_, save) in &back.scheduled {
         count(save.payee_id.as_deref().unwrap_or_default(), 0, 1);
     }
-    let lines = per_payee
+    per_payee
         .iter()
         .map(|(from, t, s)| {
             format!(
@@ -102,7 +97,22 @@ pub fn merge(done: MergeDone<'_>, plan: &PlanDetail, applied: Applied) -> UndoPl
                 safe(names.payee(Some(from)))
             )
         })
-        .collect();
+        .collect()
+}
+
+/// `merge`: move back what is still on the target.
+pub fn merge(done: MergeDone<'_>, plan: &PlanDetail, applied: Applied) -> UndoPlan {
+    let target = target_of(&done, plan);
+    let back = undo_merge(
+        plan,
+        done.transactions,
+        done.scheduled,
+        target.as_deref(),
+        applied.partly(),
+    );
+    let names = PlanNames::new(plan);
+    let target_name = safe(names.payee(target.as_deref()));
+    let lines = lines_per_payee(&back, &names);
     let mut reverts: Vec<serde_json::Value> = back
         .transactions
         .iter()
