@@ -145,6 +145,24 @@ fn live<'p>(plan: &'p PlanDetail, id: &str) -> Option<&'p ScheduledTransactionSu
         .find(|s| s.id == id && !s.deleted)
 }
 
+/// Each field put back as the question shows it: `{field} {now} → {back}`.
+fn shown_fields(
+    back: &[(crate::logic::schedules::SField, Value, Value)],
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+) -> Vec<String> {
+    back.iter()
+        .map(|(f, now, to)| {
+            format!(
+                "{} {} → {}",
+                f.label(),
+                shown(plan, fmt, *f, now),
+                shown(plan, fmt, *f, to)
+            )
+        })
+        .collect()
+}
+
 /// `schedule_update`: put back each field still as the operation set it; one changed since is
 /// left alone and named (`{id} {field}`). Read from an intent, a date, amount or memo is known
 /// by digest only (D31): found as the operation set it, it cannot be put back from there and is
@@ -203,17 +221,7 @@ pub fn update(
     for (field, _, to) in &back {
         set_field(&mut save, *field, to, None);
     }
-    let shown_fields: Vec<String> = back
-        .iter()
-        .map(|(f, now, to)| {
-            format!(
-                "{} {} → {}",
-                f.label(),
-                shown(plan, fmt, *f, now),
-                shown(plan, fmt, *f, to)
-            )
-        })
-        .collect();
+    let shown_fields = shown_fields(&back, plan, fmt);
     let reverts = vec![json!({"scheduled_transaction_id": id, "fields": back
         .iter()
         .map(|(f, now, to)| (f.key().to_string(), json!([now, to])))
@@ -267,6 +275,27 @@ pub fn create(
                 .untouched(untouched)
         }
     }
+}
+
+/// The question of a deleted schedule's recreation: its date, payee, amount, frequency and account.
+fn recreate_question(
+    t: &ScheduledTransaction,
+    save: &ScheduleSave,
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+) -> String {
+    let names = PlanNames::new(plan);
+    let payee = match t.payee_id.as_deref() {
+        Some(p) => safe(names.payee(Some(p))),
+        None => safe(t.payee_name.as_deref().unwrap_or_default()),
+    };
+    format!(
+        "Undo: recreate the deleted scheduled transaction {} {payee} {} {} on {}? It comes back with a new id.",
+        save.date,
+        fmt.plain(save.amount),
+        save.frequency,
+        safe(names.account(&save.account_id))
+    )
 }
 
 /// `schedule_delete`: recreate the schedule from YNAB's record of it (`tombstone`: the
@@ -338,18 +367,7 @@ pub fn delete(
             ),
         );
     }
-    let names = PlanNames::new(plan);
-    let payee = match t.payee_id.as_deref() {
-        Some(p) => safe(names.payee(Some(p))),
-        None => safe(t.payee_name.as_deref().unwrap_or_default()),
-    };
-    let question = format!(
-        "Undo: recreate the deleted scheduled transaction {} {payee} {} {} on {}? It comes back with a new id.",
-        save.date,
-        fmt.plain(save.amount),
-        save.frequency,
-        safe(names.account(&save.account_id))
-    );
+    let question = recreate_question(t, &save, plan, fmt);
     let revert = super::Revert::Schedule(ScheduleRevert::Recreate {
         old_id: id.to_string(),
         save,
