@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod age;
 pub mod assignable;
+pub mod assigned_side;
 pub mod budget_month;
 pub mod budget_plan;
 pub mod categories;
@@ -16,6 +17,7 @@ pub mod created;
 pub mod cursor;
 pub mod deletes;
 pub mod exact;
+pub mod field_key;
 pub mod flags;
 pub mod forecast;
 pub mod index;

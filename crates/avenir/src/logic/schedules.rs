@@ -40,7 +40,7 @@ pub const FREQUENCIES: [&str; 13] = [
 const MONTHS_AHEAD: u32 = 60;
 
 /// A field of a schedule these tools change, by the name YNAB's save gives it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SField {
     /// The next occurrence (`date_next`; the save's `date`).
     Date,
@@ -64,6 +64,8 @@ pub const FIELDS: [SField; 8] = [
     SField::Account,
     SField::Flag,
 ];
+
+crate::logic::field_key::field_key!(SField, "a field of a schedule");
 
 impl SField {
     /// The save's name of the field (the journal's key).

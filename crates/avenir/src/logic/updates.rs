@@ -55,7 +55,7 @@ impl UpdateAsked {
 }
 
 /// A field of a transaction this tool changes, by the name YNAB gives it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Field {
     Date,
     Amount,
@@ -67,6 +67,8 @@ pub enum Field {
     Approved,
     Flag,
 }
+
+crate::logic::field_key::field_key!(Field, "a field update_transactions changes");
 
 impl Field {
     pub const ALL: [Field; 9] = [

@@ -501,7 +501,7 @@ impl Step<'_> {
 pub(crate) fn put_back_failed(
     (amounts, targets): (usize, usize),
     (sides, backs): (
-        &[super::assigned_amounts::Side],
+        &[crate::logic::assigned_side::AssignedSide],
         &[crate::logic::undo::budget_plan::TargetBack],
     ),
     error: ynab::Error,

@@ -4,6 +4,7 @@
 
 use crate::confirm::WriteFailure;
 use crate::context::Context;
+use crate::logic::assigned_side::AssignedSide;
 use crate::logic::budget_month::{find_month, held_range};
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
@@ -55,23 +56,6 @@ pub(crate) fn available_part(
     }
 }
 
-/// One category's assigned amount in a move: before (`from`) and after (`to`).
-#[derive(Debug, Clone)]
-pub struct Side {
-    pub category_id: String,
-    pub name: String,
-    pub from: Milliunits,
-    pub to: Milliunits,
-    pub available_before: Milliunits,
-}
-
-impl Side {
-    /// What is available once `to` is assigned.
-    pub fn available_after(&self) -> Milliunits {
-        self.available_before + self.to - self.from
-    }
-}
-
 /// The first half of a two-part write (`first`) succeeded and the second, to `second`, failed with
 /// `error`. A refusal changed nothing, so `first` is put back. When YNAB did not
 /// confirm the second half it may hold it: nothing is put back, since that could leave the money
@@ -81,7 +65,7 @@ pub(crate) async fn second_half_failed(
     context: &Context,
     plan_id: &str,
     month: &str,
-    first: &Side,
+    first: &AssignedSide,
     second: &str,
     error: ynab::Error,
     fmt: &MoneyFormat,

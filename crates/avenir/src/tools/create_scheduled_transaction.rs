@@ -10,6 +10,8 @@ use crate::confirm::{
 use crate::context::Context;
 use crate::logic::names::PlanNames;
 use crate::logic::schedules::{ScheduleAsked, plan_create, save_digest};
+use crate::logic::undo::record::to_details;
+use crate::logic::undo::schedules::ScheduleCreated;
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
@@ -186,8 +188,12 @@ impl ConfirmedWrite for CreateScheduledTransaction {
     /// creation is recognised among the schedules changed since.
     fn intent_details(&self, change: &ScheduleCreation) -> Value {
         let salt = crate::random::hex::<16>();
-        json!({"item_digest": save_digest(&salt, &change.save), "digest_salt": salt,
-               "server_knowledge": change.knowledge})
+        to_details(&ScheduleCreated {
+            scheduled_transaction_id: None,
+            item_digest: Some(save_digest(&salt, &change.save)),
+            digest_salt: Some(salt),
+            server_knowledge: Some(change.knowledge),
+        })
     }
 
     async fn write(
@@ -203,7 +209,12 @@ impl ConfirmedWrite for CreateScheduledTransaction {
             .await?;
         let id = saved.scheduled_transaction.id;
         let draft = JournalDraft {
-            details: json!({"scheduled_transaction_id": id}),
+            details: to_details(&ScheduleCreated {
+                scheduled_transaction_id: Some(id.clone()),
+                item_digest: None,
+                digest_salt: None,
+                server_knowledge: None,
+            }),
             ..JournalDraft::default()
         };
         let mut applied = change.clone();

@@ -10,6 +10,8 @@ use crate::confirm::{
 use crate::context::Context;
 use crate::logic::names::PlanNames;
 use crate::logic::schedules::{describe, is_split, live_schedule, save_of};
+use crate::logic::undo::record::to_details;
+use crate::logic::undo::schedules::ScheduleDeleted;
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
@@ -137,8 +139,10 @@ impl ConfirmedWrite for DeleteScheduledTransaction {
 
     /// D31: the id, and the knowledge undo reads the deletion since.
     fn intent_details(&self, change: &ScheduleDeletion) -> Value {
-        json!({"scheduled_transaction_id": change.details.scheduled_transaction_id,
-               "server_knowledge": change.knowledge})
+        to_details(&ScheduleDeleted {
+            scheduled_transaction_id: change.details.scheduled_transaction_id.clone(),
+            server_knowledge: change.knowledge,
+        })
     }
 
     async fn write(

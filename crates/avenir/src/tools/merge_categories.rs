@@ -19,6 +19,8 @@ use crate::digest::order_free;
 use crate::logic::category_merge::{MonthMove, plan_category_merge, scheduled_save};
 use crate::logic::merges::PATCH_CHUNK;
 use crate::logic::split_edit::new_digest;
+use crate::logic::undo::category_merge::{CategoryMerged, MonthRecord, SplitRecord};
+use crate::logic::undo::record::to_details;
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
@@ -182,28 +184,34 @@ impl CategoryMerging {
     /// The journal's details (D31: ids, assigned amounts as `budget_plan` keeps them, the
     /// recreated splits by salted digest), `new_ids` once known.
     fn journal(&self, new_ids: &[String]) -> Value {
-        let splits: Vec<Value> = self
+        let splits = self
             .splits
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                let mut split = json!({"old_id": s.old_id, "new_digest": s.digest});
-                if let Some(id) = new_ids.get(i) {
-                    split["new_id"] = json!(id);
-                }
-                split
+            .map(|(i, s)| SplitRecord {
+                old_id: s.old_id.clone(),
+                new_digest: s.digest.clone(),
+                new_id: new_ids.get(i).cloned(),
             })
             .collect();
-        json!({
-            "source_category_id": self.source_id,
-            "target_category_id": self.target_id,
-            "months": self.months.iter().map(|m| json!({"month": m.month,
-                "source": m.source_before, "target": m.target_before})).collect::<Vec<_>>(),
-            "transactions": self.transactions,
-            "scheduled": self.scheduled.iter().map(|(id, _)| id).collect::<Vec<_>>(),
-            "splits": splits,
-            "digest_salt": self.salt,
-            "server_knowledge": self.knowledge,
+        let months = self
+            .months
+            .iter()
+            .map(|m| MonthRecord {
+                month: m.month.clone(),
+                source: m.source_before,
+                target: m.target_before,
+            })
+            .collect();
+        to_details(&CategoryMerged {
+            source_category_id: self.source_id.clone(),
+            target_category_id: self.target_id.clone(),
+            months,
+            transactions: self.transactions.clone(),
+            scheduled: self.scheduled.iter().map(|(id, _)| id.clone()).collect(),
+            splits,
+            digest_salt: self.salt.clone(),
+            server_knowledge: self.knowledge,
         })
     }
 }

@@ -2,7 +2,7 @@
 //! in one confirmed and undoable step.
 
 use super::assigned_amounts::{
-    Side, available_part, month_categories, second_half_failed, unknown_category,
+    available_part, month_categories, second_half_failed, unknown_category,
 };
 use super::{ConfirmedTool, PlanId, ToolError};
 use crate::args::{Month, MovedAmount};
@@ -10,6 +10,7 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
+use crate::logic::assigned_side::AssignedSide;
 use crate::logic::undo::{self, record::to_details};
 use crate::money::{Amount, MoneyFormat};
 use crate::months::CalendarMonth;
@@ -36,8 +37,8 @@ pub struct MoveMoney {
 pub struct MoneyMove {
     month: CalendarMonth,
     amount: Milliunits,
-    source: Side,
-    target: Side,
+    source: AssignedSide,
+    target: AssignedSide,
     fmt: MoneyFormat,
 }
 
@@ -72,7 +73,7 @@ pub struct SideDetails {
 }
 
 impl SideDetails {
-    fn of(side: &Side) -> Self {
+    fn of(side: &AssignedSide) -> Self {
         SideDetails {
             category_id: side.category_id.clone(),
             name: side.name.clone(),
@@ -140,12 +141,12 @@ impl ConfirmedWrite for MoveMoney {
         snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<MoneyMove>, ToolError> {
         let (snapshot, categories) = month_categories(context, snapshot, self.month).await?;
-        let side = |id: &str, delta: Milliunits| -> Result<Side, String> {
+        let side = |id: &str, delta: Milliunits| -> Result<AssignedSide, String> {
             let c = categories
                 .iter()
                 .find(|c| c.id == id && !c.deleted)
                 .ok_or_else(|| unknown_category(id))?;
-            Ok(Side {
+            Ok(AssignedSide {
                 category_id: c.id.to_string(),
                 name: safe(&c.name),
                 from: c.budgeted,
@@ -156,7 +157,7 @@ impl ConfirmedWrite for MoveMoney {
         let source = side(&self.from_category_id, -self.amount)?;
         let target = side(&self.to_category_id, self.amount)?;
         let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
-        let line = |s: &Side| {
+        let line = |s: &AssignedSide| {
             format!(
                 "- {}: {} → {}{}",
                 s.name,
@@ -197,7 +198,7 @@ impl ConfirmedWrite for MoveMoney {
     }
 
     fn intent_details(&self, m: &MoneyMove) -> Value {
-        let change = |side: &Side| undo::AssignedChange {
+        let change = |side: &AssignedSide| undo::AssignedChange {
             category_id: side.category_id.clone(),
             from: side.from,
             to: side.to,

@@ -13,7 +13,6 @@ use crate::logic::undo::{self, Applied, UndoPlan};
 use crate::money::MoneyFormat;
 use crate::text::safe;
 use crate::tool_error::ToolError;
-use serde_json::{Value, json};
 use std::sync::Arc;
 use ynab::models::{PlanDetail, ScheduledTransactionSummary};
 
@@ -168,23 +167,6 @@ pub async fn undo_plan(
     })
 }
 
-/// The undo's intent (D31): ids, and what a recreation sends only as a salted digest.
-pub fn undo_intent(revert: &ScheduleRevert) -> Value {
-    match revert {
-        ScheduleRevert::Put { id, .. } => json!({"scheduled_transaction_id": id}),
-        ScheduleRevert::Delete { id } => json!({"delete": id}),
-        ScheduleRevert::Recreate {
-            old_id,
-            save,
-            knowledge,
-        } => {
-            let salt = crate::random::hex::<16>();
-            json!({"recreate": old_id, "item_digest": crate::logic::schedules::save_digest(&salt, save),
-                   "digest_salt": salt, "server_knowledge": knowledge})
-        }
-    }
-}
-
 /// The undo's one write.
 pub async fn undo_write(
     context: &Context,
@@ -204,14 +186,4 @@ pub async fn undo_write(
         }
     }
     Ok(())
-}
-
-/// The kind an undo reverts, for its applied message.
-pub fn undo_kind(revert: &ScheduleRevert) -> crate::logic::undo::Kind {
-    use crate::logic::undo::Kind;
-    match revert {
-        ScheduleRevert::Put { .. } => Kind::ScheduleUpdate,
-        ScheduleRevert::Delete { .. } => Kind::ScheduleCreate,
-        ScheduleRevert::Recreate { .. } => Kind::ScheduleDelete,
-    }
 }

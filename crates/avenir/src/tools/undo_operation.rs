@@ -8,7 +8,6 @@
 
 use super::apply_categories::Recategorisation;
 use super::apply_categories::RecategorisationDetails;
-use super::assigned_amounts::Side;
 use super::undo_reverts::{Recovery, plan_undo};
 use super::{ConfirmedTool, PlanId, ToolError, plan_or_last_used};
 use crate::args::Text;
@@ -17,7 +16,9 @@ use crate::confirm::{
     WriteStatus, Written,
 };
 use crate::context::Context;
-use crate::logic::undo::Kind;
+use crate::logic::undo::record::to_details;
+use crate::logic::undo::reverting::UndoIntent;
+use crate::logic::undo::{Kind, Revert};
 use crate::money::MoneyFormat;
 use crate::plan_store::PlanSnapshot;
 use crate::store::journal::{Intent, Operation};
@@ -34,107 +35,14 @@ pub struct Undo {
     operation_id: Option<String>,
 }
 
-/// What reverting an operation will do.
-#[derive(Debug, Clone)]
-pub enum Revert {
-    Categorize(Recategorisation),
-    Budget {
-        month: String,
-        side: Side,
-    },
-    Move {
-        month: String,
-        source: Side,
-        target: Side,
-        fmt: MoneyFormat,
-    },
-    Approve {
-        transaction_ids: Vec<String>,
-    },
-    /// Delete the created transactions still there.
-    Create {
-        ids: Vec<String>,
-    },
-    /// (transaction, flag now, flag to put back).
-    Flags {
-        back: Vec<(String, Option<String>, Option<String>)>,
-    },
-    /// Put fields of transactions back (`update`).
-    Update {
-        back: Vec<crate::logic::undo::UpdateBack>,
-    },
-    /// Rename the payee back to `name`.
-    Payee {
-        payee_id: String,
-        name: String,
-    },
-    /// Mark reconciled transactions cleared again; delete the adjustment if still there.
-    Reconcile {
-        to_clear: Vec<String>,
-        adjustment: Option<String>,
-    },
-    /// Save the category's target with the fields that restore the previous one.
-    Target {
-        category_id: String,
-        fields: Value,
-    },
-    /// Put a category's name and group back (D25): `now` is what it holds, `back` what returns.
-    Category {
-        category_id: String,
-        name_now: String,
-        group_now: String,
-        name_back: String,
-        group_back: String,
-    },
-    /// Recreate deleted transactions (`ids`: the old ids that come back; `knowledge`: the
-    /// plan's when read, for a recovery of this undo).
-    Recreate {
-        items: Vec<ynab::writes::NewTransaction>,
-        ids: Vec<String>,
-        knowledge: i64,
-    },
-    /// Put back, delete or recreate a scheduled transaction (`schedule_*` kinds).
-    Schedule(crate::logic::undo::schedules::ScheduleRevert),
-    /// `split_edit`: create the old transaction again with its old lines (unless already back),
-    /// then delete the one the edit created (unless gone).
-    SplitEdit {
-        recreate: Option<ynab::writes::NewTransaction>,
-        delete: Option<String>,
-        old_id: String,
-    },
-    /// Move merged transactions and schedules back to their former payees (`merge`).
-    Merge {
-        transactions: Vec<(String, String)>,
-        scheduled: Vec<(String, ynab::writes::ScheduleSave)>,
-        target_name: String,
-    },
-    /// Separate a linked transfer again (`link`).
-    Link {
-        patch: Option<(String, Option<String>, Option<String>)>,
-        recreate: Option<ynab::writes::NewTransaction>,
-    },
-    /// Set several categories' assigned amounts of a month back (`budget_plan`), in order.
-    /// Then each target still as set (`apply_budget_plan`'s optional targets).
-    BudgetPlan {
-        month: String,
-        sides: Vec<Side>,
-        targets: Vec<crate::logic::undo::budget_plan::TargetBack>,
-        fmt: MoneyFormat,
-    },
-    /// Move a merged category's assigned amounts (per month, the target lowered first), its
-    /// transactions, recreated splits and schedules back (`category_merge`).
-    CategoryMerge {
-        back: crate::logic::undo::category_merge::CategoryMergeBack,
-        source_name: String,
-    },
-}
-
 /// The undo proposed.
 #[derive(Debug, Clone)]
 pub struct UndoChange {
     pub operation_id: String,
-    pub kind: String,
+    pub kind: Kind,
     pub revert: Revert,
+    /// The plan's currency, for what the undo's writes say.
+    pub fmt: MoneyFormat,
     pub conflicts: Vec<String>,
     pub unfinished: Vec<UnfinishedEntry>,
     /// Set when the operation is an unfinished intent rather than a journal line.
@@ -357,7 +265,7 @@ impl ConfirmedWrite for Undo {
     }
 
     fn style(&self, change: &UndoChange) -> Style {
-        if matches!(change.revert, Revert::Categorize(_)) {
+        if matches!(change.revert, Revert::Categorize { .. }) {
             Style::Plan
         } else {
             Style::Gate
@@ -429,10 +337,12 @@ impl ConfirmedWrite for Undo {
     }
 
     /// The undo's intent: the operation it undoes, and what it is about to send, ids and amounts
-    /// only (D31): `undo_sends::reverting`.
+    /// only (D31): [`Revert::reverting`].
     fn intent_details(&self, change: &UndoChange) -> Value {
-        let reverting = super::undo_sends::reverting(&change.revert);
-        json!({"undo": change.operation_id, "reverting": reverting})
+        to_details(&UndoIntent {
+            undo: change.operation_id.clone(),
+            reverting: change.revert.reverting(&crate::random::hex::<16>()),
+        })
     }
 
     async fn write(
@@ -459,7 +369,7 @@ impl ConfirmedWrite for Undo {
             },
             ..JournalDraft::default()
         };
-        super::undo_sends::send(context, plan, &change.revert, &mut draft).await?;
+        super::undo_sends::send(context, plan, (&change.revert, &change.fmt), &mut draft).await?;
         for intent in &change.settle {
             if let Err(error) = crate::confirm::settle(context, intent, "undone").await {
                 tracing::warn!("intent {intent} could not be settled: {error}");
@@ -480,34 +390,7 @@ impl ConfirmedWrite for Undo {
     }
 
     fn applied_message(&self, change: &UndoChange, _operation_id: Option<&str>) -> String {
-        if let Revert::BudgetPlan { targets, .. } = &change.revert
-            && !targets.is_empty()
-        {
-            return "Assigned amounts and targets restored.".to_string();
-        }
-        let kind = match change.revert {
-            Revert::Categorize(_) => Kind::Categorize,
-            Revert::Budget { .. } => Kind::Budget,
-            Revert::Move { .. } => Kind::Move,
-            Revert::Approve { .. } => Kind::Approve,
-            Revert::Create { .. } if change.kind == Kind::Import.name() => Kind::Import,
-            Revert::Create { .. } => Kind::Create,
-            Revert::Flags { .. } => Kind::Flag,
-            Revert::Update { .. } => Kind::Update,
-            Revert::Payee { .. } => Kind::Payee,
-            Revert::Reconcile { .. } => Kind::Reconcile,
-            Revert::Target { .. } => Kind::Target,
-            Revert::Category { .. } => Kind::Category,
-            Revert::Recreate { .. } => Kind::Delete,
-            Revert::Schedule(ref r) => super::scheduled_writes::undo_kind(r),
-            Revert::SplitEdit { .. } if change.kind == Kind::Split.name() => Kind::Split,
-            Revert::SplitEdit { .. } => Kind::SplitEdit,
-            Revert::Merge { .. } => Kind::Merge,
-            Revert::Link { .. } => Kind::Link,
-            Revert::BudgetPlan { .. } => Kind::BudgetPlan,
-            Revert::CategoryMerge { .. } => Kind::CategoryMerge,
-        };
-        kind.undone().to_string()
+        change.revert.undone(change.kind).to_string()
     }
 }
 
@@ -543,7 +426,12 @@ pub(crate) fn undo_result(
     confirmation: Option<String>,
 ) -> Value {
     let recategorisation = match &change.revert {
-        Revert::Categorize(r) => r.details(),
+        Revert::Categorize { changes } => Recategorisation {
+            changes: changes.clone(),
+            unchanged_count: 0,
+            conflicts: change.conflicts.clone(),
+        }
+        .details(),
         _ => RecategorisationDetails {
             changes: Vec::new(),
             unchanged_count: 0,

@@ -7,18 +7,19 @@
 //! interrupted — is read as partly applied; when nothing of it is left to revert, its intents
 //! are settled here, and the kinds YNAB's API cannot revert are journaled as they landed.
 
-use super::apply_categories::Recategorisation;
-use super::assigned_amounts::{Side, month_categories};
-use super::undo_operation::{Revert, UndoChange, undo_result};
+use super::assigned_amounts::month_categories;
+use super::undo_operation::{UndoChange, undo_result};
 use crate::confirm::Prepared;
 use crate::confirm::Proposal;
 use crate::confirm::WriteStatus;
 use crate::context::Context;
 use crate::digest::order_free;
-use crate::logic::undo::record::to_details;
+use crate::logic::undo::Kind;
+use crate::logic::undo::record::{from_details, to_details};
+use crate::logic::undo::reverting::Recreating;
 use crate::logic::undo::{
-    self, Applied, AssignedBack, CategoryMove, Created, Details, Irreversible, Landing,
-    Recognition, Refusal, UndoPlan,
+    self, Applied, CategoryMove, Created, Details, Irreversible, Landing, Recognition, Refusal,
+    UndoPlan,
 };
 use crate::money::MoneyFormat;
 use crate::store::journal::{JournalError, Operation, applied_at_now};
@@ -63,6 +64,10 @@ pub(crate) async fn plan_undo(
     unfinished: Vec<super::undo_operation::UnfinishedEntry>,
 ) -> Result<Prepared<UndoChange>, ToolError> {
     let from_intent = recovery.from_intent;
+    let Some(kind) = Kind::from_name(&op.kind) else {
+        let refusal = Refusal::Kind(op.kind.clone());
+        return Err(refused(context, &op, from_intent, &refusal).into());
+    };
     let moves = op.moves.iter().map(|m| CategoryMove {
         transaction_id: m.transaction_id.clone(),
         from_category_id: m.from_category_id.clone(),
@@ -78,12 +83,10 @@ pub(crate) async fn plan_undo(
             return irreversible(context, snapshot, &op, what, unfinished).await;
         }
     };
-    let plan_id = snapshot.id().to_string();
-    let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
     if recovery.applied() == Applied::Partly && planned.nothing.is_some() {
-        return nothing_left(context, op, planned, recovery, unfinished, plan_id, &fmt).await;
+        return nothing_left(context, (op, kind), planned, recovery, unfinished, snapshot).await;
     }
-    Ok(finish(op, planned, unfinished, recovery, plan_id, &fmt))
+    Ok(finish((op, kind), planned, unfinished, recovery, snapshot))
 }
 
 /// What [`undo_of`] found: the undo to ask about, or a kind whose intent only says whether it
@@ -283,12 +286,11 @@ async fn undo_category_merge(
 /// journal line its interrupted undo put back entirely is marked undone.
 async fn nothing_left(
     context: &Context,
-    op: Operation,
+    (op, kind): (Operation, Kind),
     planned: UndoPlan,
     recovery: &Recovery,
     unfinished: Vec<super::undo_operation::UnfinishedEntry>,
-    plan_id: String,
-    fmt: &MoneyFormat,
+    snapshot: &crate::plan_store::PlanSnapshot,
 ) -> Result<Prepared<UndoChange>, ToolError> {
     let settled = recovery.intents(&op.operation_id);
     let all_back = planned.conflicts.is_empty();
@@ -323,7 +325,7 @@ async fn nothing_left(
         .into_iter()
         .filter(|u| !settled.contains(&u.operation_id))
         .collect();
-    let mut prepared = finish(op, planned, unfinished, recovery, plan_id, fmt);
+    let mut prepared = finish((op, kind), planned, unfinished, recovery, snapshot);
     if let Prepared::NothingToDo { value, .. } = &mut prepared {
         value["message"] = serde_json::Value::String(message);
     }
@@ -536,20 +538,18 @@ async fn recreated_by_interrupted_undo(
         .iter()
         .filter(|i| recovery.interrupted.contains(&i.id))
     {
-        let reverting = &intent.details["reverting"];
-        let (Some(digests), Some(salt), Some(knowledge)) = (
-            reverting["item_digests"].as_array(),
-            reverting["digest_salt"].as_str(),
-            reverting["server_knowledge"].as_i64(),
-        ) else {
+        // Only an undo of a delete recreates: another undo's intent is of another shape.
+        let Ok(Recreating {
+            item_digests,
+            digest_salt,
+            server_knowledge,
+            ..
+        }) = from_details(&intent.details["reverting"])
+        else {
             continue;
         };
-        let digests: Vec<String> = digests
-            .iter()
-            .filter_map(|d| d.as_str().map(str::to_string))
-            .collect();
-        let changed = changed_since(context, plan_id, knowledge).await?;
-        if undo::recreated(&digests, salt, &changed) {
+        let changed = changed_since(context, plan_id, server_knowledge).await?;
+        if undo::recreated(&item_digests, &digest_salt, &changed) {
             return Ok(true);
         }
     }
@@ -622,124 +622,16 @@ fn refused(context: &Context, op: &Operation, from_intent: bool, refusal: &Refus
     refusal.message(&op.operation_id, &op.kind)
 }
 
-fn side(back: AssignedBack) -> Side {
-    Side {
-        category_id: back.category_id,
-        name: back.name,
-        from: back.from,
-        to: back.to,
-        available_before: back.available_before,
-    }
-}
-
-/// The logic's revert as the tool writes it.
-fn revert_of(revert: undo::Revert, conflicts: &[String], fmt: &MoneyFormat) -> Revert {
-    match revert {
-        undo::Revert::Categorize { changes } => Revert::Categorize(Recategorisation {
-            changes,
-            unchanged_count: 0,
-            conflicts: conflicts.to_vec(),
-        }),
-        undo::Revert::Budget { month, side: back } => Revert::Budget {
-            month: month.label(),
-            side: side(back),
-        },
-        undo::Revert::Move {
-            month,
-            source,
-            target,
-        } => Revert::Move {
-            month: month.label(),
-            source: side(source),
-            target: side(target),
-            fmt: fmt.clone(),
-        },
-        undo::Revert::Approve { transaction_ids } => Revert::Approve { transaction_ids },
-        undo::Revert::Create { ids } => Revert::Create { ids },
-        undo::Revert::Flags { back } => Revert::Flags { back },
-        undo::Revert::Update { back } => Revert::Update { back },
-        undo::Revert::Payee { payee_id, name } => Revert::Payee { payee_id, name },
-        undo::Revert::Reconcile {
-            to_clear,
-            adjustment,
-        } => Revert::Reconcile {
-            to_clear,
-            adjustment,
-        },
-        undo::Revert::Target {
-            category_id,
-            fields,
-        } => Revert::Target {
-            category_id,
-            fields,
-        },
-        undo::Revert::Category {
-            category_id,
-            name_now,
-            group_now,
-            name_back,
-            group_back,
-        } => Revert::Category {
-            category_id,
-            name_now,
-            group_now,
-            name_back,
-            group_back,
-        },
-        undo::Revert::Recreate {
-            items,
-            ids,
-            knowledge,
-        } => Revert::Recreate {
-            items,
-            ids,
-            knowledge,
-        },
-        undo::Revert::Schedule(r) => Revert::Schedule(r),
-        undo::Revert::SplitEdit {
-            recreate,
-            delete,
-            old_id,
-        } => Revert::SplitEdit {
-            recreate,
-            delete,
-            old_id,
-        },
-        undo::Revert::Merge {
-            transactions,
-            scheduled,
-            target_name,
-        } => Revert::Merge {
-            transactions,
-            scheduled,
-            target_name,
-        },
-        undo::Revert::Link { patch, recreate } => Revert::Link { patch, recreate },
-        undo::Revert::BudgetPlan {
-            month,
-            sides,
-            targets,
-        } => Revert::BudgetPlan {
-            month: month.label(),
-            sides: sides.into_iter().map(side).collect(),
-            targets,
-            fmt: fmt.clone(),
-        },
-        undo::Revert::CategoryMerge { back, source_name } => {
-            Revert::CategoryMerge { back, source_name }
-        }
-    }
-}
-
 /// The undo's result for a computed revert: `nothing_to_do`, or the change to confirm.
 fn finish(
-    op: Operation,
+    (op, kind): (Operation, Kind),
     planned: UndoPlan,
     unfinished: Vec<super::undo_operation::UnfinishedEntry>,
     recovery: &Recovery,
-    plan_id: String,
-    fmt: &MoneyFormat,
+    snapshot: &crate::plan_store::PlanSnapshot,
 ) -> Prepared<UndoChange> {
+    let plan_id = snapshot.id().to_string();
+    let fmt = MoneyFormat::of(snapshot.plan.currency_format.as_ref());
     let UndoPlan {
         revert,
         conflicts,
@@ -751,8 +643,9 @@ fn finish(
     } = planned;
     let change = UndoChange {
         operation_id: op.operation_id.clone(),
-        kind: op.kind.clone(),
-        revert: revert_of(revert, &conflicts, fmt),
+        kind,
+        revert,
+        fmt,
         conflicts,
         unfinished,
         from_intent: recovery.from_intent,

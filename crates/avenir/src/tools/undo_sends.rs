@@ -3,14 +3,13 @@
 //! on a failure after its first write, what was put back and that naming the operation again
 //! finishes it (§10.3).
 
-use super::apply_categories::Recategorisation;
-use super::assigned_amounts::{Side, second_half_failed};
-use super::undo_operation::Revert;
+use super::assigned_amounts::second_half_failed;
 use crate::confirm::{JournalDraft, WriteFailure};
 use crate::context::Context;
-use crate::logic::undo::Kind;
+use crate::logic::assigned_side::AssignedSide;
+use crate::logic::undo::{Kind, Recategorised, Revert};
 use crate::money::MoneyFormat;
-use serde_json::{Value, json};
+use serde_json::json;
 use ynab::writes::{NewTransaction, TransactionUpdate};
 
 /// Send the YNAB writes of `revert`, and note in `draft` what the journal records beyond the
@@ -18,15 +17,15 @@ use ynab::writes::{NewTransaction, TransactionUpdate};
 pub(super) async fn send(
     context: &Context,
     plan: &str,
-    revert: &Revert,
+    (revert, fmt): (&Revert, &MoneyFormat),
     draft: &mut JournalDraft,
 ) -> Result<(), WriteFailure> {
     let client = context.plans.client();
     match revert {
-        Revert::Categorize(r) => send_categorize(client, plan, r, draft).await,
+        Revert::Categorize { changes } => send_categorize(client, plan, changes, draft).await,
         Revert::Budget { month, side } => {
             client
-                .set_assigned(plan, month, &side.category_id, side.to)
+                .set_assigned(plan, &month.label(), &side.category_id, side.to)
                 .await?;
             Ok(())
         }
@@ -34,8 +33,7 @@ pub(super) async fn send(
             month,
             source,
             target,
-            fmt,
-        } => send_move(context, client, plan, (month, source, target), fmt).await,
+        } => send_move(context, client, plan, (&month.label(), source, target), fmt).await,
         Revert::Approve { transaction_ids } => send_approve(client, plan, transaction_ids).await,
         Revert::Create { ids } => send_delete_created(client, plan, ids).await,
         Revert::Flags { back } => send_flags(client, plan, back).await,
@@ -85,189 +83,19 @@ pub(super) async fn send(
             month,
             sides,
             targets,
-            fmt,
-        } => send_budget_plan(client, plan, month, (sides, targets), fmt).await,
+        } => send_budget_plan(client, plan, &month.label(), (sides, targets), fmt).await,
         Revert::CategoryMerge { back, .. } => category_merge_back(client, plan, back).await,
     }
-}
-
-/// What an undo's intent records of `revert` before anything is sent: ids and amounts only
-/// (D31), enough for a recovery to tell what landed.
-pub(super) fn reverting(revert: &Revert) -> Value {
-    match revert {
-        Revert::Categorize(r) => json!({"moves": super::apply_categories::moves(&r.changes)}),
-        Revert::Budget { month, side } => {
-            json!({"month": month, "category_id": side.category_id,
-                                                 "from": side.from, "to": side.to})
-        }
-        Revert::Move {
-            month,
-            source,
-            target,
-            ..
-        } => json!({"month": month, "changes": [
-            {"category_id": target.category_id, "from": target.from, "to": target.to},
-            {"category_id": source.category_id, "from": source.from, "to": source.to}]}),
-        Revert::Approve { transaction_ids } => json!({"transaction_ids": transaction_ids}),
-        Revert::Create { ids } => json!({"delete": ids}),
-        Revert::Flags { back } => json!({"changes": back
-            .iter()
-            .map(|(id, now, to)| json!({"transaction_id": id, "from": now, "to": to}))
-            .collect::<Vec<_>>()}),
-        Revert::Update { back } => update_reverting(back),
-        Revert::Payee { payee_id, .. } => json!({"payee_id": payee_id}),
-        Revert::Reconcile {
-            to_clear,
-            adjustment,
-        } => json!({"cleared_ids": to_clear, "adjustment_id": adjustment}),
-        Revert::Target {
-            category_id,
-            fields,
-        } => json!({"category_id": category_id, "fields": fields}),
-        Revert::Category {
-            category_id,
-            name_now,
-            group_now,
-            name_back,
-            group_back,
-        } => json!({"category_id": category_id, "name_before": name_now,
-                    "group_before": group_now, "name_after": name_back,
-                    "group_after": group_back}),
-        Revert::Recreate {
-            items,
-            ids,
-            knowledge,
-        } => recreate_reverting(items, ids, *knowledge),
-        Revert::Schedule(r) => super::scheduled_writes::undo_intent(r),
-        Revert::SplitEdit {
-            recreate,
-            delete,
-            old_id,
-        } => json!({"recreate": recreate.as_ref().map(|_| old_id), "delete": delete}),
-        Revert::Merge {
-            transactions,
-            scheduled,
-            ..
-        } => merge_reverting(transactions, scheduled),
-        // Ids only (D31): the deleted side's fields stay in YNAB's record.
-        Revert::Link { patch, recreate } => json!({
-            "kept_id": patch.as_ref().map(|(id, ..)| id),
-            "recreate": recreate.is_some()}),
-        Revert::BudgetPlan {
-            month,
-            sides,
-            targets,
-            ..
-        } => budget_plan_reverting(month, sides, targets),
-        Revert::CategoryMerge { back, .. } => category_merge_reverting(back),
-    }
-}
-
-/// The fields an `update`'s undo puts back, each with the value it overwrites.
-fn update_reverting(back: &[crate::logic::undo::UpdateBack]) -> Value {
-    let changes: Vec<Value> = back
-        .iter()
-        .map(|b| {
-            let fields: serde_json::Map<String, Value> = b
-                .fields
-                .iter()
-                .map(|(field, now, to)| (field.key().to_string(), json!({"from": now, "to": to})))
-                .collect();
-            json!({"transaction_id": b.transaction_id, "fields": fields})
-        })
-        .collect();
-    json!({ "changes": changes })
-}
-
-/// A recreation's ids, and a salted digest of each recreated transaction (D31): a recovery of
-/// this undo recognises what its one POST made, which the tombstones cannot tell.
-fn recreate_reverting(items: &[NewTransaction], ids: &[String], knowledge: i64) -> Value {
-    let salt = crate::random::hex::<16>();
-    let digests: Vec<String> = items
-        .iter()
-        .map(|t| crate::logic::undo::recreation_digest(&salt, t))
-        .collect();
-    json!({"recreate": ids, "item_digests": digests, "digest_salt": salt,
-           "server_knowledge": knowledge})
-}
-
-/// The items a merge's undo moves back, by id, and the payee each goes back to (D31: ids only).
-fn merge_reverting(
-    transactions: &[(String, String)],
-    scheduled: &[(String, ynab::writes::ScheduleSave)],
-) -> Value {
-    let transactions: Vec<Value> = transactions
-        .iter()
-        .map(|(id, to)| json!({"id": id, "to": to}))
-        .collect();
-    let scheduled: Vec<Value> = scheduled
-        .iter()
-        .map(|(id, save)| json!({"id": id, "to": save.payee_id}))
-        .collect();
-    json!({"transactions": transactions, "scheduled": scheduled})
-}
-
-/// The amounts (and targets) a budget plan's undo sets back; `targets` left out when none.
-fn budget_plan_reverting(
-    month: &str,
-    sides: &[Side],
-    targets: &[crate::logic::undo::budget_plan::TargetBack],
-) -> Value {
-    let changes: Vec<Value> = sides
-        .iter()
-        .map(|s| json!({"category_id": s.category_id, "from": s.from, "to": s.to}))
-        .collect();
-    let mut intent = json!({"month": month, "changes": changes});
-    if !targets.is_empty() {
-        let targets: Vec<Value> = targets
-            .iter()
-            .map(|t| json!({"category_id": t.category_id, "fields": t.fields}))
-            .collect();
-        intent["targets"] = json!(targets);
-    }
-    intent
-}
-
-/// What a category merge's undo moves back: each month's amounts, the transactions, the splits
-/// recreated and the schedules (D31: ids and amounts only).
-fn category_merge_reverting(back: &crate::logic::undo::category_merge::CategoryMergeBack) -> Value {
-    let months: Vec<Value> = back
-        .months
-        .iter()
-        .map(|(month, sides)| {
-            let changes: Vec<Value> = sides
-                .iter()
-                .map(|s| json!({"category_id": s.category_id, "from": s.from, "to": s.to}))
-                .collect();
-            json!({"month": month.label(), "changes": changes})
-        })
-        .collect();
-    let transactions: Vec<&String> = back
-        .transactions
-        .iter()
-        .map(|c| &c.transaction_id)
-        .collect();
-    let splits: Vec<Value> = back
-        .splits
-        .iter()
-        .map(|(recreate, delete, old_id)| {
-            json!({"recreate": recreate.as_ref().map(|_| old_id), "delete": delete})
-        })
-        .collect();
-    let scheduled: Vec<&String> = back.scheduled.iter().map(|(id, _)| id).collect();
-    json!({"months": months, "transactions": transactions, "splits": splits,
-           "scheduled": scheduled})
 }
 
 /// Put the categories back, and journal the reverse as a `categorize` operation marked undone with it (an undo is never itself in effect, D25).
 async fn send_categorize(
     client: &ynab::Client,
     plan: &str,
-    r: &Recategorisation,
+    changes: &[Recategorised],
     draft: &mut JournalDraft,
 ) -> Result<(), WriteFailure> {
-    let updates: Vec<TransactionUpdate> = r
-        .changes
+    let updates: Vec<TransactionUpdate> = changes
         .iter()
         .map(|c| TransactionUpdate {
             id: c.transaction_id.clone(),
@@ -281,7 +109,7 @@ async fn send_categorize(
     draft.markers_only = false;
     draft.mark_self_undone = true;
     draft.operation_kind = Some(Kind::Categorize);
-    draft.moves = super::apply_categories::moves(&r.changes);
+    draft.moves = super::apply_categories::moves(changes);
     draft.details = json!({});
     Ok(())
 }
@@ -291,7 +119,7 @@ async fn send_move(
     context: &Context,
     client: &ynab::Client,
     plan: &str,
-    (month, source, target): (&str, &Side, &Side),
+    (month, source, target): (&str, &AssignedSide, &AssignedSide),
     fmt: &MoneyFormat,
 ) -> Result<(), WriteFailure> {
     client
@@ -571,7 +399,10 @@ async fn send_budget_plan(
     client: &ynab::Client,
     plan: &str,
     month: &str,
-    (sides, targets): (&[Side], &[crate::logic::undo::budget_plan::TargetBack]),
+    (sides, targets): (
+        &[AssignedSide],
+        &[crate::logic::undo::budget_plan::TargetBack],
+    ),
     fmt: &MoneyFormat,
 ) -> Result<(), WriteFailure> {
     for (done, s) in sides.iter().enumerate() {

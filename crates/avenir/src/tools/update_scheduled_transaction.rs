@@ -15,6 +15,9 @@ use crate::logic::schedules::{
     FieldChange, ScheduleAsked, describe, live_schedule, payee_name_digest, plan_update, save_of,
     set_field, shown, value_digest,
 };
+use crate::logic::undo::fields::FieldRecord;
+use crate::logic::undo::record::to_details;
+use crate::logic::undo::schedules::ScheduleUpdated;
 use crate::money::MoneyFormat;
 use crate::plan_store::PlanSnapshot;
 use crate::text::safe;
@@ -214,17 +217,26 @@ impl ConfirmedWrite for UpdateScheduledTransaction {
     /// only as digests salted at random.
     fn intent_details(&self, change: &ScheduleUpdating) -> Value {
         let salt = crate::random::hex::<16>();
-        json!({"scheduled_transaction_id": change.id,
-            "fields": change.fields.iter().map(|(c, _)| {
+        let fields = change
+            .fields
+            .iter()
+            .map(|(c, _)| {
                 let entry = if c.field.is_private() {
-                    json!({"from_digest": value_digest(Some(&salt), c.field, &c.from),
-                           "to_digest": value_digest(Some(&salt), c.field, &c.to)})
+                    FieldRecord::digests(
+                        value_digest(Some(&salt), c.field, &c.from),
+                        value_digest(Some(&salt), c.field, &c.to),
+                    )
                 } else {
                     field_entry(c, &salt, None)
                 };
-                (c.field.key().to_string(), entry)
-            }).collect::<serde_json::Map<String, Value>>(),
-            "digest_salt": salt})
+                (c.field, entry)
+            })
+            .collect();
+        to_details(&ScheduleUpdated {
+            scheduled_transaction_id: change.id.clone(),
+            fields,
+            digest_salt: Some(salt),
+        })
     }
 
     async fn write(
@@ -244,11 +256,16 @@ impl ConfirmedWrite for UpdateScheduledTransaction {
             .await?;
         let salt = crate::random::hex::<16>();
         let created = saved.scheduled_transaction.payee_id.clone();
-        let details = json!({"scheduled_transaction_id": change.id,
-            "fields": change.fields.iter().map(|(c, _)| {
-                (c.field.key().to_string(), field_entry(c, &salt, created.clone()))
-            }).collect::<serde_json::Map<String, Value>>(),
-            "digest_salt": salt});
+        let fields = change
+            .fields
+            .iter()
+            .map(|(c, _)| (c.field, field_entry(c, &salt, created.clone())))
+            .collect();
+        let details = to_details(&ScheduleUpdated {
+            scheduled_transaction_id: change.id.clone(),
+            fields,
+            digest_salt: Some(salt),
+        });
         Ok(JournalDraft {
             details,
             ..JournalDraft::default()
@@ -268,10 +285,9 @@ impl ConfirmedWrite for UpdateScheduledTransaction {
 
 /// A field's journal entry `{"from", "to"}`; a new payee's `to` is the id YNAB gave it
 /// (`created`, null when unknown yet), with the salted digest of its name (D31).
-fn field_entry(c: &FieldChange, salt: &str, created: Option<String>) -> Value {
+fn field_entry(c: &FieldChange, salt: &str, created: Option<String>) -> FieldRecord {
     match &c.new_payee {
-        Some(name) => json!({"from": c.from, "to": created,
-                             "to_name_digest": payee_name_digest(Some(salt), name)}),
-        None => json!({"from": c.from, "to": c.to}),
+        Some(name) => FieldRecord::new_payee(&c.from, created, payee_name_digest(Some(salt), name)),
+        None => FieldRecord::clear(&c.from, &c.to),
     }
 }

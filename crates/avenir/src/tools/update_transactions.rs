@@ -11,6 +11,9 @@ use crate::context::Context;
 use crate::digest::order_free;
 use crate::logic::flags::COLOURS;
 use crate::logic::names::PlanNames;
+use crate::logic::undo::fields::FieldRecord;
+use crate::logic::undo::record::to_details;
+use crate::logic::undo::update::{TransactionFields, Updated as UpdatedRecord};
 use crate::logic::updates::{
     Field, FieldChange, PayeeAsked, UpdateAsked, payee_name_digest, plan_updates, shown,
     value_digest,
@@ -324,19 +327,29 @@ impl ConfirmedWrite for UpdateTransactions {
     /// payee's name, only as digests salted at random.
     fn intent_details(&self, change: &Updating) -> Value {
         let salt = crate::random::hex::<16>();
-        json!({"changes": change.changes.iter().map(|c| json!({
-            "transaction_id": c.transaction_id,
-            "fields": c.fields.iter().map(|f| {
-                let f = &f.change;
-                let entry = if f.field.is_private() {
-                    json!({"from_digest": value_digest(Some(&salt), f.field, &f.from),
-                           "to_digest": value_digest(Some(&salt), f.field, &f.to)})
-                } else {
-                    field_entry(f, &salt, None)
-                };
-                (f.field.key().to_string(), entry)
-            }).collect::<serde_json::Map<String, Value>>(),
-        })).collect::<Vec<_>>(), "digest_salt": salt})
+        let record = |c: &Updated| TransactionFields {
+            transaction_id: c.transaction_id.clone(),
+            fields: c
+                .fields
+                .iter()
+                .map(|f| {
+                    let f = &f.change;
+                    let entry = if f.field.is_private() {
+                        FieldRecord::digests(
+                            value_digest(Some(&salt), f.field, &f.from),
+                            value_digest(Some(&salt), f.field, &f.to),
+                        )
+                    } else {
+                        field_entry(f, &salt, None)
+                    };
+                    (f.field, entry)
+                })
+                .collect(),
+        };
+        to_details(&UpdatedRecord {
+            changes: change.changes.iter().map(record).collect(),
+            digest_salt: Some(salt.clone()),
+        })
     }
 
     async fn write(
@@ -363,13 +376,26 @@ impl ConfirmedWrite for UpdateTransactions {
                 .find(|t| t.id == id)
                 .and_then(|t| t.payee_id.clone())
         };
-        let details = json!({"changes": proposal.change.changes.iter().map(|c| json!({
-            "transaction_id": c.transaction_id,
-            "fields": c.fields.iter().map(|f| {
-                let created = payee_of(&c.transaction_id);
-                (f.change.field.key().to_string(), field_entry(&f.change, &salt, created))
-            }).collect::<serde_json::Map<String, Value>>(),
-        })).collect::<Vec<_>>(), "digest_salt": salt});
+        let changes = proposal
+            .change
+            .changes
+            .iter()
+            .map(|c| TransactionFields {
+                transaction_id: c.transaction_id.clone(),
+                fields: c
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        let created = payee_of(&c.transaction_id);
+                        (f.change.field, field_entry(&f.change, &salt, created))
+                    })
+                    .collect(),
+            })
+            .collect();
+        let details = to_details(&UpdatedRecord {
+            changes,
+            digest_salt: Some(salt),
+        });
         Ok(JournalDraft {
             details,
             ..JournalDraft::default()
@@ -387,11 +413,10 @@ impl ConfirmedWrite for UpdateTransactions {
 
 /// A field's journal entry: `{"from", "to"}`; a new payee's `to` is the id YNAB gave it
 /// (`created`, null when unknown yet), with the digest of its name to recognise it (D31).
-fn field_entry(f: &FieldChange, salt: &str, created: Option<String>) -> Value {
+fn field_entry(f: &FieldChange, salt: &str, created: Option<String>) -> FieldRecord {
     match &f.new_payee {
-        Some(name) => json!({"from": f.from, "to": created,
-                             "to_name_digest": payee_name_digest(Some(salt), name)}),
-        None => json!({"from": f.from, "to": f.to}),
+        Some(name) => FieldRecord::new_payee(&f.from, created, payee_name_digest(Some(salt), name)),
+        None => FieldRecord::clear(&f.from, &f.to),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::Applied;
 use super::{
-    AssignedBack, AssignedChange, Now, Revert, UndoPlan, assigned_back, assigned_revert, now,
+    AssignedChange, AssignedSide, Now, Revert, UndoPlan, assigned_back, assigned_revert, now,
 };
 use crate::logic::targets::describe;
 use crate::money::MoneyFormat;
@@ -70,7 +70,7 @@ pub fn budget_plan(
     fmt: &MoneyFormat,
     applied: Applied,
 ) -> UndoPlan {
-    let (mut sides, mut conflicts, mut untouched): (Vec<AssignedBack>, Vec<String>, Vec<String>) =
+    let (mut sides, mut conflicts, mut untouched): (Vec<AssignedSide>, Vec<String>, Vec<String>) =
         (Vec::new(), Vec::new(), Vec::new());
     for change in changes {
         let (side, now) = assigned_back(change, categories, applied);

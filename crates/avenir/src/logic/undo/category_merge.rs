@@ -6,7 +6,7 @@
 //! untouched.
 
 use super::split_edit::{SplitEditDone, split_edit};
-use super::{Applied, AssignedBack, AssignedChange, CategoryMove, Recategorised, Revert, UndoPlan};
+use super::{Applied, AssignedChange, AssignedSide, CategoryMove, Recategorised, Revert, UndoPlan};
 use crate::logic::category_merge::{MonthMove, scheduled_save};
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
@@ -27,6 +27,74 @@ pub struct CategoryMergeDone {
     pub splits: Vec<SplitEditDone>,
 }
 
+/// A `category_merge`'s journal record, as the tool writes it and undo reads it: the two
+/// categories, each month's assigned amounts before, the transactions and schedules moved (ids),
+/// and each split recreated by its salted digest, with its new id once known (an intent has none).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CategoryMerged {
+    pub source_category_id: String,
+    pub target_category_id: String,
+    pub months: Vec<MonthRecord>,
+    pub transactions: Vec<String>,
+    pub scheduled: Vec<String>,
+    pub splits: Vec<SplitRecord>,
+    pub digest_salt: String,
+    /// The plan's knowledge when the merge read it: undo reads the old splits' tombstones since.
+    pub server_knowledge: i64,
+}
+
+/// One month of a [`CategoryMerged`]: both categories' assigned amounts before the merge.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct MonthRecord {
+    /// `YYYY-MM-01`.
+    pub month: String,
+    pub source: i64,
+    pub target: i64,
+}
+
+/// One split of a [`CategoryMerged`] recreated in the target category.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SplitRecord {
+    pub old_id: String,
+    pub new_digest: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_id: Option<String>,
+}
+
+impl CategoryMerged {
+    /// What undo compares: each split read as `split_edit` journals one.
+    pub fn done(self) -> CategoryMergeDone {
+        let splits = self
+            .splits
+            .into_iter()
+            .map(|split| SplitEditDone {
+                old_id: split.old_id,
+                new_id: split.new_id,
+                server_knowledge: self.server_knowledge,
+                digest_salt: self.digest_salt.clone(),
+                new_digest: split.new_digest,
+            })
+            .collect();
+        let months = self
+            .months
+            .into_iter()
+            .map(|m| MonthMove {
+                month: m.month,
+                source_before: m.source,
+                target_before: m.target,
+            })
+            .collect();
+        CategoryMergeDone {
+            source: self.source_category_id,
+            target: self.target_category_id,
+            months,
+            transactions: self.transactions,
+            scheduled: self.scheduled,
+            splits,
+        }
+    }
+}
+
 /// One split put back: (the old transaction to create again, the recreation to delete, the old
 /// id).
 pub type SplitBack = (Option<NewTransaction>, Option<String>, String);
@@ -35,7 +103,7 @@ pub type SplitBack = (Option<NewTransaction>, Option<String>, String);
 #[derive(Debug, Clone, PartialEq)]
 pub struct CategoryMergeBack {
     /// Per month, the target lowered first, then the source raised.
-    pub months: Vec<(CalendarMonth, Vec<AssignedBack>)>,
+    pub months: Vec<(CalendarMonth, Vec<AssignedSide>)>,
     pub transactions: Vec<Recategorised>,
     pub splits: Vec<SplitBack>,
     pub scheduled: Vec<(String, ScheduleSave)>,
@@ -385,7 +453,7 @@ mod tests {
             parse("category_merge", &damaged, Vec::new(), false),
             Err(Refusal::Damaged {
                 field: "months.1.target".into(),
-                problem: "is missing or is not an amount in milliunits".into()
+                problem: "is not an integer".into()
             })
         );
     }

@@ -69,6 +69,16 @@ pub struct CategoryMove {
     pub to_category_id: Option<String>,
 }
 
+impl From<&super::Recategorised> for CategoryMove {
+    fn from(change: &super::Recategorised) -> Self {
+        CategoryMove {
+            transaction_id: change.transaction_id.clone(),
+            from_category_id: change.from_category_id.clone(),
+            to_category_id: change.to_category_id.clone(),
+        }
+    }
+}
+
 /// `categorize`'s intent: its moves (a journal line keeps them beside its details, in `moves`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Categorized {
@@ -134,23 +144,6 @@ pub struct CategoryEdit {
 pub enum Known {
     Value(Value),
     Digest(String),
-}
-
-/// One field of a transaction as an `update` operation changed it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FieldEdit {
-    pub field: crate::logic::updates::Field,
-    pub from: Known,
-    pub to: Known,
-    /// A payee YNAB created by name: its name's digest (its id is unknown to an intent).
-    pub to_name_digest: Option<String>,
-}
-
-/// The fields of one transaction an `update` operation changed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TransactionEdit {
-    pub transaction_id: String,
-    pub fields: Vec<FieldEdit>,
 }
 
 /// How an unfinished intent's new transactions are found again (D31): the digests of its items
@@ -258,7 +251,7 @@ pub enum Details {
     Delete(Deleted),
     /// `update`: each transaction's fields, and the salt of any digest.
     Update {
-        edits: Vec<TransactionEdit>,
+        edits: Vec<super::update::TransactionEdit>,
         digest_salt: Option<String>,
     },
     /// The kinds YNAB's API cannot revert, read from an unfinished intent only: undo can only
@@ -334,118 +327,6 @@ pub(super) fn damaged(field: &str, expected: &'static str) -> Refusal {
     }
 }
 
-/// `details[key]` as a string.
-pub(super) fn text(details: &Value, key: &str, field: &str) -> Result<String, Refusal> {
-    details
-        .get(key)
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .ok_or_else(|| damaged(field, "a string"))
-}
-
-/// `details[key]` as milliunits.
-fn milliunits(details: &Value, key: &str, field: &str) -> Result<Milliunits, Refusal> {
-    details
-        .get(key)
-        .and_then(Value::as_i64)
-        .ok_or_else(|| damaged(field, "an amount in milliunits"))
-}
-
-/// `details[key]`, absent or `null` as `None`, else a string.
-pub(super) fn optional_text(details: &Value, key: &str) -> Result<Option<String>, Refusal> {
-    match details.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(damaged(key, "a string")),
-    }
-}
-
-/// `details["server_knowledge"]`, absent or `null` as `None`, else an integer.
-pub(super) fn optional_knowledge(details: &Value) -> Result<Option<i64>, Refusal> {
-    match details.get("server_knowledge") {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => value
-            .as_i64()
-            .map(Some)
-            .ok_or_else(|| damaged("server_knowledge", "an integer")),
-    }
-}
-
-/// `details[key]` as a list of strings.
-fn strings(details: &Value, key: &str) -> Result<Vec<String>, Refusal> {
-    details
-        .get(key)
-        .and_then(Value::as_array)
-        .and_then(|items| {
-            items
-                .iter()
-                .map(|v| v.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-        })
-        .ok_or_else(|| damaged(key, "a list of ids"))
-}
-
-/// One value of an `update` field entry: `{key}` in clear, or `{key}_digest`.
-fn known(entry: &Value, key: &str, field: &str) -> Result<Known, Refusal> {
-    if let Some(digest) = entry.get(format!("{key}_digest")) {
-        return digest
-            .as_str()
-            .map(|d| Known::Digest(d.to_string()))
-            .ok_or_else(|| damaged(&format!("{field}.{key}_digest"), "a string"));
-    }
-    entry
-        .get(key)
-        .cloned()
-        .map(Known::Value)
-        .ok_or_else(|| damaged(&format!("{field}.{key}"), "a value"))
-}
-
-/// The details of an `update` operation or intent.
-fn update_edits(details: &Value) -> Result<Details, Refusal> {
-    let changes = details
-        .get("changes")
-        .and_then(Value::as_array)
-        .ok_or_else(|| damaged("changes", "a list of transaction changes"))?;
-    let edits = changes
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let fields = c
-                .get("fields")
-                .and_then(Value::as_object)
-                .ok_or_else(|| damaged(&format!("changes.{i}.fields"), "an object of fields"))?;
-            // The fields in the tool's order (a JSON object keeps them sorted by name).
-            let mut fields: Vec<FieldEdit> = fields
-                .iter()
-                .map(|(key, entry)| {
-                    let path = format!("changes.{i}.fields.{key}");
-                    let field = crate::logic::updates::Field::from_key(key)
-                        .ok_or_else(|| damaged(&path, "a field update_transactions changes"))?;
-                    Ok(FieldEdit {
-                        field,
-                        from: known(entry, "from", &path)?,
-                        to: known(entry, "to", &path)?,
-                        to_name_digest: optional_text(entry, "to_name_digest")?,
-                    })
-                })
-                .collect::<Result<_, Refusal>>()?;
-            fields.sort_by_key(|f| {
-                crate::logic::updates::Field::ALL
-                    .iter()
-                    .position(|x| *x == f.field)
-            });
-            Ok(TransactionEdit {
-                transaction_id: text(c, "transaction_id", &format!("changes.{i}.transaction_id"))?,
-                fields,
-            })
-        })
-        .collect::<Result<_, Refusal>>()?;
-    Ok(Details::Update {
-        edits,
-        digest_salt: optional_text(details, "digest_salt")?,
-    })
-}
-
 /// The details of an operation of `kind`. `moves` are a `categorize` journal line's moves;
 /// `from_intent` is set for an unfinished intent: its moves are in its details, and a creation
 /// has no ids yet.
@@ -481,7 +362,9 @@ fn parse_kind(
         Kind::Create => from_details(details)
             .map(|CreatedIds { transaction_ids }| Details::Create(Created::Ids(transaction_ids))),
         Kind::Flag => from_details(details).map(Details::Flag),
-        Kind::Update => update_edits(details),
+        Kind::Update => from_details::<super::update::Updated>(details)?
+            .edits()
+            .map(|(edits, digest_salt)| Details::Update { edits, digest_salt }),
         Kind::Merge => from_details::<super::merge::Merged>(details)
             .and_then(super::merge::Merged::checked)
             .map(Details::Merge),
@@ -515,64 +398,18 @@ fn parse_kind(
         }
         Kind::Approve => from_details(details).map(Details::Approve),
         Kind::ScheduleUpdate | Kind::ScheduleDelete | Kind::ScheduleCreate => {
-            super::schedules::parse(kind.name(), details, from_intent).map(Details::Schedule)
+            super::schedules::parse(kind, details, from_intent).map(Details::Schedule)
         }
         Kind::SplitEdit => from_details(details).map(Details::SplitEdit),
         Kind::BudgetPlan => from_details(details).map(Details::BudgetPlan),
-        Kind::CategoryMerge => category_merge_details(details).map(Details::CategoryMerge),
+        Kind::CategoryMerge => from_details::<super::category_merge::CategoryMerged>(details)
+            .map(|record| Details::CategoryMerge(record.done())),
         Kind::Split => from_details(details).map(Details::Split),
         Kind::Import => from_details(details).map(Details::Import),
         Kind::CategoryCreate | Kind::AccountCreate | Kind::Undo | Kind::ConformanceFixture => {
             Err(Refusal::Kind(kind.name().to_string()))
         }
     }
-}
-
-/// The details of a `category_merge` operation or intent.
-fn category_merge_details(
-    details: &Value,
-) -> Result<super::category_merge::CategoryMergeDone, Refusal> {
-    let list = |key: &str, expected: &'static str| {
-        details
-            .get(key)
-            .and_then(Value::as_array)
-            .ok_or_else(|| damaged(key, expected))
-    };
-    let months = list("months", "a list of months")?
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let field = |key: &str| format!("months.{i}.{key}");
-            Ok(crate::logic::category_merge::MonthMove {
-                month: text(m, "month", &field("month"))?,
-                source_before: milliunits(m, "source", &field("source"))?,
-                target_before: milliunits(m, "target", &field("target"))?,
-            })
-        })
-        .collect::<Result<Vec<_>, Refusal>>()?;
-    let salt = optional_text(details, "digest_salt")?.unwrap_or_default();
-    let knowledge = optional_knowledge(details)?.unwrap_or_default();
-    let splits = list("splits", "a list of splits")?
-        .iter()
-        .enumerate()
-        .map(|(i, split)| {
-            Ok(super::split_edit::SplitEditDone {
-                old_id: text(split, "old_id", &format!("splits.{i}.old_id"))?,
-                new_id: optional_text(split, "new_id")?,
-                server_knowledge: knowledge,
-                digest_salt: salt.clone(),
-                new_digest: text(split, "new_digest", &format!("splits.{i}.new_digest"))?,
-            })
-        })
-        .collect::<Result<Vec<_>, Refusal>>()?;
-    Ok(super::category_merge::CategoryMergeDone {
-        source: text(details, "source_category_id", "source_category_id")?,
-        target: text(details, "target_category_id", "target_category_id")?,
-        months,
-        transactions: strings(details, "transactions")?,
-        scheduled: strings(details, "scheduled")?,
-        splits,
-    })
 }
 
 /// A `target` record read: restorable when its `undo` holds the fields; otherwise an intent is

@@ -12,23 +12,26 @@ pub mod account_create;
 pub mod budget_plan;
 pub mod category_merge;
 pub mod details;
+pub mod fields;
 pub mod irreversible;
 pub mod kind;
 pub mod link;
 pub mod merge;
 pub mod record;
+pub mod reverting;
 pub mod schedules;
 pub mod split;
 pub mod split_edit;
+pub mod update;
 
 pub use details::{
     Approved, AssignedChange, Budgeted, CategoryEdit, CategoryMove, Created, Deleted, Details,
-    FieldEdit, FlagChange, Flagged, Irreversible, Known, Moved, PayeeRenamed, Recognition, Refusal,
-    TransactionEdit, parse,
+    FlagChange, Flagged, Irreversible, Known, Moved, PayeeRenamed, Recognition, Refusal, parse,
 };
 
 pub use super::recategorised::Recategorised;
 use crate::logic::assignable::CategoryIndex;
+pub use crate::logic::assigned_side::AssignedSide;
 use crate::logic::category_edits::changed_since;
 use crate::logic::names::PlanNames;
 use crate::money::MoneyFormat;
@@ -36,6 +39,7 @@ use crate::months::CalendarMonth;
 use crate::text::safe;
 pub use kind::Kind;
 use serde_json::{Value, json};
+pub use update::{TransactionEdit, UpdateBack, update};
 use ynab::models::{Category, Milliunits, PlanDetail, Transaction};
 use ynab::writes::{NewSubTransaction, NewTransaction};
 
@@ -87,32 +91,8 @@ pub enum Landing {
     Unknown,
 }
 
-/// A category's assigned amount set back: from what it holds to what it held.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AssignedBack {
-    pub category_id: String,
-    /// Safe text; empty when the category is gone (then it is a conflict and nothing is sent).
-    pub name: String,
-    /// The amount now (the operation's `to`).
-    pub from: Milliunits,
-    /// The amount put back (the operation's `from`).
-    pub to: Milliunits,
-    /// Available now; 0 when the category is gone.
-    pub available_before: Milliunits,
-}
-
 /// A transaction's flag put back: (transaction, flag now, flag put back).
 pub type FlagBack = (String, Option<String>, Option<String>);
-
-/// A transaction's fields put back by the undo of an `update`: (field, value now, value put
-/// back), with the transaction as the question shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct UpdateBack {
-    pub transaction_id: String,
-    pub fields: Vec<(crate::logic::updates::Field, Value, Value)>,
-    /// `- {date} {payee} {amount}: {field} {now} → {back}; …`
-    pub line: String,
-}
 
 /// The writes an undo sends.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,12 +102,12 @@ pub enum Revert {
     },
     Budget {
         month: CalendarMonth,
-        side: AssignedBack,
+        side: AssignedSide,
     },
     Move {
         month: CalendarMonth,
-        source: AssignedBack,
-        target: AssignedBack,
+        source: AssignedSide,
+        target: AssignedSide,
     },
     Approve {
         transaction_ids: Vec<String>,
@@ -200,7 +180,7 @@ pub enum Revert {
     /// Then each target still as set is saved with the fields that restore it.
     BudgetPlan {
         month: CalendarMonth,
-        sides: Vec<AssignedBack>,
+        sides: Vec<AssignedSide>,
         targets: Vec<budget_plan::TargetBack>,
     },
     /// Move a merged category's assigned amounts, transactions, splits and schedules back
@@ -210,6 +190,40 @@ pub enum Revert {
         /// Safe text.
         source_name: String,
     },
+}
+
+impl Revert {
+    /// The sentence an applied undo answers with. It follows what was reverted, which is not
+    /// always the operation's own kind (`op`): a partly applied move whose undo sets one amount
+    /// back says so of one amount.
+    pub fn undone(&self, op: Kind) -> &'static str {
+        let kind = match self {
+            Revert::BudgetPlan { targets, .. } if !targets.is_empty() => {
+                return "Assigned amounts and targets restored.";
+            }
+            Revert::Categorize { .. } => Kind::Categorize,
+            Revert::Budget { .. } => Kind::Budget,
+            Revert::Move { .. } => Kind::Move,
+            Revert::Approve { .. } => Kind::Approve,
+            Revert::Create { .. } if op == Kind::Import => Kind::Import,
+            Revert::Create { .. } => Kind::Create,
+            Revert::Flags { .. } => Kind::Flag,
+            Revert::Update { .. } => Kind::Update,
+            Revert::Payee { .. } => Kind::Payee,
+            Revert::Reconcile { .. } => Kind::Reconcile,
+            Revert::Target { .. } => Kind::Target,
+            Revert::Category { .. } => Kind::Category,
+            Revert::Recreate { .. } => Kind::Delete,
+            Revert::Schedule(revert) => revert.kind(),
+            Revert::SplitEdit { .. } if op == Kind::Split => Kind::Split,
+            Revert::SplitEdit { .. } => Kind::SplitEdit,
+            Revert::Merge { .. } => Kind::Merge,
+            Revert::Link { .. } => Kind::Link,
+            Revert::BudgetPlan { .. } => Kind::BudgetPlan,
+            Revert::CategoryMerge { .. } => Kind::CategoryMerge,
+        };
+        kind.undone()
+    }
 }
 
 /// What undoing an operation would do now.
@@ -329,11 +343,11 @@ fn assigned_back(
     change: &AssignedChange,
     categories: &[Category],
     applied: Applied,
-) -> (AssignedBack, Now) {
+) -> (AssignedSide, Now) {
     let current = categories
         .iter()
         .find(|c| c.id == change.category_id && !c.deleted);
-    let back = AssignedBack {
+    let back = AssignedSide {
         category_id: change.category_id.clone(),
         name: current.map(|c| safe(&c.name)).unwrap_or_default(),
         from: change.to,
@@ -344,7 +358,7 @@ fn assigned_back(
     (back, now(holds(change.to), holds(change.from), applied))
 }
 
-fn assigned_revert(month: CalendarMonth, side: &AssignedBack) -> Value {
+fn assigned_revert(month: CalendarMonth, side: &AssignedSide) -> Value {
     json!({"category": side.category_id, "month": month.label(), "from": side.from, "to": side.to})
 }
 
@@ -523,114 +537,6 @@ pub fn flag(changes: &[FlagChange], plan: &PlanDetail, applied: Applied) -> Undo
     UndoPlan::new(Revert::Flags { back }, conflicts, reverts, question)
         .nothing_when(empty, "Every flag changed since: left alone.")
         .untouched(untouched)
-}
-
-/// An `update` undo's line for one transaction: `- {date} {payee} {amount}: {field} {now} → {back}; …`.
-fn update_line(
-    t: &ynab::models::TransactionSummary,
-    fields: &[(crate::logic::updates::Field, Value, Value)],
-    plan: &PlanDetail,
-    fmt: &MoneyFormat,
-    names: &PlanNames,
-) -> String {
-    use crate::logic::updates::shown;
-    let shown_fields: Vec<String> = fields
-        .iter()
-        .map(|(field, now, to)| {
-            format!(
-                "{} {} → {}",
-                field.label(),
-                shown(plan, fmt, *field, now),
-                shown(plan, fmt, *field, to)
-            )
-        })
-        .collect();
-    format!(
-        "- {} {} {}: {}",
-        t.date,
-        safe(names.payee(t.payee_id.as_deref())),
-        fmt.plain(t.amount),
-        shown_fields.join("; ")
-    )
-}
-
-/// `update`: put back each field still as the operation set it; a field changed since is left
-/// alone and named in the conflicts (`{transaction_id} {field}`). Read from an intent, a date,
-/// amount or memo is known by digest only (D31): found as the operation set it, it cannot be put
-/// back from there and is a conflict too.
-pub fn update(
-    edits: &[TransactionEdit],
-    salt: Option<&str>,
-    plan: &PlanDetail,
-    fmt: &MoneyFormat,
-    applied: Applied,
-) -> UndoPlan {
-    use crate::logic::updates::{payee_name_digest, value_digest, value_of};
-    let names = PlanNames::new(plan);
-    let (mut back, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
-    for edit in edits {
-        let id = &edit.transaction_id;
-        let Some(t) = live_transaction(plan, id) else {
-            conflicts.push(id.clone());
-            continue;
-        };
-        let mut fields = Vec::new();
-        let mut before = false;
-        for f in &edit.fields {
-            let current = value_of(t, f.field);
-            let holds = |known: &Known| match known {
-                Known::Value(v) => &current == v,
-                Known::Digest(d) => &value_digest(salt, f.field, &current) == d,
-            };
-            let is_after = match (&f.to, &f.to_name_digest) {
-                (Known::Value(Value::Null), Some(name)) => t
-                    .payee_id
-                    .as_deref()
-                    .and_then(|p| plan.payees.iter().find(|x| x.id == p && !x.deleted))
-                    .is_some_and(|p| &payee_name_digest(salt, &p.name) == name),
-                (to, _) => holds(to),
-            };
-            match (now(is_after, holds(&f.from), applied), &f.from) {
-                (Now::After, Known::Value(from)) => {
-                    fields.push((f.field, current.clone(), from.clone()));
-                }
-                (Now::Before, _) => before = true,
-                _ => conflicts.push(format!("{id} {}", f.field.label())),
-            }
-        }
-        if before && fields.is_empty() {
-            untouched.push(id.clone());
-        }
-        if fields.is_empty() {
-            continue;
-        }
-        let line = update_line(t, &fields, plan, fmt, &names);
-        back.push(UpdateBack {
-            transaction_id: id.clone(),
-            fields,
-            line,
-        });
-    }
-    let reverts = back
-        .iter()
-        .map(|b| {
-            json!({"transaction_id": b.transaction_id, "fields": b.fields.iter()
-                .map(|(field, now, to)| (field.key().to_string(), json!([now, to])))
-                .collect::<serde_json::Map<String, Value>>()})
-        })
-        .collect();
-    let count: usize = back.iter().map(|b| b.fields.len()).sum();
-    let question = format!(
-        "Undo: put back {count} value(s) of {} transaction(s)?",
-        back.len()
-    );
-    let lines = back.iter().map(|b| b.line.clone()).collect();
-    let empty = back.is_empty();
-    let mut plan = UndoPlan::new(Revert::Update { back }, conflicts, reverts, question)
-        .nothing_when(empty, "Every value changed since: left alone.")
-        .untouched(untouched);
-    plan.lines = lines;
-    plan
 }
 
 /// `payee`: name the payee `from` again, unless its name is no longer exactly `to`.

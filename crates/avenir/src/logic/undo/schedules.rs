@@ -3,7 +3,10 @@
 //! schedule), `schedule_create` deletes the schedule it made, `schedule_delete` recreates the
 //! deleted one from YNAB's record of it (its tombstone), with a new id.
 
-use super::details::{Known, Refusal, damaged, optional_knowledge, optional_text};
+use super::Kind;
+use super::details::{Known, Refusal, damaged};
+use super::fields::{FieldEdit, FieldRecord, edits};
+use super::record::from_details;
 use super::{Applied, Now, UndoPlan, now};
 use crate::logic::names::PlanNames;
 use crate::logic::schedules::{
@@ -12,18 +15,44 @@ use crate::logic::schedules::{
 };
 use crate::money::MoneyFormat;
 use crate::text::safe;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use ynab::models::{PlanDetail, ScheduledTransaction, ScheduledTransactionSummary};
 use ynab::writes::ScheduleSave;
 
 /// One field of a schedule as a `schedule_update` changed it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScheduleFieldEdit {
-    pub field: SField,
-    pub from: Known,
-    pub to: Known,
-    /// A payee YNAB created by name: its name's digest (an intent knows no id).
-    pub to_name_digest: Option<String>,
+pub type ScheduleFieldEdit = FieldEdit<SField>;
+
+/// A `schedule_update`'s record: the schedule, its fields by key, the salt of any digest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScheduleUpdated {
+    pub scheduled_transaction_id: String,
+    pub fields: BTreeMap<SField, FieldRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_salt: Option<String>,
+}
+
+/// A `schedule_delete`'s record: the schedule, and the plan's knowledge before (its tombstone is
+/// in the delta since).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduleDeleted {
+    pub scheduled_transaction_id: String,
+    pub server_knowledge: i64,
+}
+
+/// A `schedule_create`'s record: the id YNAB gave (a journal line), or, in an intent, the salted
+/// digest of what was sent and the knowledge before, to recognise it among the schedules since.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduleCreated {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduled_transaction_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_digest: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_salt: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_knowledge: Option<i64>,
 }
 
 /// What a scheduled-transaction operation's details say.
@@ -64,78 +93,50 @@ pub enum ScheduleRevert {
     },
 }
 
-/// `details[key]` as a string (the field named by its key).
-fn text(details: &Value, key: &str) -> Result<String, Refusal> {
-    super::details::text(details, key, key)
-}
-
-fn known(entry: &Value, key: &str, path: &str) -> Result<Known, Refusal> {
-    if let Some(digest) = entry.get(format!("{key}_digest")) {
-        return digest
-            .as_str()
-            .map(|d| Known::Digest(d.to_string()))
-            .ok_or_else(|| damaged(&format!("{path}.{key}_digest"), "a string"));
+impl ScheduleRevert {
+    /// The kind of operation this revert undoes.
+    pub fn kind(&self) -> Kind {
+        match self {
+            ScheduleRevert::Put { .. } => Kind::ScheduleUpdate,
+            ScheduleRevert::Delete { .. } => Kind::ScheduleCreate,
+            ScheduleRevert::Recreate { .. } => Kind::ScheduleDelete,
+        }
     }
-    entry
-        .get(key)
-        .cloned()
-        .map(Known::Value)
-        .ok_or_else(|| damaged(&format!("{path}.{key}"), "a value"))
 }
 
 /// The details of a `schedule_update`, `schedule_delete` or `schedule_create` operation or
-/// intent (`from_intent`: a creation knows no id yet).
-pub fn parse(kind: &str, details: &Value, from_intent: bool) -> Result<ScheduleDetails, Refusal> {
+/// intent (`from_intent`: a creation knows no id yet, only its digest).
+pub fn parse(kind: Kind, details: &Value, from_intent: bool) -> Result<ScheduleDetails, Refusal> {
     match kind {
-        "schedule_update" => {
-            let fields = details
-                .get("fields")
-                .and_then(Value::as_object)
-                .ok_or_else(|| damaged("fields", "an object of fields"))?;
-            let mut edits: Vec<ScheduleFieldEdit> = fields
-                .iter()
-                .map(|(key, entry)| {
-                    let path = format!("fields.{key}");
-                    let field = SField::from_key(key)
-                        .ok_or_else(|| damaged(&path, "a field of a schedule"))?;
-                    Ok(ScheduleFieldEdit {
-                        field,
-                        from: known(entry, "from", &path)?,
-                        to: known(entry, "to", &path)?,
-                        to_name_digest: optional_text(entry, "to_name_digest")?,
-                    })
-                })
-                .collect::<Result<_, Refusal>>()?;
-            edits.sort_by_key(|e| {
-                crate::logic::schedules::FIELDS
-                    .iter()
-                    .position(|f| *f == e.field)
-            });
+        Kind::ScheduleUpdate => {
+            let record: ScheduleUpdated = from_details(details)?;
             Ok(ScheduleDetails::Update {
-                scheduled_transaction_id: text(details, "scheduled_transaction_id")?,
-                fields: edits,
-                digest_salt: optional_text(details, "digest_salt")?,
+                scheduled_transaction_id: record.scheduled_transaction_id,
+                fields: edits(record.fields, "fields")?,
+                digest_salt: record.digest_salt,
             })
         }
-        "schedule_delete" => Ok(ScheduleDetails::Delete {
-            scheduled_transaction_id: text(details, "scheduled_transaction_id")?,
-            server_knowledge: optional_knowledge(details)?
-                .ok_or_else(|| damaged("server_knowledge", "an integer"))?,
-        }),
-        "schedule_create" => {
-            let id = optional_text(details, "scheduled_transaction_id")?;
-            let item_digest = optional_text(details, "item_digest")?;
-            if id.is_none() && (!from_intent || item_digest.is_none()) {
+        Kind::ScheduleDelete => {
+            let record: ScheduleDeleted = from_details(details)?;
+            Ok(ScheduleDetails::Delete {
+                scheduled_transaction_id: record.scheduled_transaction_id,
+                server_knowledge: record.server_knowledge,
+            })
+        }
+        Kind::ScheduleCreate => {
+            let record: ScheduleCreated = from_details(details)?;
+            let id = record.scheduled_transaction_id;
+            if id.is_none() && (!from_intent || record.item_digest.is_none()) {
                 return Err(damaged("scheduled_transaction_id", "a string"));
             }
             Ok(ScheduleDetails::Create {
                 scheduled_transaction_id: id,
-                item_digest,
-                digest_salt: optional_text(details, "digest_salt")?,
-                server_knowledge: optional_knowledge(details)?,
+                item_digest: record.item_digest,
+                digest_salt: record.digest_salt,
+                server_knowledge: record.server_knowledge,
             })
         }
-        other => Err(Refusal::Kind(other.to_string())),
+        other => Err(Refusal::Kind(other.name().to_string())),
     }
 }
 
@@ -406,6 +407,9 @@ mod tests {
     }
 
     fn parsed(kind: &str, details: Value, from_intent: bool) -> ScheduleDetails {
+        let Some(kind) = Kind::from_name(kind) else {
+            panic!("no kind {kind}")
+        };
         match parse(kind, &details, from_intent) {
             Ok(d) => d,
             Err(e) => panic!("{e:?}"),
@@ -624,10 +628,10 @@ mod tests {
 
     #[test]
     fn damaged_details_are_refused() {
-        assert!(parse("schedule_update", &json!({"fields": {}}), false).is_err());
+        assert!(parse(Kind::ScheduleUpdate, &json!({"fields": {}}), false).is_err());
         assert!(
             parse(
-                "schedule_update",
+                Kind::ScheduleUpdate,
                 &json!({"scheduled_transaction_id": "s", "fields": {"nope": {"from": 1, "to": 2}}}),
                 false
             )
@@ -635,16 +639,16 @@ mod tests {
         );
         assert!(
             parse(
-                "schedule_delete",
+                Kind::ScheduleDelete,
                 &json!({"scheduled_transaction_id": "s"}),
                 false
             )
             .is_err()
         );
-        assert!(parse("schedule_create", &json!({}), false).is_err());
+        assert!(parse(Kind::ScheduleCreate, &json!({}), false).is_err());
         assert!(
             parse(
-                "schedule_create",
+                Kind::ScheduleCreate,
                 &json!({"item_digest": "d", "digest_salt": "s"}),
                 true
             )

@@ -1149,10 +1149,10 @@ fn a_damaged_update_is_refused_by_field() {
             "update",
             json!({"changes": [{"transaction_id": "t1", "fields": {"colour": {"from": 1, "to": 2}}}]})
         ),
-        damaged(
-            "changes.0.fields.colour",
-            "a field update_transactions changes"
-        )
+        Err(Refusal::Damaged {
+            field: "changes.0.fields.colour".into(),
+            problem: "is not a field update_transactions changes".into()
+        })
     );
     assert_eq!(
         parsed(
@@ -1163,6 +1163,9 @@ fn a_damaged_update_is_refused_by_field() {
     );
     assert_eq!(
         parsed("update", json!({})),
-        damaged("changes", "a list of transaction changes")
+        Err(Refusal::Damaged {
+            field: "changes".into(),
+            problem: "is missing".into()
+        })
     );
 }
