@@ -16,7 +16,7 @@ use crate::confirm::{
 };
 use crate::context::Context;
 use crate::digest::order_free;
-use crate::logic::category_merge::{MonthMove, plan_category_merge, scheduled_save};
+use crate::logic::category_merge::{CategoryMerge, MonthMove, plan_category_merge, scheduled_save};
 use crate::logic::merges::PATCH_CHUNK;
 use crate::logic::split_edit::new_digest;
 use crate::logic::undo::category_merge::{CategoryMerged, MonthRecord, SplitRecord};
@@ -216,6 +216,149 @@ impl CategoryMerging {
     }
 }
 
+/// The question: the months' amounts, the splits recreated, what cannot move.
+fn question(merge: &CategoryMerge<'_>, fmt: &MoneyFormat) -> String {
+    let source_name = safe(&merge.source.name);
+    let target_name = safe(&merge.target.name);
+    let not_moved = merge.lines_not_moved + merge.scheduled_not_moved;
+    let mut lines: Vec<String> = merge
+        .months
+        .iter()
+        .map(|m| {
+            format!(
+                "- {}: assigned {source_name} {} → {}, {target_name} {} → {}",
+                m.month,
+                fmt.plain(m.source_before),
+                fmt.plain(0),
+                fmt.plain(m.target_before),
+                fmt.plain(m.target_after())
+            )
+        })
+        .collect();
+    if !merge.splits.is_empty() {
+        lines.push(format!(
+        "- {} split transaction(s) are created again with the line(s) in {target_name}: their ids change and their bank-import link is lost",
+        merge.splits.len()
+        ));
+    }
+    if not_moved > 0 {
+        lines.push(format!(
+        "- not moved: {not_moved} split line(s) or schedule(s) YNAB's API cannot save as they are (a transfer split, a split schedule, or a schedule due today or earlier)"
+        ));
+    }
+    let head = format!(
+        "Merge the category {source_name} into {target_name}? Moving: {} transaction(s), {} split line(s), {} schedule(s), and the assigned amounts of {} month(s) ({} in all; Ready to Assign unchanged). {source_name} stays in YNAB, empty, its target as it is: {HIDE}.",
+        merge.transactions.len(),
+        merge.lines_moved(),
+        merge.scheduled.len(),
+        merge.months.len(),
+        fmt.plain(merge.assigned_total())
+    );
+    crate::confirm::question(head, lines)
+}
+
+/// The subject: every value the question shows or the writes keep, so a change in between is
+/// stale.
+fn subject(merge: &CategoryMerge<'_>) -> Value {
+    let mut items: Vec<Value> = merge
+        .months
+        .iter()
+        .map(|m| json!(["month", m.month, m.source_before, m.target_before]))
+        .collect();
+    items.extend(
+        merge
+            .transactions
+            .iter()
+            .map(|t| json!(["transaction", t.id, t.category_id, t.amount])),
+    );
+    for s in &merge.splits {
+        let t = s.transaction;
+        let split_lines: Vec<Value> = s
+            .lines
+            .iter()
+            .map(|l| json!([l.amount, l.category_id, l.memo, l.payee_id]))
+            .collect();
+        items.push(json!([
+            "split",
+            t.id,
+            t.date,
+            t.amount,
+            t.account_id,
+            t.payee_id,
+            t.memo,
+            t.cleared,
+            t.approved,
+            t.flag_color,
+            order_free(split_lines)
+        ]));
+    }
+    for x in &merge.scheduled {
+        // A PUT sends the whole schedule: every field it sends is a before value (D4).
+        items.push(json!([
+            "scheduled",
+            x.id,
+            x.account_id,
+            x.date_next,
+            x.amount,
+            x.payee_id,
+            x.category_id,
+            x.memo,
+            x.flag_color,
+            x.frequency
+        ]));
+    }
+    items.push(json!([
+        "not_moved",
+        merge.lines_not_moved,
+        merge.scheduled_not_moved
+    ]));
+    json!({"merge_categories": {"source": [merge.source.id, merge.source.name],
+        "target": [merge.target.id, merge.target.name], "items": order_free(items)}})
+}
+
+impl CategoryMerging {
+    /// The change proposed: ids, amounts, each split's recreation by salted digest (D31).
+    fn of(merge: &CategoryMerge<'_>, knowledge: i64) -> Self {
+        let salt = crate::random::hex::<16>();
+        let splits = merge
+            .splits
+            .iter()
+            .map(|s| {
+                let new = s.recreation(&merge.source.id, &merge.target.id);
+                SplitRecreation {
+                    old_id: s.transaction.id.clone().into(),
+                    digest: new_digest(&salt, &new),
+                    new,
+                }
+            })
+            .collect();
+        CategoryMerging {
+            source_id: merge.source.id.to_string(),
+            source_name: safe(&merge.source.name),
+            target_id: merge.target.id.to_string(),
+            target_name: safe(&merge.target.name),
+            months: merge.months.clone(),
+            transactions: merge
+                .transactions
+                .iter()
+                .map(|t| t.id.to_string())
+                .collect(),
+            splits,
+            lines_moved: merge.lines_moved(),
+            scheduled: merge
+                .scheduled
+                .iter()
+                .map(|s| (s.id.to_string(), scheduled_save(s, &merge.target.id)))
+                .collect(),
+            not_moved: merge.lines_not_moved + merge.scheduled_not_moved,
+            knowledge,
+            salt,
+            new_split_ids: Vec::new(),
+            applied: false,
+        }
+    }
+}
+
 /// The plan's months with their categories (one request per month not yet loaded).
 async fn all_months(
     context: &Context,
@@ -248,135 +391,9 @@ impl ConfirmedWrite for MergeCategories {
         let fmt = MoneyFormat::of(plan.currency_format.as_ref());
         let merge = plan_category_merge(plan, &months, &self.source, &self.target, &self.today)
             .map_err(ToolError::Refused)?;
-        let source_name = safe(&merge.source.name);
-        let target_name = safe(&merge.target.name);
-        let not_moved = merge.lines_not_moved + merge.scheduled_not_moved;
-        let mut lines: Vec<String> = merge
-            .months
-            .iter()
-            .map(|m| {
-                format!(
-                    "- {}: assigned {source_name} {} → {}, {target_name} {} → {}",
-                    m.month,
-                    fmt.plain(m.source_before),
-                    fmt.plain(0),
-                    fmt.plain(m.target_before),
-                    fmt.plain(m.target_after())
-                )
-            })
-            .collect();
-        if !merge.splits.is_empty() {
-            lines.push(format!(
-                "- {} split transaction(s) are created again with the line(s) in {target_name}: their ids change and their bank-import link is lost",
-                merge.splits.len()
-            ));
-        }
-        if not_moved > 0 {
-            lines.push(format!(
-                "- not moved: {not_moved} split line(s) or schedule(s) YNAB's API cannot save as they are (a transfer split, a split schedule, or a schedule due today or earlier)"
-            ));
-        }
-        let head = format!(
-            "Merge the category {source_name} into {target_name}? Moving: {} transaction(s), {} split line(s), {} schedule(s), and the assigned amounts of {} month(s) ({} in all; Ready to Assign unchanged). {source_name} stays in YNAB, empty, its target as it is: {HIDE}.",
-            merge.transactions.len(),
-            merge.lines_moved(),
-            merge.scheduled.len(),
-            merge.months.len(),
-            fmt.plain(merge.assigned_total())
-        );
-        // Every value the question shows or the writes keep, so a change in between is stale.
-        let mut items: Vec<Value> = merge
-            .months
-            .iter()
-            .map(|m| json!(["month", m.month, m.source_before, m.target_before]))
-            .collect();
-        items.extend(
-            merge
-                .transactions
-                .iter()
-                .map(|t| json!(["transaction", t.id, t.category_id, t.amount])),
-        );
-        for s in &merge.splits {
-            let t = s.transaction;
-            let split_lines: Vec<Value> = s
-                .lines
-                .iter()
-                .map(|l| json!([l.amount, l.category_id, l.memo, l.payee_id]))
-                .collect();
-            items.push(json!([
-                "split",
-                t.id,
-                t.date,
-                t.amount,
-                t.account_id,
-                t.payee_id,
-                t.memo,
-                t.cleared,
-                t.approved,
-                t.flag_color,
-                order_free(split_lines)
-            ]));
-        }
-        for x in &merge.scheduled {
-            // A PUT sends the whole schedule: every field it sends is a before value (D4).
-            items.push(json!([
-                "scheduled",
-                x.id,
-                x.account_id,
-                x.date_next,
-                x.amount,
-                x.payee_id,
-                x.category_id,
-                x.memo,
-                x.flag_color,
-                x.frequency
-            ]));
-        }
-        items.push(json!([
-            "not_moved",
-            merge.lines_not_moved,
-            merge.scheduled_not_moved
-        ]));
-        let subject = json!({"merge_categories": {"source": [merge.source.id, merge.source.name],
-            "target": [merge.target.id, merge.target.name], "items": order_free(items)}});
-        let salt = crate::random::hex::<16>();
-        let splits = merge
-            .splits
-            .iter()
-            .map(|s| {
-                let new = s.recreation(&merge.source.id, &merge.target.id);
-                SplitRecreation {
-                    old_id: s.transaction.id.clone().into(),
-                    digest: new_digest(&salt, &new),
-                    new,
-                }
-            })
-            .collect();
-        let change = CategoryMerging {
-            source_id: merge.source.id.to_string(),
-            source_name,
-            target_id: merge.target.id.to_string(),
-            target_name,
-            months: merge.months.clone(),
-            transactions: merge
-                .transactions
-                .iter()
-                .map(|t| t.id.to_string())
-                .collect(),
-            splits,
-            lines_moved: merge.lines_moved(),
-            scheduled: merge
-                .scheduled
-                .iter()
-                .map(|s| (s.id.to_string(), scheduled_save(s, &merge.target.id)))
-                .collect(),
-            not_moved,
-            knowledge: snapshot.server_knowledge,
-            salt,
-            new_split_ids: Vec::new(),
-            applied: false,
-        };
-        let question = crate::confirm::question(head, lines);
+        let question = question(&merge, &fmt);
+        let subject = subject(&merge);
+        let change = CategoryMerging::of(&merge, snapshot.server_knowledge);
         Ok(Prepared::change(snapshot.id(), subject, question, change))
     }
 
@@ -392,94 +409,12 @@ impl ConfirmedWrite for MergeCategories {
         proposal: &Proposal<CategoryMerging>,
     ) -> Result<Written<CategoryMerging>, WriteFailure> {
         let change = &proposal.change;
-        let plan = proposal.plan_id.as_str();
-        let client = context.plans.client();
+        let to = (context.plans.client().as_ref(), proposal.plan_id.as_str());
         let mut progress = Progress::new(change);
-        for m in &change.months {
-            // The source first: in between, its amount is in Ready to Assign, never assigned twice.
-            if let Err(error) = client
-                .set_assigned(plan, &m.month, &change.source_id, 0)
-                .await
-            {
-                return Err(progress.failed(
-                    error,
-                    &format!("{} for {} (set to 0)", change.source_name, m.month),
-                ));
-            }
-            progress.half_month = Some(m.month.clone());
-            if let Err(error) = client
-                .set_assigned(plan, &m.month, &change.target_id, m.target_after())
-                .await
-            {
-                return Err(progress.failed(
-                    error,
-                    &format!(
-                        "{} for {} (its amount is in Ready to Assign meanwhile)",
-                        change.target_name, m.month
-                    ),
-                ));
-            }
-            progress.half_month = None;
-            progress.months += 1;
-        }
-        let updates: Vec<TransactionUpdate> = change
-            .transactions
-            .iter()
-            .map(|id| TransactionUpdate {
-                id: id.clone(),
-                category_id: Some(Some(change.target_id.clone())),
-                ..TransactionUpdate::default()
-            })
-            .collect();
-        for chunk in updates.chunks(PATCH_CHUNK) {
-            if let Err(error) = client.update_transactions(plan, chunk).await {
-                return Err(progress.failed(error, &format!("{} transaction(s)", chunk.len())));
-            }
-            progress.transactions += chunk.len();
-        }
-        let mut new_ids = Vec::new();
-        for s in &change.splits {
-            // Created first, deleted second (edit_split's order): a failure in between leaves a
-            // visible duplicate, never a transaction missing.
-            let saved = match client
-                .create_transactions(plan, std::slice::from_ref(&s.new))
-                .await
-            {
-                Ok(saved) => saved,
-                Err(error) => {
-                    return Err(progress.failed(error, &format!("the split {}", s.old_id)));
-                }
-            };
-            let new_id = saved
-                .transaction_ids
-                .first()
-                .cloned()
-                .or_else(|| saved.transactions.first().map(|t| t.id.clone()))
-                .or_else(|| saved.transaction.as_ref().map(|t| t.id.clone()));
-            let Some(new_id) = new_id else {
-                return Err(progress.unknown(&format!(
-                    "the split {} was created again but YNAB named no id for it, so the old one was not deleted: the plan may show it twice",
-                    s.old_id
-                )));
-            };
-            if let Err(error) = client.delete_transaction(plan, &s.old_id).await {
-                return Err(progress.failed(
-                    error,
-                    &format!(
-                        "the old split {} (created again as {new_id}; the plan may show it twice)",
-                        s.old_id
-                    ),
-                ));
-            }
-            progress.splits += 1;
-            new_ids.push(new_id);
-        }
-        for (id, save) in &change.scheduled {
-            if let Err(error) = client.update_scheduled_transaction(plan, id, save).await {
-                return Err(progress.failed(error, &format!("schedule {id}")));
-            }
-            progress.scheduled += 1;
-        }
+        send_months(to, change, &mut progress).await?;
+        send_transactions(to, change, &mut progress).await?;
+        let new_ids = send_splits(to, change, &mut progress).await?;
+        send_schedules(to, change, &mut progress).await?;
         let draft = JournalDraft {
             details: change.journal(&new_ids),
             ..JournalDraft::default()
@@ -511,6 +446,130 @@ impl ConfirmedWrite for MergeCategories {
         );
         applied(&done, Self::UNDO, operation_id)
     }
+}
+
+/// Each month's amounts: the source first (in between, its amount is in Ready to Assign, never
+/// assigned twice), then the target.
+async fn send_months(
+    (client, plan): (&ynab::Client, &str),
+    change: &CategoryMerging,
+    progress: &mut Progress,
+) -> Result<(), WriteFailure> {
+    for m in &change.months {
+        // The source first: in between, its amount is in Ready to Assign, never assigned twice.
+        if let Err(error) = client
+            .set_assigned(plan, &m.month, &change.source_id, 0)
+            .await
+        {
+            return Err(progress.failed(
+                error,
+                &format!("{} for {} (set to 0)", change.source_name, m.month),
+            ));
+        }
+        progress.half_month = Some(m.month.clone());
+        if let Err(error) = client
+            .set_assigned(plan, &m.month, &change.target_id, m.target_after())
+            .await
+        {
+            return Err(progress.failed(
+                error,
+                &format!(
+                    "{} for {} (its amount is in Ready to Assign meanwhile)",
+                    change.target_name, m.month
+                ),
+            ));
+        }
+        progress.half_month = None;
+        progress.months += 1;
+    }
+    Ok(())
+}
+
+/// The transactions into the target, in PATCHes of [`PATCH_CHUNK`].
+async fn send_transactions(
+    (client, plan): (&ynab::Client, &str),
+    change: &CategoryMerging,
+    progress: &mut Progress,
+) -> Result<(), WriteFailure> {
+    let updates: Vec<TransactionUpdate> = change
+        .transactions
+        .iter()
+        .map(|id| TransactionUpdate {
+            id: id.clone(),
+            category_id: Some(Some(change.target_id.clone())),
+            ..TransactionUpdate::default()
+        })
+        .collect();
+    for chunk in updates.chunks(PATCH_CHUNK) {
+        if let Err(error) = client.update_transactions(plan, chunk).await {
+            return Err(progress.failed(error, &format!("{} transaction(s)", chunk.len())));
+        }
+        progress.transactions += chunk.len();
+    }
+    Ok(())
+}
+
+/// Each split created again with its lines in the target, then the old one deleted
+/// (`edit_split`'s order: a failure in between leaves a visible duplicate, never a transaction
+/// missing). The new ids, in order.
+async fn send_splits(
+    (client, plan): (&ynab::Client, &str),
+    change: &CategoryMerging,
+    progress: &mut Progress,
+) -> Result<Vec<String>, WriteFailure> {
+    let mut new_ids = Vec::new();
+    for s in &change.splits {
+        // Created first, deleted second (edit_split's order): a failure in between leaves a
+        // visible duplicate, never a transaction missing.
+        let saved = match client
+            .create_transactions(plan, std::slice::from_ref(&s.new))
+            .await
+        {
+            Ok(saved) => saved,
+            Err(error) => {
+                return Err(progress.failed(error, &format!("the split {}", s.old_id)));
+            }
+        };
+        let new_id = saved
+            .transaction_ids
+            .first()
+            .cloned()
+            .or_else(|| saved.transactions.first().map(|t| t.id.clone()))
+            .or_else(|| saved.transaction.as_ref().map(|t| t.id.clone()));
+        let Some(new_id) = new_id else {
+            return Err(progress.unknown(&format!(
+                "the split {} was created again but YNAB named no id for it, so the old one was not deleted: the plan may show it twice",
+                s.old_id
+            )));
+        };
+        if let Err(error) = client.delete_transaction(plan, &s.old_id).await {
+            return Err(progress.failed(
+                error,
+                &format!(
+                    "the old split {} (created again as {new_id}; the plan may show it twice)",
+                    s.old_id
+                ),
+            ));
+        }
+        progress.splits += 1;
+        new_ids.push(new_id);
+    }
+    Ok(new_ids)
+}
+
+/// Each schedule saved whole with the target.
+async fn send_schedules(
+    (client, plan): (&ynab::Client, &str),
+    change: &CategoryMerging,
+    progress: &mut Progress,
+) -> Result<(), WriteFailure> {
+    for (id, save) in &change.scheduled {
+        if let Err(error) = client.update_scheduled_transaction(plan, id, save).await {
+            return Err(progress.failed(error, &format!("schedule {id}")));
+        }
+        progress.scheduled += 1;
+    }
+    Ok(())
 }
 
 /// What a merge's writes have done so far.

@@ -58,28 +58,15 @@ pub struct TargetBack {
     pub fields: Value,
 }
 
-/// `budget_plan`: the amounts still as the plan set them go back to what they held, in the
-/// plan's order, then the targets still as set. Partly applied (D14), one holding its before
-/// value was never written (or was already put back) and is left alone, not a conflict.
-/// `categories` are the month's; `targets_now` the plan's (their goal fields).
-pub fn budget_plan(
-    month: CalendarMonth,
-    (changes, targets): (&[AssignedChange], &[TargetDone]),
-    categories: &[Category],
+/// The targets still as the plan set them, to put back; one holding its before value is
+/// untouched, one changed since a conflict.
+fn targets_back(
+    targets: &[TargetDone],
     targets_now: &[Category],
     fmt: &MoneyFormat,
     applied: Applied,
-) -> UndoPlan {
-    let (mut sides, mut conflicts, mut untouched): (Vec<AssignedSide>, Vec<String>, Vec<String>) =
-        (Vec::new(), Vec::new(), Vec::new());
-    for change in changes {
-        let (side, now) = assigned_back(change, categories, applied);
-        match now {
-            Now::After => sides.push(side),
-            Now::Before => untouched.push(change.category_id.clone()),
-            Now::Changed => conflicts.push(change.category_id.clone()),
-        }
-    }
+    (conflicts, untouched): (&mut Vec<String>, &mut Vec<String>),
+) -> Vec<TargetBack> {
     let mut backs = Vec::new();
     for t in targets {
         let category = targets_now
@@ -102,6 +89,38 @@ pub fn budget_plan(
             Now::Changed => conflicts.push(t.category_id.clone()),
         }
     }
+    backs
+}
+
+/// `budget_plan`: the amounts still as the plan set them go back to what they held, in the
+/// plan's order, then the targets still as set. Partly applied (D14), one holding its before
+/// value was never written (or was already put back) and is left alone, not a conflict.
+/// `categories` are the month's; `targets_now` the plan's (their goal fields).
+pub fn budget_plan(
+    month: CalendarMonth,
+    (changes, targets): (&[AssignedChange], &[TargetDone]),
+    categories: &[Category],
+    targets_now: &[Category],
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    let (mut sides, mut conflicts, mut untouched): (Vec<AssignedSide>, Vec<String>, Vec<String>) =
+        (Vec::new(), Vec::new(), Vec::new());
+    for change in changes {
+        let (side, now) = assigned_back(change, categories, applied);
+        match now {
+            Now::After => sides.push(side),
+            Now::Before => untouched.push(change.category_id.clone()),
+            Now::Changed => conflicts.push(change.category_id.clone()),
+        }
+    }
+    let backs = targets_back(
+        targets,
+        targets_now,
+        fmt,
+        applied,
+        (&mut conflicts, &mut untouched),
+    );
     let mut reverts: Vec<Value> = sides.iter().map(|s| assigned_revert(month, s)).collect();
     reverts.extend(backs.iter().map(
         |b| json!({"category_id": b.category_id, "target_before": b.now, "fields": b.fields}),

@@ -109,49 +109,35 @@ pub struct CategoryMergeBack {
     pub scheduled: Vec<(String, ScheduleSave)>,
 }
 
-/// Gather a part's conflicts, untouched ids and reverts.
-fn absorb(
-    planned: &UndoPlan,
-    conflicts: &mut Vec<String>,
-    untouched: &mut Vec<String>,
-    reverts: &mut Vec<Value>,
-) {
-    conflicts.extend(planned.conflicts.iter().cloned());
-    untouched.extend(planned.untouched.iter().cloned());
-    if planned.nothing.is_none() {
-        reverts.extend(planned.reverts.iter().cloned());
-    }
+/// What the undo of a merge gathers, part by part: each part's conflicts, untouched ids,
+/// reverts and question lines, and what it sends back.
+struct Gathered {
+    conflicts: Vec<String>,
+    untouched: Vec<String>,
+    reverts: Vec<Value>,
+    lines: Vec<String>,
+    back: CategoryMergeBack,
 }
 
-/// `category_merge`: put back what is still as the merge left it. `months` are the months'
-/// categories (those the journal names); `changed` the transactions changed since the merge's
-/// knowledge, tombstones included (YNAB's record of the recreated splits' old transactions).
-pub fn category_merge(
-    done: &CategoryMergeDone,
-    plan: &PlanDetail,
-    months: &[(CalendarMonth, Vec<Category>)],
-    changed: &[Transaction],
-    fmt: &MoneyFormat,
-    applied: Applied,
-) -> UndoPlan {
-    let (mut conflicts, mut untouched, mut reverts, mut lines): (
-        Vec<String>,
-        Vec<String>,
-        Vec<Value>,
-        Vec<String>,
-    ) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut back = CategoryMergeBack {
-        months: Vec::new(),
-        transactions: Vec::new(),
-        splits: Vec::new(),
-        scheduled: Vec::new(),
-    };
-    for m in &done.months {
+impl Gathered {
+    /// A part's conflicts, untouched ids and reverts.
+    fn absorb(&mut self, planned: &UndoPlan) {
+        self.conflicts.extend(planned.conflicts.iter().cloned());
+        self.untouched.extend(planned.untouched.iter().cloned());
+        if planned.nothing.is_none() {
+            self.reverts.extend(planned.reverts.iter().cloned());
+        }
+    }
+
+    /// Each month's two amounts, read as a `budget_plan` of that month; a month's conflict names
+    /// the month, since the same category recurs in every month.
+    fn month(&mut self, done: &CategoryMergeDone, m: &MonthMove, ctx: &Ctx<'_>) {
         let Some(month) = CalendarMonth::from_ynab(&m.month) else {
-            conflicts.push(format!("{} {}", done.source, m.month));
-            continue;
+            self.conflicts.push(format!("{} {}", done.source, m.month));
+            return;
         };
-        let categories = months
+        let categories = ctx
+            .months
             .iter()
             .find(|(c, _)| *c == month)
             .map(|(_, c)| c.as_slice())
@@ -168,56 +154,53 @@ pub fn category_merge(
                 to: 0,
             },
         ];
+        let (fmt, applied) = (ctx.fmt, ctx.applied);
         let planned =
             super::budget_plan::budget_plan(month, (&changes, &[]), categories, &[], fmt, applied);
-        // A month's conflict names the month: the same category recurs in every month.
+        let of_month = |ids: &[String]| ids.iter().map(|c| format!("{c} {}", m.month)).collect();
         let planned = UndoPlan {
-            conflicts: planned
-                .conflicts
-                .iter()
-                .map(|c| format!("{c} {}", m.month))
-                .collect(),
-            untouched: planned
-                .untouched
-                .iter()
-                .map(|c| format!("{c} {}", m.month))
-                .collect(),
+            conflicts: of_month(&planned.conflicts),
+            untouched: of_month(&planned.untouched),
             ..planned
         };
-        absorb(&planned, &mut conflicts, &mut untouched, &mut reverts);
+        self.absorb(&planned);
         if let Revert::BudgetPlan { sides, .. } = planned.revert
             && !sides.is_empty()
         {
-            lines.push(format!(
-                "- {month}: {}",
-                sides
-                    .iter()
-                    .map(|s| format!("{} {} → {}", s.name, fmt.plain(s.from), fmt.plain(s.to)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-            back.months.push((month, sides));
+            let shown: Vec<String> = sides
+                .iter()
+                .map(|s| format!("{} {} → {}", s.name, fmt.plain(s.from), fmt.plain(s.to)))
+                .collect();
+            self.lines.push(format!("- {month}: {}", shown.join(", ")));
+            self.back.months.push((month, sides));
         }
     }
-    let moves: Vec<CategoryMove> = done
-        .transactions
-        .iter()
-        .map(|id| CategoryMove {
-            transaction_id: id.clone(),
-            from_category_id: Some(done.source.clone()),
-            to_category_id: Some(done.target.clone()),
-        })
-        .collect();
-    if !moves.is_empty() {
-        let planned = super::categorize(&moves, plan, fmt, applied);
-        absorb(&planned, &mut conflicts, &mut untouched, &mut reverts);
+
+    /// The transactions moved, read as a `categorize` from the source to the target.
+    fn transactions(&mut self, done: &CategoryMergeDone, ctx: &Ctx<'_>) {
+        let moves: Vec<CategoryMove> = done
+            .transactions
+            .iter()
+            .map(|id| CategoryMove {
+                transaction_id: id.clone(),
+                from_category_id: Some(done.source.clone()),
+                to_category_id: Some(done.target.clone()),
+            })
+            .collect();
+        if moves.is_empty() {
+            return;
+        }
+        let planned = super::categorize(&moves, ctx.plan, ctx.fmt, ctx.applied);
+        self.absorb(&planned);
         if let Revert::Categorize { changes } = planned.revert {
-            back.transactions = changes;
+            self.back.transactions = changes;
         }
     }
-    for split in &done.splits {
-        let planned = split_edit(split, changed, plan, fmt, applied);
-        absorb(&planned, &mut conflicts, &mut untouched, &mut reverts);
+
+    /// Each split recreated, read as a `split_edit`.
+    fn split(&mut self, split: &SplitEditDone, ctx: &Ctx<'_>) {
+        let planned = split_edit(split, ctx.changed, ctx.plan, ctx.fmt, ctx.applied);
+        self.absorb(&planned);
         if let Revert::SplitEdit {
             recreate,
             delete,
@@ -225,27 +208,119 @@ pub fn category_merge(
         } = planned.revert
             && (recreate.is_some() || delete.is_some())
         {
-            back.splits.push((recreate, delete, old_id));
+            self.back.splits.push((recreate, delete, old_id));
         }
     }
-    for id in &done.scheduled {
-        let s = plan
+
+    /// A schedule moved: back to the source while it is still in the target.
+    fn schedule(&mut self, done: &CategoryMergeDone, id: &str, ctx: &Ctx<'_>) {
+        let s = ctx
+            .plan
             .scheduled_transactions
             .iter()
-            .find(|s| &s.id == id && !s.deleted);
+            .find(|s| s.id == id && !s.deleted);
         let category = s.and_then(|s| s.category_id.as_deref());
         match s {
             Some(s) if category == Some(done.target.as_str()) => {
-                reverts.push(json!({"scheduled_transaction_id": id,
+                self.reverts.push(json!({"scheduled_transaction_id": id,
                     "category_before": done.target, "category_after": done.source}));
-                back.scheduled
-                    .push((id.clone(), scheduled_save(s, &done.source)));
+                self.back
+                    .scheduled
+                    .push((id.to_string(), scheduled_save(s, &done.source)));
             }
-            _ if applied == Applied::Partly && category == Some(done.source.as_str()) => {
-                untouched.push(id.clone());
+            _ if ctx.applied == Applied::Partly && category == Some(done.source.as_str()) => {
+                self.untouched.push(id.to_string());
             }
-            _ => conflicts.push(id.clone()),
+            _ => self.conflicts.push(id.to_string()),
         }
+    }
+
+    /// The undo asked: what goes back into the source, or why nothing does.
+    fn finish(self, source_name: String, fmt: &MoneyFormat) -> UndoPlan {
+        let Gathered {
+            conflicts,
+            untouched,
+            reverts,
+            mut lines,
+            back,
+        } = self;
+        let question = format!(
+            "Undo: move back into {source_name} {} month(s) of assigned amounts, {} transaction(s), {} split(s) and {} schedule(s)? Each split is created again with its old lines (a new id, no bank-import link).",
+            back.months.len(),
+            back.transactions.len(),
+            back.splits.len(),
+            back.scheduled.len()
+        );
+        lines.extend(back.transactions.iter().map(|c| c.line(fmt)));
+        let empty = back.months.is_empty()
+            && back.transactions.is_empty()
+            && back.splits.is_empty()
+            && back.scheduled.is_empty();
+        let nothing = if conflicts.is_empty() {
+            "Nothing to move back: everything is in its former category.".to_string()
+        } else {
+            format!(
+                "Nothing to move back: {} item(s) changed since; left alone.",
+                conflicts.len()
+            )
+        };
+        let revert = Revert::CategoryMerge { back, source_name };
+        let mut planned = UndoPlan::new(revert, conflicts, reverts, question)
+            .nothing_when(empty, &nothing)
+            .untouched(untouched);
+        planned.lines = lines;
+        planned
+    }
+}
+
+/// What every part of a merge's undo reads.
+struct Ctx<'a> {
+    plan: &'a PlanDetail,
+    months: &'a [(CalendarMonth, Vec<Category>)],
+    changed: &'a [Transaction],
+    fmt: &'a MoneyFormat,
+    applied: Applied,
+}
+
+/// `category_merge`: put back what is still as the merge left it. `months` are the months'
+/// categories (those the journal names); `changed` the transactions changed since the merge's
+/// knowledge, tombstones included (YNAB's record of the recreated splits' old transactions).
+pub fn category_merge(
+    done: &CategoryMergeDone,
+    plan: &PlanDetail,
+    months: &[(CalendarMonth, Vec<Category>)],
+    changed: &[Transaction],
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    let ctx = Ctx {
+        plan,
+        months,
+        changed,
+        fmt,
+        applied,
+    };
+    let mut gathered = Gathered {
+        conflicts: Vec::new(),
+        untouched: Vec::new(),
+        reverts: Vec::new(),
+        lines: Vec::new(),
+        back: CategoryMergeBack {
+            months: Vec::new(),
+            transactions: Vec::new(),
+            splits: Vec::new(),
+            scheduled: Vec::new(),
+        },
+    };
+    for m in &done.months {
+        gathered.month(done, m, &ctx);
+    }
+    gathered.transactions(done, &ctx);
+    for split in &done.splits {
+        gathered.split(split, &ctx);
+    }
+    for id in &done.scheduled {
+        gathered.schedule(done, id, &ctx);
     }
     let source_name = plan
         .categories
@@ -253,39 +328,7 @@ pub fn category_merge(
         .find(|c| c.id == done.source)
         .map(|c| safe(&c.name))
         .unwrap_or_default();
-    let question = format!(
-        "Undo: move back into {source_name} {} month(s) of assigned amounts, {} transaction(s), {} split(s) and {} schedule(s)? Each split is created again with its old lines (a new id, no bank-import link).",
-        back.months.len(),
-        back.transactions.len(),
-        back.splits.len(),
-        back.scheduled.len()
-    );
-    lines.extend(back.transactions.iter().map(|c| c.line(fmt)));
-    let empty = back.months.is_empty()
-        && back.transactions.is_empty()
-        && back.splits.is_empty()
-        && back.scheduled.is_empty();
-    let nothing = if conflicts.is_empty() {
-        "Nothing to move back: everything is in its former category.".to_string()
-    } else {
-        format!(
-            "Nothing to move back: {} item(s) changed since; left alone.",
-            conflicts.len()
-        )
-    };
-    let mut planned = UndoPlan::new(
-        Revert::CategoryMerge {
-            back,
-            source_name: source_name.clone(),
-        },
-        conflicts,
-        reverts,
-        question,
-    )
-    .nothing_when(empty, &nothing)
-    .untouched(untouched);
-    planned.lines = lines;
-    planned
+    gathered.finish(source_name, fmt)
 }
 
 #[cfg(test)]

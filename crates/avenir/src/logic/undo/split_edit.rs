@@ -67,6 +67,41 @@ fn already_back<'a>(
     })
 }
 
+/// The transaction the edit created: by id (a journal line), else by digest (an intent); and
+/// whether the one named by id changed since (or is gone).
+fn created<'p>(
+    done: &SplitEditDone,
+    plan: &'p PlanDetail,
+) -> (Option<&'p TransactionSummary>, bool) {
+    let salt = done.digest_salt.as_str();
+    let matches = |t: &&TransactionSummary| live_digest(salt, t, plan) == done.new_digest;
+    match &done.new_id {
+        Some(id) => match live_transaction(plan, id) {
+            Some(t) if matches(&t) => (Some(t), false),
+            _ => (None, true),
+        },
+        None => (
+            plan.transactions
+                .iter()
+                .filter(|t| !t.deleted && t.id != done.old_id)
+                .find(matches),
+            false,
+        ),
+    }
+}
+
+fn revert(
+    done: &SplitEditDone,
+    recreate: Option<ynab::writes::NewTransaction>,
+    delete: Option<String>,
+) -> Revert {
+    Revert::SplitEdit {
+        recreate,
+        delete,
+        old_id: done.old_id.clone(),
+    }
+}
+
 /// `split_edit`: `changed` holds the transactions changed since the edit's knowledge,
 /// tombstones included (YNAB's record of the old transaction).
 pub fn split_edit(
@@ -77,34 +112,12 @@ pub fn split_edit(
     applied: Applied,
 ) -> UndoPlan {
     let old_id = done.old_id.as_str();
-    let salt = done.digest_salt.as_str();
-    let matches = |t: &&TransactionSummary| live_digest(salt, t, plan) == done.new_digest;
-    // The transaction the edit created: by id (a journal line), else by digest (an intent).
-    let (new, new_changed) = match &done.new_id {
-        Some(id) => match live_transaction(plan, id) {
-            Some(t) if matches(&t) => (Some(t), false),
-            _ => (None, true),
-        },
-        None => (
-            plan.transactions
-                .iter()
-                .filter(|t| !t.deleted && t.id != old_id)
-                .find(matches),
-            false,
-        ),
-    };
+    let (new, new_changed) = created(done, plan);
     let old_live = live_transaction(plan, old_id);
     let tombstone = changed.iter().find(|t| t.id == old_id && t.deleted);
-    let names = PlanNames::new(plan);
-    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
-    let revert = |recreate, delete: Option<String>| Revert::SplitEdit {
-        recreate,
-        delete,
-        old_id: old_id.to_string(),
-    };
     let changed_id = done.new_id.clone().unwrap_or_else(|| old_id.to_string());
     let left_alone = |conflict: String| {
-        UndoPlan::new(revert(None, None), vec![conflict], Vec::new(), String::new()).nothing_when(
+        UndoPlan::new(revert(done, None, None), vec![conflict], Vec::new(), String::new()).nothing_when(
             true,
             "The transaction changed since the edit (its date, amount or lines, or it is gone): left alone.",
         )
@@ -112,72 +125,99 @@ pub fn split_edit(
     match (new, old_live, tombstone) {
         (None, _, _) if new_changed => left_alone(changed_id),
         // Partly applied: nothing was created, the old one is as it was.
-        (None, Some(_), _) if applied == Applied::Partly => {
-            UndoPlan::new(revert(None, None), Vec::new(), Vec::new(), String::new())
-                .nothing_when(true, "Nothing to undo: the transaction is as it was.")
-                .untouched(vec![old_id.to_string()])
-        }
+        (None, Some(_), _) if applied == Applied::Partly => UndoPlan::new(
+            revert(done, None, None),
+            Vec::new(),
+            Vec::new(),
+            String::new(),
+        )
+        .nothing_when(true, "Nothing to undo: the transaction is as it was.")
+        .untouched(vec![old_id.to_string()]),
         (None, _, _) => left_alone(changed_id),
         // The old one was never deleted: only the copy goes.
-        (Some(new), Some(old), _) => {
-            let question = format!(
-                "Undo: delete {}, the copy of {} {} {} the interrupted edit created? The original {old_id} is still there.",
-                new.id,
-                old.date,
-                safe(names.payee(old.payee_id.as_deref())),
-                fmt.plain(old.amount)
-            );
-            let reverts = vec![json!({"delete": new.id})];
-            UndoPlan::new(
-                revert(None, Some(new.id.clone().into())),
-                Vec::new(),
-                reverts,
-                question,
-            )
-            .untouched(vec![old_id.to_string()])
-        }
+        (Some(new), Some(old), _) => copy_only(done, new, old, plan, fmt),
         (Some(_), None, None) => left_alone(old_id.to_string()),
-        (Some(new), None, Some(old)) => {
-            let back = (applied == Applied::Partly)
-                .then(|| already_back(old, &[old_id, &new.id], plan))
-                .flatten();
-            let recreate = back.is_none().then(|| recreation(old));
-            let lines = old
-                .subtransactions
-                .iter()
-                .map(|s| {
-                    let shown = shown_line(
-                        s.amount,
-                        s.category_id.as_deref(),
-                        s.memo.as_deref(),
-                        &index,
-                        fmt,
-                    );
-                    format!("- {shown}")
-                })
-                .collect();
-            let question = format!(
-                "Undo: put back the {} old lines of {} {} {}? The transaction is created again with them (a new id, no bank-import link) and {} is deleted.",
-                old.subtransactions.len(),
-                old.date,
-                safe(names.payee(old.payee_id.as_deref())),
-                fmt.plain(old.amount),
-                new.id
-            );
-            let reverts = vec![
-                json!({"recreate": old_id, "already_back": back.map(|t| t.id.clone())}),
-                json!({"delete": new.id}),
-            ];
-            let mut planned = UndoPlan::new(
-                revert(recreate, Some(new.id.clone().into())),
-                Vec::new(),
-                reverts,
-                question,
-            );
-            planned.lines = lines;
-            planned
-        }
+        (Some(new), None, Some(old)) => old_lines_back(done, (new, old), plan, fmt, applied),
     }
+}
+
+/// An interrupted edit that created its copy but never deleted the original: the copy goes.
+fn copy_only(
+    done: &SplitEditDone,
+    new: &TransactionSummary,
+    old: &TransactionSummary,
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+) -> UndoPlan {
+    let names = PlanNames::new(plan);
+    let question = format!(
+        "Undo: delete {}, the copy of {} {} {} the interrupted edit created? The original {} is still there.",
+        new.id,
+        old.date,
+        safe(names.payee(old.payee_id.as_deref())),
+        fmt.plain(old.amount),
+        done.old_id
+    );
+    let reverts = vec![json!({"delete": new.id})];
+    UndoPlan::new(
+        revert(done, None, Some(new.id.clone().into())),
+        Vec::new(),
+        reverts,
+        question,
+    )
+    .untouched(vec![done.old_id.clone()])
+}
+
+/// The edit as done: the old transaction created again with its old lines (unless an
+/// interrupted undo already did), the one the edit created deleted.
+fn old_lines_back(
+    done: &SplitEditDone,
+    (new, old): (&TransactionSummary, &Transaction),
+    plan: &PlanDetail,
+    fmt: &MoneyFormat,
+    applied: Applied,
+) -> UndoPlan {
+    let old_id = done.old_id.as_str();
+    let names = PlanNames::new(plan);
+    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
+    let back = (applied == Applied::Partly)
+        .then(|| already_back(old, &[old_id, &new.id], plan))
+        .flatten();
+    let recreate = back.is_none().then(|| recreation(old));
+    let lines = old
+        .subtransactions
+        .iter()
+        .map(|s| {
+            let shown = shown_line(
+                s.amount,
+                s.category_id.as_deref(),
+                s.memo.as_deref(),
+                &index,
+                fmt,
+            );
+            format!("- {shown}")
+        })
+        .collect();
+    let question = format!(
+        "Undo: put back the {} old lines of {} {} {}? The transaction is created again with them (a new id, no bank-import link) and {} is deleted.",
+        old.subtransactions.len(),
+        old.date,
+        safe(names.payee(old.payee_id.as_deref())),
+        fmt.plain(old.amount),
+        new.id
+    );
+    let reverts = vec![
+        json!({"recreate": old_id, "already_back": back.map(|t| t.id.clone())}),
+        json!({"delete": new.id}),
+    ];
+    let mut planned = UndoPlan::new(
+        revert(done, recreate, Some(new.id.clone().into())),
+        Vec::new(),
+        reverts,
+        question,
+    );
+    planned.lines = lines;
+    planned
 }
 
 #[cfg(test)]
