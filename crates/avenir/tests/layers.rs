@@ -227,6 +227,29 @@ fn enclosing_fn(source: &Source, number: usize) -> Option<(String, Option<String
     Some((name, header))
 }
 
+/// Whether `name` is a private free function of `source` (`fn name` at the file's top level, not
+/// `pub`) that only its file's `ConfirmedWrite::write` calls: a part of that write, split out to
+/// be read, that no other path can reach.
+fn private_part_of_write(source: &Source, name: &str) -> bool {
+    let defined = source.lines.iter().any(|line| {
+        let line = line.strip_prefix("async ").unwrap_or(line);
+        line.strip_prefix("fn ").is_some_and(|rest| {
+            rest.starts_with(name) && rest[name.len()..].starts_with(['(', '<'])
+        })
+    });
+    let call = format!("{name}(");
+    let mut calls = source
+        .code()
+        .filter(|(_, line)| line.contains(&call) && mentions(line, name) && !line.contains("fn "))
+        .peekable();
+    defined
+        && calls.peek().is_some()
+        && calls.all(|(number, _)| {
+            enclosing_fn(source, number)
+                .is_some_and(|(caller, header)| is_confirmed_write(&caller, header.as_deref()))
+        })
+}
+
 /// Whether the function is a `ConfirmedWrite::write`.
 fn is_confirmed_write(name: &str, header: Option<&str>) -> bool {
     name == "write" && header.is_some_and(|h| h.starts_with("impl ConfirmedWrite for "))
@@ -276,7 +299,10 @@ fn only_the_confirmation_path_writes_to_ynab() {
                 }
                 let (name, header) = enclosing_fn(source, number).unwrap_or_default();
                 let rollback = ROLLBACKS.contains(&(source.path.as_str(), name.as_str()));
-                if !is_confirmed_write(&name, header.as_deref()) && !rollback {
+                if !is_confirmed_write(&name, header.as_deref())
+                    && !rollback
+                    && !private_part_of_write(source, &name)
+                {
                     violations.push(format!(
                         "{}:{number}: `{call}` (a YNAB write) in `fn {name}`: only a `ConfirmedWrite::write` impl, confirm/ or tools/approve_transactions.rs may write",
                         source.path
@@ -354,6 +380,42 @@ fn the_scanner_finds_what_it_should() {
     let (name, header) = enclosing_fn(&source, 8).expect("inside a fn");
     assert_eq!(name, "other");
     assert!(!is_confirmed_write(&name, header.as_deref()));
+    assert!(!private_part_of_write(&source, "other"), "never called");
+}
+
+#[test]
+fn a_private_part_of_a_write_may_write_and_nothing_else_may() {
+    let source = |part: &str, elsewhere: bool| {
+        let mut lines = vec![
+            "impl ConfirmedWrite for X {",
+            "    async fn write(&self) {",
+            "        send_months(client).await?;",
+            "    }",
+            "}",
+        ];
+        if elsewhere {
+            lines.extend(["fn elsewhere() {", "    send_months(client).await?;", "}"]);
+        }
+        lines.extend([part, "    client.set_assigned(a, b);", "}"]);
+        Source {
+            path: "x.rs".into(),
+            lines: lines.into_iter().map(str::to_string).collect(),
+        }
+    };
+    let private = "async fn send_months(client: &C) {";
+    assert!(private_part_of_write(
+        &source(private, false),
+        "send_months"
+    ));
+    assert!(
+        !private_part_of_write(&source(private, true), "send_months"),
+        "called outside write"
+    );
+    let public = "pub async fn send_months(client: &C) {";
+    assert!(
+        !private_part_of_write(&source(public, false), "send_months"),
+        "public: reachable from anywhere"
+    );
 }
 
 // ---- (d) Citations resolve inside the repository ------------------------------------------------

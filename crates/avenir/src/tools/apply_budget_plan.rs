@@ -111,6 +111,65 @@ pub struct BudgetPlanDetails {
     pub ready_to_assign_after: Amount,
 }
 
+impl ApplyBudgetPlan {
+    /// The question: each category's amount (and target) from → to, in the order asked.
+    fn question(&self, p: &BudgetPlan, fmt: &MoneyFormat) -> String {
+        let mut lines: Vec<String> = self
+            .lines
+            .iter()
+            .filter_map(|a| {
+                let amount = p.changes.iter().find(|l| l.category_id == a.category_id);
+                let target = p.targets.iter().find(|t| t.category_id == a.category_id);
+                match (amount, target) {
+                    (Some(l), None) => Some(line_text(fmt, l)),
+                    (Some(l), Some(t)) => {
+                        Some(format!("{}; {}", line_text(fmt, l), target_part(t)))
+                    }
+                    (None, Some(t)) => Some(format!("- {}: {}", t.name, target_part(t))),
+                    (None, None) => None,
+                }
+            })
+            .collect();
+        if !p.unchanged.is_empty() {
+            lines.push(format!(
+                "- already as planned, not sent: {}",
+                p.unchanged.join(", ")
+            ));
+        }
+        crate::confirm::question(
+            format!(
+                "{} for {}? Ready to Assign {} → {}",
+                what_changes(p, false),
+                self.month,
+                fmt.plain(p.ready_before),
+                fmt.plain(p.ready_after)
+            ),
+            lines,
+        )
+    }
+}
+
+/// The subject: every amount and target the question shows, with Ready to Assign before.
+fn subject(month: CalendarMonth, p: &BudgetPlan) -> Value {
+    let mut subject = json!({
+        "month": month.label(),
+        "ready_to_assign_before": p.ready_before,
+        "lines": order_free(p.changes.iter().map(|l| json!([
+            l.category_id, l.from, l.to, l.available_before
+        ])).collect()),
+        "unchanged": p.unchanged.len(),
+    });
+    if !p.targets.is_empty() {
+        subject["targets"] = json!(order_free(
+            p.targets
+                .iter()
+                .map(|t| json!([t.category_id, t.change.before, t.change.fields]))
+                .collect()
+        ));
+    }
+    subject
+}
+
 impl ConfirmedTool for ApplyBudgetPlan {
     const TITLE: &'static str = "Apply a month's budget plan";
     const IDEMPOTENT: bool = true;
@@ -250,55 +309,8 @@ impl ConfirmedWrite for ApplyBudgetPlan {
                 snapshot.id(),
             ));
         }
-        let p = &change.plan;
-        let mut lines: Vec<String> = self
-            .lines
-            .iter()
-            .filter_map(|a| {
-                let amount = p.changes.iter().find(|l| l.category_id == a.category_id);
-                let target = p.targets.iter().find(|t| t.category_id == a.category_id);
-                match (amount, target) {
-                    (Some(l), None) => Some(line_text(&fmt, l)),
-                    (Some(l), Some(t)) => {
-                        Some(format!("{}; {}", line_text(&fmt, l), target_part(t)))
-                    }
-                    (None, Some(t)) => Some(format!("- {}: {}", t.name, target_part(t))),
-                    (None, None) => None,
-                }
-            })
-            .collect();
-        if !p.unchanged.is_empty() {
-            lines.push(format!(
-                "- already as planned, not sent: {}",
-                p.unchanged.join(", ")
-            ));
-        }
-        let question = crate::confirm::question(
-            format!(
-                "{} for {}? Ready to Assign {} → {}",
-                what_changes(p, false),
-                self.month,
-                fmt.plain(p.ready_before),
-                fmt.plain(p.ready_after)
-            ),
-            lines,
-        );
-        let mut subject = json!({
-            "month": self.month.label(),
-            "ready_to_assign_before": p.ready_before,
-            "lines": order_free(p.changes.iter().map(|l| json!([
-                l.category_id, l.from, l.to, l.available_before
-            ])).collect()),
-            "unchanged": p.unchanged.len(),
-        });
-        if !p.targets.is_empty() {
-            subject["targets"] = json!(order_free(
-                p.targets
-                    .iter()
-                    .map(|t| json!([t.category_id, t.change.before, t.change.fields]))
-                    .collect()
-            ));
-        }
+        let question = self.question(&change.plan, &fmt);
+        let subject = subject(self.month, &change.plan);
         Ok(Prepared::change(snapshot.id(), subject, question, change))
     }
 

@@ -103,6 +103,65 @@ pub struct RecategorisationDetails {
     pub conflicts: Vec<String>,
 }
 
+/// The transaction `tx_id`, when it can be given the category `cat_id`: in the plan, a real
+/// visible category that is not a card payment, not split, on budget and not a transfer.
+fn assignable<'p>(
+    plan: &'p ynab::models::PlanDetail,
+    (index, splits): (&CategoryIndex, &SplitLines),
+    tx_id: &str,
+    cat_id: &str,
+) -> Result<&'p ynab::models::TransactionSummary, ToolError> {
+    let Some(tx) = plan
+        .transactions
+        .iter()
+        .find(|t| &t.id == tx_id && !t.deleted)
+    else {
+        return Err(format!(
+            "Transaction {tx_id} is not in this plan: use the transaction_id values returned by suggest_categories."
+        ).into());
+    };
+    if index.is_uncategorized(cat_id) {
+        return Err(format!(
+            "Category {cat_id} is YNAB's internal Uncategorized: choose a real category."
+        )
+        .into());
+    }
+    if !index.is_visible(cat_id) {
+        return Err(format!(
+            "Category {cat_id} is not in this plan: use a category_id from the categories returned by suggest_categories."
+        ).into());
+    }
+    if index.role(cat_id) == Some(Role::CreditCardPayment) {
+        return Err(format!(
+            "Category {cat_id} pays a credit card: YNAB ignores it on a transaction. Choose the category of what was paid for."
+        ).into());
+    }
+    if splits.has_any(tx_id) {
+        return Err(format!(
+            "Transaction {tx_id} is split across categories: change its lines in YNAB."
+        )
+        .into());
+    }
+    let on_budget = plan
+        .accounts
+        .iter()
+        .find(|acc| acc.id == tx.account_id)
+        .is_some_and(|acc| acc.on_budget);
+    if !on_budget {
+        return Err(format!(
+            "Transaction {tx_id} is on an off-budget account: YNAB gives it no category."
+        )
+        .into());
+    }
+    if tx.transfer_account_id.is_some() {
+        return Err(format!(
+            "Transaction {tx_id} is a transfer between accounts: YNAB gives it no category."
+        )
+        .into());
+    }
+    Ok(tx)
+}
+
 impl ConfirmedTool for ApplyCategories {
     const TITLE: &'static str = "Assign categories to transactions";
     const IDEMPOTENT: bool = true;
@@ -163,54 +222,7 @@ impl ConfirmedWrite for ApplyCategories {
                     format!("Transaction {tx_id} is assigned twice: keep one assignment.").into(),
                 );
             }
-            let Some(tx) = plan
-                .transactions
-                .iter()
-                .find(|t| &t.id == tx_id && !t.deleted)
-            else {
-                return Err(format!(
-                    "Transaction {tx_id} is not in this plan: use the transaction_id values returned by suggest_categories."
-                ).into());
-            };
-            if index.is_uncategorized(cat_id) {
-                return Err(format!(
-                    "Category {cat_id} is YNAB's internal Uncategorized: choose a real category."
-                )
-                .into());
-            }
-            if !index.is_visible(cat_id) {
-                return Err(format!(
-                    "Category {cat_id} is not in this plan: use a category_id from the categories returned by suggest_categories."
-                ).into());
-            }
-            if index.role(cat_id) == Some(Role::CreditCardPayment) {
-                return Err(format!(
-                    "Category {cat_id} pays a credit card: YNAB ignores it on a transaction. Choose the category of what was paid for."
-                ).into());
-            }
-            if splits.has_any(tx_id) {
-                return Err(format!(
-                    "Transaction {tx_id} is split across categories: change its lines in YNAB."
-                )
-                .into());
-            }
-            let on_budget = plan
-                .accounts
-                .iter()
-                .find(|acc| acc.id == tx.account_id)
-                .is_some_and(|acc| acc.on_budget);
-            if !on_budget {
-                return Err(format!(
-                    "Transaction {tx_id} is on an off-budget account: YNAB gives it no category."
-                )
-                .into());
-            }
-            if tx.transfer_account_id.is_some() {
-                return Err(format!(
-                    "Transaction {tx_id} is a transfer between accounts: YNAB gives it no category."
-                )
-                .into());
-            }
+            let tx = assignable(plan, (&index, &splits), tx_id, cat_id)?;
             if tx.category_id.as_deref() == Some(cat_id.as_str()) {
                 unchanged_count += 1;
                 continue;

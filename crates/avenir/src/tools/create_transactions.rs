@@ -137,6 +137,34 @@ pub struct CreationDetails {
     pub duplicate_import_ids: Vec<String>,
 }
 
+impl CreateTransactions {
+    /// Each item happened (not in the future) and names a category a transaction can have.
+    fn check_items(&self, today: NaiveDate, index: &CategoryIndex) -> Result<(), ToolError> {
+        for item in &self.items {
+            if item.date > today {
+                return Err(format!(
+                    "{} is in the future: YNAB only records transactions that happened.",
+                    item.date_label()
+                )
+                .into());
+            }
+            if let Some(cat) = &item.category_id {
+                if !index.is_visible(cat) {
+                    return Err(format!(
+                        "Category {cat} is not in this plan: use a category_id from get_category_balances."
+                    ).into());
+                }
+                if index.role(cat) == Some(Role::CreditCardPayment) {
+                    return Err(format!(
+                        "Category {cat} pays a credit card: YNAB ignores it on a transaction. Choose the category of what was paid for."
+                    ).into());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 impl ConfirmedTool for CreateTransactions {
     const TITLE: &'static str = "Create transactions";
     const DESTRUCTIVE: bool = false;
@@ -203,27 +231,7 @@ impl ConfirmedWrite for CreateTransactions {
         }
         let today = context.settings.today();
         let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
-        for item in &self.items {
-            if item.date > today {
-                return Err(format!(
-                    "{} is in the future: YNAB only records transactions that happened.",
-                    item.date_label()
-                )
-                .into());
-            }
-            if let Some(cat) = &item.category_id {
-                if !index.is_visible(cat) {
-                    return Err(format!(
-                        "Category {cat} is not in this plan: use a category_id from get_category_balances."
-                    ).into());
-                }
-                if index.role(cat) == Some(Role::CreditCardPayment) {
-                    return Err(format!(
-                        "Category {cat} pays a credit card: YNAB ignores it on a transaction. Choose the category of what was paid for."
-                    ).into());
-                }
-            }
-        }
+        self.check_items(today, &index)?;
         let category = |id: Option<&str>| id.and_then(|id| index.visible_name(id)).map(safe);
         let preview: Vec<PreviewItem> = self
             .items

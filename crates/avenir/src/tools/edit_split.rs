@@ -17,7 +17,7 @@ use crate::context::Context;
 use crate::digest::order_free;
 use crate::logic::assignable::CategoryIndex;
 use crate::logic::split::LineAsked;
-use crate::logic::split_edit::{EditLine, check_edit, new_digest, shown_line};
+use crate::logic::split_edit::{EditLine, SplitEdit, check_edit, new_digest, shown_line};
 use crate::logic::undo::{record::to_details, split_edit::SplitEditDone};
 use crate::money::{Amount, MoneyFormat};
 use crate::plan_store::PlanSnapshot;
@@ -115,6 +115,52 @@ pub struct EditSplitDetails {
     pub lines_after: Vec<EditSplitLineEntry>,
 }
 
+/// The question's lines: each line before, then each after.
+fn shown_lines(edit: &SplitEdit<'_>, index: &CategoryIndex, fmt: &MoneyFormat) -> Vec<String> {
+    let mut lines: Vec<String> = edit
+        .before
+        .iter()
+        .map(|l| {
+            let shown = shown_line(
+                l.amount,
+                l.category_id.as_deref(),
+                l.memo.as_deref(),
+                index,
+                fmt,
+            );
+            format!("- before: {shown}")
+        })
+        .collect();
+    lines.extend(edit.after.iter().map(|l| {
+        let shown = shown_line(
+            l.amount,
+            Some(&l.category_id),
+            l.memo.as_deref(),
+            index,
+            fmt,
+        );
+        format!("- after: {shown}")
+    }));
+    lines
+}
+
+/// The subject: every value the person sees or the recreation keeps, so a change in between is
+/// stale.
+fn subject(edit: &SplitEdit<'_>) -> Value {
+    let t = edit.transaction;
+    let line_value = |amount, category: Option<&str>, memo: Option<&str>, payee: Option<&str>| {
+        json!([amount, category, memo, payee])
+    };
+    json!({"edit_split": {
+        "transaction": [t.id, t.date, t.amount, t.account_id, t.payee_id, t.memo, t.cleared,
+                        t.approved, t.flag_color],
+        "before": order_free(edit.before.iter().map(|l| line_value(l.amount,
+            l.category_id.as_deref(), l.memo.as_deref(), l.payee_id.as_deref())).collect()),
+        "after": order_free(edit.after.iter().zip(&edit.payees).map(|(l, p)| line_value(
+            l.amount, Some(&l.category_id), l.memo.as_deref(), p.as_deref())).collect()),
+    }})
+}
+
 impl ConfirmedTool for EditSplit {
     const TITLE: &'static str = "Edit the lines of a split transaction";
     const DESTRUCTIVE: bool = true;
@@ -187,30 +233,7 @@ impl ConfirmedWrite for EditSplit {
             .iter()
             .map(|l| entry(l.amount, Some(&l.category_id), l.memo.as_deref()))
             .collect();
-        let mut lines: Vec<String> = edit
-            .before
-            .iter()
-            .map(|l| {
-                let shown = shown_line(
-                    l.amount,
-                    l.category_id.as_deref(),
-                    l.memo.as_deref(),
-                    &index,
-                    &fmt,
-                );
-                format!("- before: {shown}")
-            })
-            .collect();
-        lines.extend(edit.after.iter().map(|l| {
-            let shown = shown_line(
-                l.amount,
-                Some(&l.category_id),
-                l.memo.as_deref(),
-                &index,
-                &fmt,
-            );
-            format!("- after: {shown}")
-        }));
+        let lines = shown_lines(&edit, &index, &fmt);
         let payee = safe(edit.payee);
         let account = safe(edit.account);
         let head = format!(
@@ -220,19 +243,7 @@ impl ConfirmedWrite for EditSplit {
             fmt.plain(t.amount),
             edit.after.len()
         );
-        // Every value the person sees or the recreation keeps, so a change in between is stale.
-        let line_value =
-            |amount, category: Option<&str>, memo: Option<&str>, payee: Option<&str>| {
-                json!([amount, category, memo, payee])
-            };
-        let subject = json!({"edit_split": {
-            "transaction": [t.id, t.date, t.amount, t.account_id, t.payee_id, t.memo, t.cleared,
-                            t.approved, t.flag_color],
-            "before": order_free(edit.before.iter().map(|l| line_value(l.amount,
-                l.category_id.as_deref(), l.memo.as_deref(), l.payee_id.as_deref())).collect()),
-            "after": order_free(edit.after.iter().zip(&edit.payees).map(|(l, p)| line_value(
-                l.amount, Some(&l.category_id), l.memo.as_deref(), p.as_deref())).collect()),
-        }});
+        let subject = subject(&edit);
         let new = edit.recreation();
         let salt = crate::random::hex::<16>();
         let change = SplitEditPlan {

@@ -14,7 +14,7 @@ use crate::confirm::{
     ConfirmedWrite, JournalDraft, Prepared, Proposal, Undoable, WriteFailure, Written,
 };
 use crate::context::Context;
-use crate::logic::links::{LinkRefusal, MAX_DAYS_APART, plan_link};
+use crate::logic::links::{Link, LinkRefusal, MAX_DAYS_APART, plan_link};
 use crate::logic::names::PlanNames;
 use crate::logic::undo::{link::Linked, record::to_details};
 use crate::money::{Amount, MoneyFormat};
@@ -81,6 +81,77 @@ pub struct LinkDetails {
     pub deleted: LinkSide,
     /// The transfer's other side YNAB made (once applied).
     pub mirror_id: Option<String>,
+}
+
+/// The question: the side kept, the side deleted and what each becomes.
+fn question(link: &Link<'_>, (kept, deleted): (&LinkSide, &LinkSide), fmt: &MoneyFormat) -> String {
+    let line = |s: &LinkSide, t: &ynab::models::TransactionSummary| {
+        format!(
+            "{} {} {} on {}, {}{}",
+            s.date,
+            s.payee,
+            fmt.plain(t.amount),
+            s.account,
+            s.cleared,
+            if s.imported { ", from the bank" } else { "" }
+        )
+    };
+    let (from, to) = if link.kept.amount < 0 {
+        (&kept.account, &deleted.account)
+    } else {
+        (&deleted.account, &kept.account)
+    };
+    let mut lines = vec![
+        format!(
+            "- kept: {}: it becomes the transfer, with its date and cleared state",
+            line(&kept, link.kept)
+        ),
+        format!(
+            "- deleted: {}: YNAB's transfer makes its other side on {} instead ({} copied); its id{} is gone",
+            line(&deleted, link.other),
+            deleted.account,
+            deleted.cleared,
+            if deleted.imported {
+                " and its bank-import link"
+            } else {
+                ""
+            }
+        ),
+    ];
+    if link.clears_category && link.kept.category_id.is_some() {
+        lines.push(
+            "- the kept one's category is removed: a transfer between two budget accounts takes none"
+                .to_string(),
+        );
+    }
+    crate::confirm::question(
+        format!(
+            "Link 2 transactions as one transfer of {} from {from} to {to}? (undo_operation separates them again; the deleted one comes back with a new id and no bank-import link.)",
+            fmt.plain(link.kept.amount.abs())
+        ),
+        lines,
+    )
+}
+
+/// The subject: both sides' every field, and the transfer payee.
+fn subject(link: &Link<'_>) -> Value {
+    let fields = |t: &ynab::models::TransactionSummary| {
+        json!([
+            t.id,
+            t.date,
+            t.amount,
+            t.account_id,
+            t.payee_id,
+            t.category_id,
+            t.memo,
+            t.cleared,
+            t.approved,
+            t.flag_color,
+            t.import_id
+        ])
+    };
+    json!({"link": {"kept": fields(link.kept), "deleted": fields(link.other),
+                                  "transfer_payee_id": link.transfer_payee_id}})
 }
 
 impl ConfirmedTool for LinkTransfer {
@@ -170,69 +241,8 @@ impl ConfirmedWrite for LinkTransfer {
             imported: t.import_id.is_some(),
         };
         let (kept, deleted) = (side(link.kept), side(link.other));
-        let line = |s: &LinkSide, t: &ynab::models::TransactionSummary| {
-            format!(
-                "{} {} {} on {}, {}{}",
-                s.date,
-                s.payee,
-                fmt.plain(t.amount),
-                s.account,
-                s.cleared,
-                if s.imported { ", from the bank" } else { "" }
-            )
-        };
-        let (from, to) = if link.kept.amount < 0 {
-            (&kept.account, &deleted.account)
-        } else {
-            (&deleted.account, &kept.account)
-        };
-        let mut lines = vec![
-            format!(
-                "- kept: {}: it becomes the transfer, with its date and cleared state",
-                line(&kept, link.kept)
-            ),
-            format!(
-                "- deleted: {}: YNAB's transfer makes its other side on {} instead ({} copied); its id{} is gone",
-                line(&deleted, link.other),
-                deleted.account,
-                deleted.cleared,
-                if deleted.imported {
-                    " and its bank-import link"
-                } else {
-                    ""
-                }
-            ),
-        ];
-        if link.clears_category && link.kept.category_id.is_some() {
-            lines.push(
-                "- the kept one's category is removed: a transfer between two budget accounts takes none"
-                    .to_string(),
-            );
-        }
-        let question = crate::confirm::question(
-            format!(
-                "Link 2 transactions as one transfer of {} from {from} to {to}? (undo_operation separates them again; the deleted one comes back with a new id and no bank-import link.)",
-                fmt.plain(link.kept.amount.abs())
-            ),
-            lines,
-        );
-        let fields = |t: &ynab::models::TransactionSummary| {
-            json!([
-                t.id,
-                t.date,
-                t.amount,
-                t.account_id,
-                t.payee_id,
-                t.category_id,
-                t.memo,
-                t.cleared,
-                t.approved,
-                t.flag_color,
-                t.import_id
-            ])
-        };
-        let subject = json!({"link": {"kept": fields(link.kept), "deleted": fields(link.other),
-                                      "transfer_payee_id": link.transfer_payee_id}});
+        let question = question(&link, (&kept, &deleted), &fmt);
+        let subject = subject(&link);
         let change = Linking {
             kept,
             deleted,

@@ -197,6 +197,37 @@ impl Merging {
     }
 }
 
+/// A source's items in the subject: its transactions, its schedules (a PUT sends the whole
+/// schedule: every field it sends is a before value, D4) and what cannot move.
+fn subject_items_of(s: &crate::logic::merges::SourceMove<'_>) -> Vec<Value> {
+    let mut items: Vec<Value> = s
+        .transactions
+        .iter()
+        .map(|t| json!(["transaction", t.id, s.payee_id]))
+        .collect();
+    items.extend(s.scheduled.iter().map(|x| {
+        json!([
+            "scheduled",
+            x.id,
+            s.payee_id,
+            x.account_id,
+            x.date_next,
+            x.amount,
+            x.category_id,
+            x.memo,
+            x.flag_color,
+            x.frequency
+        ])
+    }));
+    items.push(json!([
+        "not_moved",
+        s.payee_id,
+        s.lines_not_moved,
+        s.scheduled_not_moved
+    ]));
+    items
+}
+
 /// "1 transaction(s), 2 schedule(s)" and what is not moved, for one source payee's line.
 fn source_line(s: &crate::logic::merges::SourceMove<'_>) -> String {
     let mut line = format!(
@@ -261,30 +292,11 @@ impl ConfirmedWrite for MergePayees {
             });
             for t in &s.transactions {
                 transactions.push((t.id.to_string(), s.payee_id.to_string()));
-                subject_items.push(json!(["transaction", t.id, s.payee_id]));
             }
             for x in &s.scheduled {
                 scheduled.push((x.id.to_string(), s.payee_id.to_string(), (*x).clone()));
-                // A PUT sends the whole schedule: every field it sends is a before value (D4).
-                subject_items.push(json!([
-                    "scheduled",
-                    x.id,
-                    s.payee_id,
-                    x.account_id,
-                    x.date_next,
-                    x.amount,
-                    x.category_id,
-                    x.memo,
-                    x.flag_color,
-                    x.frequency
-                ]));
             }
-            subject_items.push(json!([
-                "not_moved",
-                s.payee_id,
-                s.lines_not_moved,
-                s.scheduled_not_moved
-            ]));
+            subject_items.extend(subject_items_of(s));
         }
         let question = crate::confirm::question(
             format!(
