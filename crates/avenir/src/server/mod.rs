@@ -133,14 +133,21 @@ impl AvenirServer {
         self.listed().find(|t| t.name == name)
     }
 
-    /// The tools `tools/list` shows: this build's, then the conformance suite's fixtures (a
-    /// `conformance` build only; none in the product).
+    /// The tools `tools/list` shows: this build's, then the conformance suite's fixtures when
+    /// served ([`Self::fixtures`]).
     fn listed(&self) -> impl Iterator<Item = &ToolSpec> {
-        #[cfg(feature = "conformance")]
-        let fixtures = crate::conformance::TOOLS.iter();
-        #[cfg(not(feature = "conformance"))]
+        #[cfg(debug_assertions)]
+        let fixtures = crate::conformance::TOOLS.iter().filter(|_| self.fixtures());
+        #[cfg(not(debug_assertions))]
         let fixtures = std::iter::empty();
         self.tools.iter().chain(fixtures)
+    }
+
+    /// Whether the conformance suite's fixtures are served: a debug build started with
+    /// `AVENIR_MCP_CONFORMANCE_FIXTURES=1` (a release build has none).
+    #[cfg(debug_assertions)]
+    fn fixtures(&self) -> bool {
+        self.context.settings.conformance_fixtures
     }
 
     /// The tool as `tools/list` shows it; `apps`: the client declared the MCP Apps extension, so
@@ -342,8 +349,12 @@ impl ServerHandler for AvenirServer {
     ) -> Result<ListResourcesResult, McpError> {
         self.for_request(&context)?;
         let all = resources::static_resources();
-        #[cfg(feature = "conformance")]
-        let all = [all, crate::conformance::resources()].concat();
+        #[cfg(debug_assertions)]
+        let all = if self.fixtures() {
+            [all, crate::conformance::resources()].concat()
+        } else {
+            all
+        };
         Ok(ListResourcesResult::with_all_items(all))
     }
 
@@ -354,8 +365,12 @@ impl ServerHandler for AvenirServer {
     ) -> Result<ListResourceTemplatesResult, McpError> {
         self.for_request(&context)?;
         let all = resources::templates();
-        #[cfg(feature = "conformance")]
-        let all = [all, crate::conformance::templates()].concat();
+        #[cfg(debug_assertions)]
+        let all = if self.fixtures() {
+            [all, crate::conformance::templates()].concat()
+        } else {
+            all
+        };
         Ok(ListResourceTemplatesResult::with_all_items(all))
     }
 
@@ -365,8 +380,10 @@ impl ServerHandler for AvenirServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let server = self.for_request(&context)?;
-        #[cfg(feature = "conformance")]
-        if let Some(result) = crate::conformance::read_resource(&request.uri) {
+        #[cfg(debug_assertions)]
+        if self.fixtures()
+            && let Some(result) = crate::conformance::read_resource(&request.uri)
+        {
             return Ok(result.into());
         }
         resources::read(&server, &request.uri).await.map(Into::into)
@@ -379,8 +396,12 @@ impl ServerHandler for AvenirServer {
     ) -> Result<rmcp::model::ListPromptsResult, McpError> {
         self.for_request(&context)?;
         let all = prompts::list();
-        #[cfg(feature = "conformance")]
-        let all = [all, crate::conformance::prompts()].concat();
+        #[cfg(debug_assertions)]
+        let all = if self.fixtures() {
+            [all, crate::conformance::prompts()].concat()
+        } else {
+            all
+        };
         Ok(rmcp::model::ListPromptsResult::with_all_items(all))
     }
 
@@ -390,9 +411,10 @@ impl ServerHandler for AvenirServer {
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetPromptResponse, McpError> {
         let server = self.for_request(&context)?;
-        #[cfg(feature = "conformance")]
-        if let Some(result) =
-            crate::conformance::get_prompt(&request.name, request.arguments.as_ref())
+        #[cfg(debug_assertions)]
+        if self.fixtures()
+            && let Some(result) =
+                crate::conformance::get_prompt(&request.name, request.arguments.as_ref())
         {
             return result.map(Into::into);
         }

@@ -114,7 +114,7 @@ fn assignable<'p>(
     let Some(tx) = plan
         .transactions
         .iter()
-        .find(|t| &t.id == tx_id && !t.deleted)
+        .find(|t| t.id == tx_id && !t.deleted)
     else {
         return Err(format!(
             "Transaction {tx_id} is not in this plan: use the transaction_id values returned by suggest_categories."

@@ -104,11 +104,11 @@ fn question(link: &Link<'_>, (kept, deleted): (&LinkSide, &LinkSide), fmt: &Mone
     let mut lines = vec![
         format!(
             "- kept: {}: it becomes the transfer, with its date and cleared state",
-            line(&kept, link.kept)
+            line(kept, link.kept)
         ),
         format!(
             "- deleted: {}: YNAB's transfer makes its other side on {} instead ({} copied); its id{} is gone",
-            line(&deleted, link.other),
+            line(deleted, link.other),
             deleted.account,
             deleted.cleared,
             if deleted.imported {
