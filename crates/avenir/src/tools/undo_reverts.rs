@@ -73,7 +73,7 @@ pub(crate) async fn plan_undo(
         from_category_id: m.from_category_id.clone(),
         to_category_id: m.to_category_id.clone(),
     });
-    let details = match undo::parse(&op.kind, &op.details, moves.collect(), from_intent) {
+    let details = match undo::parse_kind(kind, &op.details, moves.collect(), from_intent) {
         Ok(details) => details,
         Err(refusal) => return Err(refused(context, &op, from_intent, &refusal).into()),
     };

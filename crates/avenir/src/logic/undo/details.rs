@@ -341,7 +341,7 @@ pub fn parse(
 }
 
 /// [`parse`] of a kind this build knows: one arm per kind.
-fn parse_kind(
+pub fn parse_kind(
     kind: Kind,
     details: &Value,
     moves: Vec<CategoryMove>,

@@ -4,11 +4,13 @@
 //! creates by name, that name's digest, since its id is not known before the write.
 
 use super::details::{Known, Refusal, damaged};
+use super::{Applied, Now, now};
 use crate::logic::field_key::FieldKey;
 use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use ynab::models::PlanDetail;
 
 /// One field of a transaction or schedule as an edit changed it, read back from its record.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +20,53 @@ pub struct FieldEdit<F> {
     pub to: Known,
     /// A payee YNAB created by name: its name's digest (an intent knows no id).
     pub to_name_digest: Option<String>,
+}
+
+/// Where a field an edit changed stands now.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Standing {
+    /// Still as the edit set it: this value (what it held before) goes back.
+    Back(Value),
+    /// Holding its before value (a partly applied edit, D14): left alone, untouched.
+    Before,
+    /// Changed since, or known by digest only: left alone, a conflict.
+    Changed,
+}
+
+impl<F> FieldEdit<F> {
+    /// Where the field stands now. `current` is its value now, `digest` the salted digest of a
+    /// value of it, `payee_name` the salted digest of the name of the payee it names now (for a
+    /// payee YNAB created by name, whose id the edit's intent did not know).
+    pub fn standing(
+        &self,
+        current: &Value,
+        digest: impl Fn(&Value) -> String,
+        payee_name: impl FnOnce() -> Option<String>,
+        applied: Applied,
+    ) -> Standing {
+        let holds = |known: &Known| match known {
+            Known::Value(v) => current == v,
+            Known::Digest(d) => &digest(current) == d,
+        };
+        let is_after = match (&self.to, &self.to_name_digest) {
+            (Known::Value(Value::Null), Some(name)) => payee_name().as_ref() == Some(name),
+            (to, _) => holds(to),
+        };
+        match (now(is_after, holds(&self.from), applied), &self.from) {
+            (Now::After, Known::Value(from)) => Standing::Back(from.clone()),
+            (Now::Before, _) => Standing::Before,
+            _ => Standing::Changed,
+        }
+    }
+}
+
+/// The name of the payee `payee_id` names, while it is in the plan.
+pub fn payee_name<'p>(plan: &'p PlanDetail, payee_id: Option<&str>) -> Option<&'p str> {
+    let id = payee_id?;
+    plan.payees
+        .iter()
+        .find(|p| p.id == id && !p.deleted)
+        .map(|p| p.name.as_ref())
 }
 
 /// One field's entry in the record: `from` and `to` in clear, or `from_digest` and `to_digest`.

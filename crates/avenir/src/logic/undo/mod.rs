@@ -27,6 +27,7 @@ pub mod update;
 pub use details::{
     Approved, AssignedChange, Budgeted, CategoryEdit, CategoryMove, Created, Deleted, Details,
     FlagChange, Flagged, Irreversible, Known, Moved, PayeeRenamed, Recognition, Refusal, parse,
+    parse_kind,
 };
 
 pub use super::recategorised::Recategorised;

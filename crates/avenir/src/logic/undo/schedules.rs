@@ -4,10 +4,10 @@
 //! deleted one from YNAB's record of it (its tombstone), with a new id.
 
 use super::Kind;
-use super::details::{Known, Refusal, damaged};
-use super::fields::{FieldEdit, FieldRecord, edits};
+use super::details::{Refusal, damaged};
+use super::fields::{FieldEdit, FieldRecord, Standing, edits, payee_name};
 use super::record::from_details;
-use super::{Applied, Now, UndoPlan, now};
+use super::{Applied, UndoPlan};
 use crate::logic::names::PlanNames;
 use crate::logic::schedules::{
     SField, describe, payee_name_digest, recreation, save_of, set_field, shown, value_digest,
@@ -192,22 +192,11 @@ pub fn update(
     let mut before = false;
     for e in edits {
         let current = value_of(s, e.field);
-        let holds = |k: &Known| match k {
-            Known::Value(v) => &current == v,
-            Known::Digest(d) => &value_digest(salt, e.field, &current) == d,
-        };
-        let is_after = match (&e.to, &e.to_name_digest) {
-            (Known::Value(Value::Null), Some(name)) => s
-                .payee_id
-                .as_deref()
-                .and_then(|p| plan.payees.iter().find(|x| x.id == p && !x.deleted))
-                .is_some_and(|p| &payee_name_digest(salt, &p.name) == name),
-            (to, _) => holds(to),
-        };
-        match (now(is_after, holds(&e.from), applied), &e.from) {
-            (Now::After, Known::Value(from)) => back.push((e.field, current.clone(), from.clone())),
-            (Now::Before, _) => before = true,
-            _ => conflicts.push(format!("{id} {}", e.field.label())),
+        let payee = || payee_name(plan, s.payee_id.as_deref()).map(|n| payee_name_digest(salt, n));
+        match e.standing(&current, |v| value_digest(salt, e.field, v), payee, applied) {
+            Standing::Back(from) => back.push((e.field, current, from)),
+            Standing::Before => before = true,
+            Standing::Changed => conflicts.push(format!("{id} {}", e.field.label())),
         }
     }
     if back.is_empty() {

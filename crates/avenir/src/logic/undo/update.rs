@@ -2,8 +2,8 @@
 //! back; one changed since is a conflict, left alone and named. The record keeps each
 //! transaction's fields by YNAB's key ([`super::fields`]).
 
-use super::fields::{FieldEdit, FieldRecord, edits};
-use super::{Applied, Known, Now, Refusal, Revert, UndoPlan, live_transaction, now};
+use super::fields::{FieldEdit, FieldRecord, Standing, edits, payee_name};
+use super::{Applied, Refusal, Revert, UndoPlan, live_transaction};
 use crate::logic::names::PlanNames;
 use crate::logic::updates::Field;
 use crate::money::MoneyFormat;
@@ -116,24 +116,12 @@ pub fn update(
         let mut before = false;
         for f in &edit.fields {
             let current = value_of(t, f.field);
-            let holds = |known: &Known| match known {
-                Known::Value(v) => &current == v,
-                Known::Digest(d) => &value_digest(salt, f.field, &current) == d,
-            };
-            let is_after = match (&f.to, &f.to_name_digest) {
-                (Known::Value(Value::Null), Some(name)) => t
-                    .payee_id
-                    .as_deref()
-                    .and_then(|p| plan.payees.iter().find(|x| x.id == p && !x.deleted))
-                    .is_some_and(|p| &payee_name_digest(salt, &p.name) == name),
-                (to, _) => holds(to),
-            };
-            match (now(is_after, holds(&f.from), applied), &f.from) {
-                (Now::After, Known::Value(from)) => {
-                    fields.push((f.field, current.clone(), from.clone()));
-                }
-                (Now::Before, _) => before = true,
-                _ => conflicts.push(format!("{id} {}", f.field.label())),
+            let payee =
+                || payee_name(plan, t.payee_id.as_deref()).map(|n| payee_name_digest(salt, n));
+            match f.standing(&current, |v| value_digest(salt, f.field, v), payee, applied) {
+                Standing::Back(from) => fields.push((f.field, current, from)),
+                Standing::Before => before = true,
+                Standing::Changed => conflicts.push(format!("{id} {}", f.field.label())),
             }
         }
         if before && fields.is_empty() {
