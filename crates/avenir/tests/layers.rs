@@ -87,8 +87,9 @@ fn assert_none(rule: &str, violations: Vec<String>) {
     );
 }
 
-/// (a) Logic is pure and synchronous: no runtime, no HTTP, no disk, no network, no environment,
-/// no process, no clock.
+/// (a) Logic is pure: no runtime, no HTTP, no disk, no network, no environment, no process, no
+/// clock. (Undo's per-kind logic awaits what it reads, but only through the `Reads` trait its
+/// caller implements: the I/O stays in the tool.)
 #[test]
 fn logic_does_no_io_and_reads_no_clock() {
     const FORBIDDEN: [(&str, &str); 12] = [

@@ -19,8 +19,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-/// Why undo cannot revert an `account_create` operation (D25).
-pub const NOT_UNDOABLE: &str = "YNAB's API cannot delete or close an account; the user closes it in YNAB's app (the account's settings, Close Account), or deletes it there if nothing was recorded on it";
+use crate::logic::undo::irreversible::ACCOUNT_CREATE_NOT_UNDOABLE as NOT_UNDOABLE;
 
 /// `create_account`, its arguments read.
 #[derive(Debug, Clone)]

@@ -23,9 +23,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use ynab::writes::CategoryChange;
 
-/// Why undo cannot revert a `category_create` operation (D25).
-pub const CREATE_NOT_UNDOABLE: &str =
-    "YNAB's API cannot delete or hide a category; the user hides it in YNAB itself";
+use crate::logic::undo::irreversible::CATEGORY_CREATE_NOT_UNDOABLE as CREATE_NOT_UNDOABLE;
 
 /// `create_category`, its arguments validated.
 #[derive(Debug)]

@@ -7,13 +7,11 @@ use crate::confirm::WriteFailure;
 use crate::context::Context;
 use crate::logic::flags::COLOURS;
 use crate::logic::names::PlanNames;
-use crate::logic::schedules::{PayeeAsked, ScheduleAsked, check_frequency, made_by};
-use crate::logic::undo::schedules::{ScheduleDetails, ScheduleRevert};
-use crate::logic::undo::{self, Applied, UndoPlan};
+use crate::logic::schedules::{PayeeAsked, ScheduleAsked, check_frequency};
+use crate::logic::undo::schedules::ScheduleRevert;
 use crate::money::MoneyFormat;
 use crate::text::safe;
 use crate::tool_error::ToolError;
-use std::sync::Arc;
 use ynab::models::{PlanDetail, ScheduledTransactionSummary};
 
 /// The field arguments as given (already typed), before their rules.
@@ -95,76 +93,6 @@ pub fn listed(plan: &PlanDetail, fmt: &MoneyFormat, s: &ScheduledTransactionSumm
         fmt.plain(s.amount),
         safe(names.account(&s.account_id)),
     )
-}
-
-/// What undoing a schedule operation would do now: the tombstone of a deleted schedule, or the
-/// schedule an interrupted creation made, are read here (one delta request), the rest decided
-/// by `logic::undo::schedules`.
-pub async fn undo_plan(
-    context: &Context,
-    snapshot: &Arc<crate::plan_store::PlanSnapshot>,
-    details: ScheduleDetails,
-    applied: Applied,
-    fmt: &MoneyFormat,
-) -> Result<UndoPlan, ToolError> {
-    let plan = &snapshot.plan;
-    let plan_id = snapshot.id();
-    Ok(match details {
-        ScheduleDetails::Update {
-            scheduled_transaction_id,
-            fields,
-            digest_salt,
-        } => undo::schedules::update(
-            &scheduled_transaction_id,
-            &fields,
-            digest_salt.as_deref(),
-            plan,
-            fmt,
-            applied,
-        ),
-        ScheduleDetails::Delete {
-            scheduled_transaction_id,
-            server_knowledge,
-        } => {
-            let (changed, _) = context
-                .plans
-                .client()
-                .scheduled_transactions_since(plan_id, server_knowledge)
-                .await?;
-            let tombstone = changed.iter().find(|s| s.id == scheduled_transaction_id);
-            undo::schedules::delete(
-                &scheduled_transaction_id,
-                (tombstone, &changed),
-                (plan, snapshot.server_knowledge),
-                context.settings.today(),
-                fmt,
-                applied,
-            )
-        }
-        ScheduleDetails::Create {
-            scheduled_transaction_id,
-            item_digest,
-            digest_salt,
-            server_knowledge,
-        } => {
-            let id = match (scheduled_transaction_id, item_digest, digest_salt) {
-                (Some(id), _, _) => Some(id),
-                (None, Some(digest), Some(salt)) => {
-                    let (changed, _) = context
-                        .plans
-                        .client()
-                        .scheduled_transactions_since(plan_id, server_knowledge.unwrap_or(0))
-                        .await?;
-                    changed
-                        .into_iter()
-                        .find(|s| made_by(&salt, &digest, s))
-                        .map(|s| s.id)
-                }
-                _ => None,
-            };
-            undo::schedules::create(id.as_deref(), plan, fmt, applied)
-        }
-    })
 }
 
 /// The undo's one write.

@@ -3,6 +3,9 @@
 //! alone and named.
 
 use super::Applied;
+use super::Refusal;
+use super::per_kind::{Entry, Planned, Reads, UndoKind};
+use super::record::from_details;
 use super::{
     AssignedChange, AssignedSide, Now, Revert, UndoPlan, assigned_back, assigned_revert, now,
 };
@@ -167,6 +170,24 @@ pub fn budget_plan(
     .untouched(untouched);
     plan.lines = lines;
     plan
+}
+
+impl UndoKind for PlanApplied {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "Assigned amounts restored.";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        from_details(entry.details)
+    }
+
+    /// The month's categories, and the plan's for its targets.
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let categories = reads.month(self.month).await?;
+        let parts = (&self.changes[..], &self.targets[..]);
+        let all = &reads.plan().categories;
+        let (fmt, applied) = (reads.fmt(), reads.applied());
+        Ok(budget_plan(self.month, parts, &categories, all, fmt, applied).into())
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,9 @@
 //! is a conflict, left alone and named; partly applied (D14), what holds its before value is
 //! untouched.
 
+use super::Refusal;
+use super::per_kind::{Entry, Planned, Reads, UndoKind};
+use super::record::from_details;
 use super::split_edit::{SplitEditDone, split_edit};
 use super::{Applied, AssignedChange, AssignedSide, CategoryMove, Recategorised, Revert, UndoPlan};
 use crate::logic::category_merge::{MonthMove, scheduled_save};
@@ -329,6 +332,35 @@ pub fn category_merge(
         .map(|c| safe(&c.name))
         .unwrap_or_default();
     gathered.finish(source_name, fmt)
+}
+
+impl UndoKind for CategoryMergeDone {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "Assigned amounts, transactions, splits and schedules moved back to the category they were merged from; the splits were created again with their old lines (new ids, no bank-import link).";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        from_details::<CategoryMerged>(entry.details).map(CategoryMerged::done)
+    }
+
+    /// Each month's categories, and what changed since for its splits.
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let mut months = Vec::new();
+        for m in &self.months {
+            if let Some(month) = CalendarMonth::from_ynab(&m.month) {
+                months.push((month, reads.month(month).await?));
+            }
+        }
+        let changed = match self.splits.first() {
+            None => Vec::new(),
+            Some(split) => {
+                reads
+                    .transactions_since(Some(split.server_knowledge))
+                    .await?
+            }
+        };
+        let (plan, fmt, applied) = (reads.plan(), reads.fmt(), reads.applied());
+        Ok(category_merge(&self, plan, &months, &changed, fmt, applied).into())
+    }
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! (`docs/contract/writes.md` §5.3, §10.2). A detail that is missing or of the wrong type is a
 //! [`Refusal`], never a default.
 
-use super::Kind;
-use super::record::from_details;
+use super::per_kind::Entry;
+use super::{Details, Kind};
 use crate::months::CalendarMonth;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -195,7 +195,7 @@ pub struct Reconciled {
 
 impl Reconciled {
     /// How an intent's adjustment is recognised, when it made one.
-    fn recognition(&self) -> Result<Option<Recognition>, Refusal> {
+    pub(super) fn recognition(&self) -> Result<Option<Recognition>, Refusal> {
         let Some(digests) = &self.item_digests else {
             return Ok(None);
         };
@@ -221,76 +221,34 @@ pub enum Created {
     ByDigest(Recognition),
 }
 
-/// What an operation of each kind changed, as its journal details say.
+/// `reconcile`, as undo reads it: `recognition` is set for an unfinished intent that was to
+/// create an adjustment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reconciliation {
+    pub reconciled_ids: Vec<String>,
+    pub adjustment_id: Option<String>,
+    pub recognition: Option<Recognition>,
+}
+
+/// `target`, as undo reads it: `after` is how the target read once set, `before` how it read
+/// before (an intent notes it, a journal line does not).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Details {
-    Categorize {
-        moves: Vec<CategoryMove>,
-    },
-    Budget(Budgeted),
-    Move(Moved),
-    Create(Created),
-    Flag(Flagged),
-    Payee(PayeeRenamed),
-    /// `recognition` is set for an unfinished intent that was to create an adjustment.
-    Reconcile {
-        reconciled_ids: Vec<String>,
-        adjustment_id: Option<String>,
-        recognition: Option<Recognition>,
-    },
-    Category(CategoryEdit),
-    /// `fields` restore the previous target; `after` is how the target read once set, `before`
-    /// how it read before (an intent notes it, a journal line does not).
-    Target {
+pub enum TargetDetails {
+    /// `fields` restore the previous target.
+    Restorable {
         category_id: String,
         before: Option<String>,
         after: String,
         fields: Value,
     },
-    Approve(Approved),
-    Delete(Deleted),
-    /// `update`: each transaction's fields, and the salt of any digest.
-    Update {
-        edits: Vec<super::update::TransactionEdit>,
-        digest_salt: Option<String>,
-    },
-    /// The kinds YNAB's API cannot revert, read from an unfinished intent only: undo can only
-    /// tell whether they landed (D14).
-    Irreversible(Irreversible),
-    /// `schedule_update`, `schedule_delete`, `schedule_create`.
-    Schedule(super::schedules::ScheduleDetails),
-    /// `split_edit`: the old and (once known) new ids, the knowledge before, the new
-    /// transaction's salted digest.
-    SplitEdit(super::split_edit::SplitEditDone),
-    Merge(super::merge::Merged),
-    Link(super::link::Linked),
-    /// `split`: put the transaction back on one line.
-    Split(super::split::SplitDone),
-    /// `import`: delete what it brought in.
-    Import(super::irreversible::Imported),
-    BudgetPlan(super::budget_plan::PlanApplied),
-    /// `category_merge`: the two categories, each month's amounts before, the transactions and
-    /// schedules moved, and each recreated split.
-    CategoryMerge(super::category_merge::CategoryMergeDone),
-}
-
-/// An unfinished intent of a kind YNAB's API cannot revert: what tells whether it landed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Irreversible {
-    Split(super::irreversible::SplitIntended),
-    CategoryCreate(super::irreversible::CategoryIntended),
-    /// `import`: what came in since the plan's knowledge when the intent was written.
-    Import(super::irreversible::ImportIntended),
-    /// A `target` change whose previous target the API cannot recreate.
-    Target {
+    /// An intent without them: undo only tells whether it landed.
+    Unrestorable {
         category_id: String,
         before: Option<String>,
         after: String,
     },
-    AccountCreate(super::irreversible::AccountIntended),
 }
 
-/// Why an operation cannot be undone from what its journal details hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     /// A `target` change journaled without the fields that restore the previous target.
@@ -340,93 +298,16 @@ pub fn parse(
     parse_kind(known, details, moves, from_intent)
 }
 
-/// [`parse`] of a kind this build knows: one arm per kind.
+/// [`parse`] of a kind this build knows: its record's own reading.
 pub fn parse_kind(
     kind: Kind,
     details: &Value,
     moves: Vec<CategoryMove>,
     from_intent: bool,
 ) -> Result<Details, Refusal> {
-    match kind {
-        // An intent carries its moves in its details; a journal line, typed, beside them.
-        Kind::Categorize if from_intent => {
-            from_details(details).map(|Categorized { moves }| Details::Categorize { moves })
-        }
-        Kind::Categorize => Ok(Details::Categorize { moves }),
-        Kind::Budget => from_details(details).map(Details::Budget),
-        Kind::Move => from_details(details).map(Details::Move),
-        Kind::Delete => from_details(details).map(Details::Delete),
-        Kind::Create if from_intent && details.get("transaction_ids").is_none() => {
-            from_details(details).map(|r| Details::Create(Created::ByDigest(r)))
-        }
-        Kind::Create => from_details(details)
-            .map(|CreatedIds { transaction_ids }| Details::Create(Created::Ids(transaction_ids))),
-        Kind::Flag => from_details(details).map(Details::Flag),
-        Kind::Update => from_details::<super::update::Updated>(details)?
-            .edits()
-            .map(|(edits, digest_salt)| Details::Update { edits, digest_salt }),
-        Kind::Merge => from_details::<super::merge::Merged>(details)
-            .and_then(super::merge::Merged::checked)
-            .map(Details::Merge),
-        Kind::Link => from_details(details).map(Details::Link),
-        Kind::Payee => from_details(details).map(Details::Payee),
-        Kind::Reconcile => {
-            let record: Reconciled = from_details(details)?;
-            Ok(Details::Reconcile {
-                recognition: if from_intent {
-                    record.recognition()?
-                } else {
-                    None
-                },
-                reconciled_ids: record.reconciled_ids,
-                adjustment_id: record.adjustment_id,
-            })
-        }
-        Kind::Category => from_details(details).map(Details::Category),
-        Kind::Target => target_details(from_details(details)?, from_intent),
-        Kind::Split if from_intent => {
-            from_details(details).map(|r| Details::Irreversible(Irreversible::Split(r)))
-        }
-        Kind::CategoryCreate if from_intent => {
-            from_details(details).map(|r| Details::Irreversible(Irreversible::CategoryCreate(r)))
-        }
-        Kind::Import if from_intent => {
-            from_details(details).map(|r| Details::Irreversible(Irreversible::Import(r)))
-        }
-        Kind::AccountCreate if from_intent => {
-            from_details(details).map(|r| Details::Irreversible(Irreversible::AccountCreate(r)))
-        }
-        Kind::Approve => from_details(details).map(Details::Approve),
-        Kind::ScheduleUpdate | Kind::ScheduleDelete | Kind::ScheduleCreate => {
-            super::schedules::parse(kind, details, from_intent).map(Details::Schedule)
-        }
-        Kind::SplitEdit => from_details(details).map(Details::SplitEdit),
-        Kind::BudgetPlan => from_details(details).map(Details::BudgetPlan),
-        Kind::CategoryMerge => from_details::<super::category_merge::CategoryMerged>(details)
-            .map(|record| Details::CategoryMerge(record.done())),
-        Kind::Split => from_details(details).map(Details::Split),
-        Kind::Import => from_details(details).map(Details::Import),
-        Kind::CategoryCreate | Kind::AccountCreate | Kind::Undo | Kind::ConformanceFixture => {
-            Err(Refusal::Kind(kind.name().to_string()))
-        }
-    }
-}
-
-/// A `target` record read: restorable when its `undo` holds the fields; otherwise an intent is
-/// only read for whether it landed, and a journal line cannot be undone.
-fn target_details(set: TargetSet, from_intent: bool) -> Result<Details, Refusal> {
-    match set.undo.filter(Value::is_object) {
-        Some(fields) => Ok(Details::Target {
-            category_id: set.category_id,
-            before: set.before,
-            after: set.after,
-            fields,
-        }),
-        None if from_intent => Ok(Details::Irreversible(Irreversible::Target {
-            category_id: set.category_id,
-            before: set.before,
-            after: set.after,
-        })),
-        None => Err(Refusal::TargetNotRestorable),
-    }
+    kind.parse(Entry {
+        details,
+        moves,
+        from_intent,
+    })
 }

@@ -4,6 +4,9 @@
 //! intent says how a restart tells whether an interrupted write landed (D14), which is then
 //! journaled with the same record the tool writes.
 
+use super::per_kind::{Entry, Landed, Planned, Reads, UndoKind};
+use super::record::{from_details, to_details};
+use super::{Kind, Landing, Refusal};
 use serde::{Deserialize, Serialize};
 
 /// `split`'s intent: the transaction, its category before (present, `null` for none), and its
@@ -69,4 +72,141 @@ pub struct ImportIntended {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Imported {
     pub transaction_ids: Vec<String>,
+}
+
+/// Why undo cannot revert a `category_create` operation (D25).
+pub const CATEGORY_CREATE_NOT_UNDOABLE: &str =
+    "YNAB's API cannot delete or hide a category; the user hides it in YNAB itself";
+
+/// Why undo cannot revert an `account_create` operation (D25).
+pub const ACCOUNT_CREATE_NOT_UNDOABLE: &str = "YNAB's API cannot delete or close an account; the user closes it in YNAB's app (the account's settings, Close Account), or deletes it there if nothing was recorded on it";
+
+/// `import`, as undo reads it: a journal line lists what came in; an intent only knows the
+/// knowledge before, and is read for whether anything came in since.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportDetails {
+    Intended(ImportIntended),
+    Done(Imported),
+}
+
+impl UndoKind for ImportDetails {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "Imported transactions deleted.";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        match entry.from_intent {
+            true => from_details(entry.details).map(ImportDetails::Intended),
+            false => from_details(entry.details).map(ImportDetails::Done),
+        }
+    }
+
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let intended = match self {
+            ImportDetails::Done(done) => {
+                let (plan, fmt) = (reads.plan(), reads.fmt());
+                let planned = super::imported(done.transaction_ids, plan, fmt, reads.applied());
+                return Ok(planned.into());
+            }
+            ImportDetails::Intended(intended) => intended,
+        };
+        // What came in since: the live transactions with an import id among those changed.
+        let imported = match intended.server_knowledge {
+            None => None,
+            Some(knowledge) => Some(
+                reads
+                    .transactions_since(Some(knowledge))
+                    .await?
+                    .into_iter()
+                    .filter(|t| !t.deleted && t.import_id.is_some())
+                    .map(|t| t.id)
+                    .collect::<Vec<_>>(),
+            ),
+        };
+        let landing = match &imported {
+            None => Landing::Unknown,
+            Some(ids) if ids.is_empty() => Landing::NotApplied,
+            Some(_) => Landing::Applied,
+        };
+        let line = Imported {
+            transaction_ids: imported.unwrap_or_default(),
+        };
+        let line = to_details(&line);
+        Ok(Planned::Landed(Landed {
+            landing,
+            line,
+            reason: None,
+        }))
+    }
+}
+
+impl UndoKind for CategoryIntended {
+    const REVERTED: bool = false;
+    const UNDONE: &'static str = "Nothing was reverted.";
+
+    /// Only an intent is read (whether it landed); a journal line is refused by its kind.
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        match entry.from_intent {
+            true => from_details(entry.details),
+            false => Err(Refusal::Kind(Kind::CategoryCreate.name().to_string())),
+        }
+    }
+
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let (landing, category_id) = super::category_create_landing(&self, reads.plan());
+        let line = CategoryCreated {
+            category_id,
+            category_group_id: self.category_group_id,
+        };
+        Ok(Planned::Landed(Landed {
+            landing,
+            line: to_details(&line),
+            reason: Some(CATEGORY_CREATE_NOT_UNDOABLE.to_string()),
+        }))
+    }
+}
+
+impl UndoKind for AccountIntended {
+    const REVERTED: bool = false;
+    const UNDONE: &'static str = "Nothing was reverted.";
+
+    /// Only an intent is read (whether it landed); a journal line is refused by its kind.
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        match entry.from_intent {
+            true => from_details(entry.details),
+            false => Err(Refusal::Kind(Kind::AccountCreate.name().to_string())),
+        }
+    }
+
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let salt = self.digest_salt.as_deref();
+        let (landing, account_id) =
+            super::account_create::landing(&self.name_digest, salt, reads.plan());
+        let line = AccountCreated {
+            account_id,
+            kind: self.kind,
+            on_budget: self.on_budget,
+        };
+        Ok(Planned::Landed(Landed {
+            landing,
+            line: to_details(&line),
+            reason: Some(ACCOUNT_CREATE_NOT_UNDOABLE.to_string()),
+        }))
+    }
+}
+
+/// The conformance suite's fixture writes: they change nothing, and nothing undoes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FixtureWrite {}
+
+impl UndoKind for FixtureWrite {
+    const REVERTED: bool = false;
+    const UNDONE: &'static str = "Nothing was reverted.";
+
+    fn parse(_: Entry<'_>) -> Result<Self, Refusal> {
+        Err(Refusal::Kind(Kind::ConformanceFixture.name().to_string()))
+    }
+
+    async fn now<R: Reads>(self, _: &R) -> Result<Planned, R::Error> {
+        match self {}
+    }
 }

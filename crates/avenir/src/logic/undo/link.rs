@@ -4,6 +4,9 @@
 //! neither: when the kept side changed since, nothing is sent (recreating the deleted side beside
 //! a transfer still in place would count the money twice).
 
+use super::Refusal;
+use super::per_kind::{Entry, Planned, Reads, UndoKind};
+use super::record::from_details;
 use super::{Applied, Revert, UndoPlan, live_transaction, recreation};
 use serde_json::json;
 use ynab::models::{PlanDetail, Transaction};
@@ -115,6 +118,22 @@ pub fn link(
     )
     .nothing_when(empty, &nothing)
     .untouched(untouched)
+}
+
+impl UndoKind for Linked {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "The transfer is two separate transactions again; the deleted one came back with a new id and without its bank-import link.";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        from_details(entry.details)
+    }
+
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let changed = reads
+            .transactions_since(Some(self.server_knowledge))
+            .await?;
+        Ok(link(self.done(), &changed, reads.plan(), reads.applied()).into())
+    }
 }
 
 #[cfg(test)]

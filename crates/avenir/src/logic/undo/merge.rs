@@ -2,6 +2,9 @@
 //! still on the payee it was merged into goes back to its former payee; one moved since is a
 //! conflict, left alone and named. The payee merged into stays (YNAB's API deletes no payee).
 
+use super::Refusal;
+use super::per_kind::{Entry, Planned, Reads, UndoKind};
+use super::record::from_details;
 use super::{Applied, Revert, UndoPlan};
 use crate::logic::merges::{Moved, undo_merge};
 use crate::logic::names::PlanNames;
@@ -151,4 +154,17 @@ pub fn merge(done: MergeDone<'_>, plan: &PlanDetail, applied: Applied) -> UndoPl
     .untouched(back.untouched);
     planned.lines = lines;
     planned
+}
+
+impl UndoKind for Merged {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "Transactions and schedules moved back to their former payees. The payee they were merged into stays in YNAB (its API cannot delete a payee).";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        from_details::<Merged>(entry.details).and_then(Merged::checked)
+    }
+
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        Ok(merge(self.done(), reads.plan(), reads.applied()).into())
+    }
 }

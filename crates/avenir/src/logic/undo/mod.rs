@@ -17,6 +17,8 @@ pub mod irreversible;
 pub mod kind;
 pub mod link;
 pub mod merge;
+pub mod per_kind;
+mod plain;
 pub mod record;
 pub mod reverting;
 pub mod schedules;
@@ -25,9 +27,9 @@ pub mod split_edit;
 pub mod update;
 
 pub use details::{
-    Approved, AssignedChange, Budgeted, CategoryEdit, CategoryMove, Created, Deleted, Details,
-    FlagChange, Flagged, Irreversible, Known, Moved, PayeeRenamed, Recognition, Refusal, parse,
-    parse_kind,
+    Approved, AssignedChange, Budgeted, CategoryEdit, CategoryMove, Created, Deleted, FlagChange,
+    Flagged, Known, Moved, PayeeRenamed, Recognition, Reconciliation, Refusal, TargetDetails,
+    parse, parse_kind,
 };
 
 pub use super::recategorised::Recategorised;
@@ -38,7 +40,7 @@ use crate::logic::names::PlanNames;
 use crate::money::MoneyFormat;
 use crate::months::CalendarMonth;
 use crate::text::safe;
-pub use kind::Kind;
+pub use kind::{Details, Kind};
 use serde_json::{Value, json};
 pub use update::{TransactionEdit, UpdateBack, update};
 use ynab::models::{Category, Milliunits, PlanDetail, Transaction};

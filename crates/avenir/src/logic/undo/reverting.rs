@@ -7,7 +7,9 @@ use super::details::{
     AssignedChange, Categorized, CategoryEdit, CategoryMove, FlagChange, Flagged,
 };
 use super::fields::FieldRecord;
+use super::per_kind::{Entry, Planned, Reads, UndoKind};
 use super::schedules::ScheduleRevert;
+use super::{Kind, Refusal};
 use super::{Revert, UpdateBack, recreation_digest};
 use crate::logic::assigned_side::AssignedSide;
 use crate::logic::updates::Field;
@@ -16,6 +18,24 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use ynab::models::Milliunits;
+
+/// An undo's own operation: it writes no line of its kind, and an undo is not undone (its
+/// intent is finished by naming the operation it reverts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UndoItself {}
+
+impl UndoKind for UndoItself {
+    const REVERTED: bool = false;
+    const UNDONE: &'static str = "Nothing was reverted.";
+
+    fn parse(_: Entry<'_>) -> Result<Self, Refusal> {
+        Err(Refusal::Kind(Kind::Undo.name().to_string()))
+    }
+
+    async fn now<R: Reads>(self, _: &R) -> Result<Planned, R::Error> {
+        match self {}
+    }
+}
 
 /// An undo's intent.
 #[derive(Debug, Clone, Serialize)]

@@ -6,12 +6,13 @@
 use super::Kind;
 use super::details::{Refusal, damaged};
 use super::fields::{FieldEdit, FieldRecord, Standing, edits, payee_name};
+use super::per_kind::{Entry, Planned, Reads, UndoKind};
 use super::record::from_details;
 use super::{Applied, UndoPlan};
 use crate::logic::names::PlanNames;
 use crate::logic::schedules::{
-    SField, describe, payee_name_digest, recreation, save_of, set_field, shown, value_digest,
-    value_of,
+    SField, describe, made_by, payee_name_digest, recreation, save_of, set_field, shown,
+    value_digest, value_of,
 };
 use crate::money::MoneyFormat;
 use crate::text::safe;
@@ -55,27 +56,12 @@ pub struct ScheduleCreated {
     pub server_knowledge: Option<i64>,
 }
 
-/// What a scheduled-transaction operation's details say.
+/// A `schedule_update`, as undo reads it: the schedule and each field's edit.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ScheduleDetails {
-    Update {
-        scheduled_transaction_id: String,
-        fields: Vec<ScheduleFieldEdit>,
-        digest_salt: Option<String>,
-    },
-    /// The schedule deleted, and the plan's knowledge before: its tombstone is in the delta.
-    Delete {
-        scheduled_transaction_id: String,
-        server_knowledge: i64,
-    },
-    /// The schedule created: its id (a journal line), or (an intent) the digest of what was sent
-    /// and the knowledge before, to recognise it among the schedules changed since.
-    Create {
-        scheduled_transaction_id: Option<String>,
-        item_digest: Option<String>,
-        digest_salt: Option<String>,
-        server_knowledge: Option<i64>,
-    },
+pub struct ScheduleEdit {
+    pub scheduled_transaction_id: String,
+    pub fields: Vec<ScheduleFieldEdit>,
+    pub digest_salt: Option<String>,
 }
 
 /// The writes an undo of a schedule operation sends.
@@ -104,39 +90,78 @@ impl ScheduleRevert {
     }
 }
 
-/// The details of a `schedule_update`, `schedule_delete` or `schedule_create` operation or
-/// intent (`from_intent`: a creation knows no id yet, only its digest).
-pub fn parse(kind: Kind, details: &Value, from_intent: bool) -> Result<ScheduleDetails, Refusal> {
-    match kind {
-        Kind::ScheduleUpdate => {
-            let record: ScheduleUpdated = from_details(details)?;
-            Ok(ScheduleDetails::Update {
-                scheduled_transaction_id: record.scheduled_transaction_id,
-                fields: edits(record.fields, "fields")?,
-                digest_salt: record.digest_salt,
-            })
+impl UndoKind for ScheduleEdit {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "The schedule's previous values are back.";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        let record: ScheduleUpdated = from_details(entry.details)?;
+        Ok(ScheduleEdit {
+            scheduled_transaction_id: record.scheduled_transaction_id,
+            fields: edits(record.fields, "fields")?,
+            digest_salt: record.digest_salt,
+        })
+    }
+
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let (id, salt) = (&self.scheduled_transaction_id, self.digest_salt.as_deref());
+        let (plan, fmt, applied) = (reads.plan(), reads.fmt(), reads.applied());
+        Ok(update(id, &self.fields, salt, plan, fmt, applied).into())
+    }
+}
+
+impl UndoKind for ScheduleDeleted {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "The deleted schedule is recreated, with a new id.";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        from_details(entry.details)
+    }
+
+    /// The deleted schedule's tombstone, in the delta since the delete (one request).
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let changed = reads.schedules_since(self.server_knowledge).await?;
+        let id = &self.scheduled_transaction_id;
+        let tombstone = changed.iter().find(|s| &s.id == id);
+        let current = (reads.plan(), reads.server_knowledge());
+        let (fmt, applied) = (reads.fmt(), reads.applied());
+        let today = reads.today();
+        Ok(delete(id, (tombstone, &changed), current, today, fmt, applied).into())
+    }
+}
+
+impl UndoKind for ScheduleCreated {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "The created schedule is deleted.";
+
+    /// A journal line names the schedule; an intent may know it only by digest.
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        let record: ScheduleCreated = from_details(entry.details)?;
+        let by_digest = entry.from_intent && record.item_digest.is_some();
+        if record.scheduled_transaction_id.is_none() && !by_digest {
+            return Err(damaged("scheduled_transaction_id", "a string"));
         }
-        Kind::ScheduleDelete => {
-            let record: ScheduleDeleted = from_details(details)?;
-            Ok(ScheduleDetails::Delete {
-                scheduled_transaction_id: record.scheduled_transaction_id,
-                server_knowledge: record.server_knowledge,
-            })
-        }
-        Kind::ScheduleCreate => {
-            let record: ScheduleCreated = from_details(details)?;
-            let id = record.scheduled_transaction_id;
-            if id.is_none() && (!from_intent || record.item_digest.is_none()) {
-                return Err(damaged("scheduled_transaction_id", "a string"));
-            }
-            Ok(ScheduleDetails::Create {
-                scheduled_transaction_id: id,
-                item_digest: record.item_digest,
-                digest_salt: record.digest_salt,
-                server_knowledge: record.server_knowledge,
-            })
-        }
-        other => Err(Refusal::Kind(other.name().to_string())),
+        Ok(record)
+    }
+
+    /// An intent's schedule is recognised among those changed since (one request).
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let id = match (
+            self.scheduled_transaction_id,
+            self.item_digest,
+            self.digest_salt,
+        ) {
+            (Some(id), _, _) => Some(id),
+            (None, Some(digest), Some(salt)) => reads
+                .schedules_since(self.server_knowledge.unwrap_or(0))
+                .await?
+                .into_iter()
+                .find(|s| made_by(&salt, &digest, s))
+                .map(|s| s.id),
+            _ => None,
+        };
+        let (plan, fmt, applied) = (reads.plan(), reads.fmt(), reads.applied());
+        Ok(create(id.as_deref(), plan, fmt, applied).into())
     }
 }
 
@@ -395,11 +420,13 @@ mod tests {
         f
     }
 
-    fn parsed(kind: &str, details: Value, from_intent: bool) -> ScheduleDetails {
-        let Some(kind) = Kind::from_name(kind) else {
-            panic!("no kind {kind}")
+    fn parsed(details: Value, from_intent: bool) -> ScheduleEdit {
+        let entry = Entry {
+            details: &details,
+            moves: Vec::new(),
+            from_intent,
         };
-        match parse(kind, &details, from_intent) {
+        match ScheduleEdit::parse(entry) {
             Ok(d) => d,
             Err(e) => panic!("{e:?}"),
         }
@@ -410,20 +437,16 @@ mod tests {
         let mut f = plan();
         f.plan.scheduled_transactions[0].amount = -975_000;
         f.plan.scheduled_transactions[0].category_id = Some("c-rent".into());
-        let ScheduleDetails::Update {
+        let ScheduleEdit {
             scheduled_transaction_id,
             fields,
             digest_salt,
         } = parsed(
-            "schedule_update",
             json!({"scheduled_transaction_id": "s", "digest_salt": "x", "fields": {
                 "amount": {"from": -950_000, "to": -975_000},
                 "category_id": {"from": "c-fun", "to": "c-food"}}}),
             false,
-        )
-        else {
-            panic!("an update")
-        };
+        );
         let undo = update(
             &scheduled_transaction_id,
             &fields,
@@ -457,10 +480,7 @@ mod tests {
             |v: Value| crate::logic::schedules::value_digest(Some(salt), SField::Amount, &v);
         let details = json!({"scheduled_transaction_id": "s", "digest_salt": salt, "fields": {
             "amount": {"from_digest": digest(json!(-950_000)), "to_digest": digest(json!(-975_000))}}});
-        let ScheduleDetails::Update { fields, .. } = parsed("schedule_update", details, true)
-        else {
-            panic!("an update")
-        };
+        let ScheduleEdit { fields, .. } = parsed(details, true);
         let undo = update("s", &fields, Some(salt), &f.plan, &fmt(), Applied::Partly);
         assert_eq!(
             undo.conflicts,
@@ -617,31 +637,21 @@ mod tests {
 
     #[test]
     fn damaged_details_are_refused() {
-        assert!(parse(Kind::ScheduleUpdate, &json!({"fields": {}}), false).is_err());
+        let parse = |kind: Kind, details: Value, from_intent| {
+            super::super::parse_kind(kind, &details, Vec::new(), from_intent)
+        };
+        assert!(parse(Kind::ScheduleUpdate, json!({"fields": {}}), false).is_err());
+        let unknown_field =
+            json!({"scheduled_transaction_id": "s", "fields": {"nope": {"from": 1, "to": 2}}});
+        assert!(parse(Kind::ScheduleUpdate, unknown_field, false).is_err());
+        let no_knowledge = json!({"scheduled_transaction_id": "s"});
+        assert!(parse(Kind::ScheduleDelete, no_knowledge, false).is_err());
+        assert!(parse(Kind::ScheduleCreate, json!({}), false).is_err());
+        let by_digest = json!({"item_digest": "d", "digest_salt": "s"});
+        assert!(parse(Kind::ScheduleCreate, by_digest.clone(), true).is_ok());
         assert!(
-            parse(
-                Kind::ScheduleUpdate,
-                &json!({"scheduled_transaction_id": "s", "fields": {"nope": {"from": 1, "to": 2}}}),
-                false
-            )
-            .is_err()
-        );
-        assert!(
-            parse(
-                Kind::ScheduleDelete,
-                &json!({"scheduled_transaction_id": "s"}),
-                false
-            )
-            .is_err()
-        );
-        assert!(parse(Kind::ScheduleCreate, &json!({}), false).is_err());
-        assert!(
-            parse(
-                Kind::ScheduleCreate,
-                &json!({"item_digest": "d", "digest_salt": "s"}),
-                true
-            )
-            .is_ok()
+            parse(Kind::ScheduleCreate, by_digest, false).is_err(),
+            "a journal line names the schedule"
         );
     }
 }

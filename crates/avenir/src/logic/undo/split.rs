@@ -8,7 +8,10 @@
 //! longer split, or — for a line that holds its lines' digests — split otherwise. An interrupted
 //! undo (D14) whose copy was already created is not created twice: only the split one is deleted.
 
-use super::{Applied, Revert, UndoPlan, live_transaction};
+use super::irreversible::SplitIntended;
+use super::per_kind::{Entry, Landed, Planned, Reads, UndoKind};
+use super::record::{from_details, to_details};
+use super::{Applied, Refusal, Revert, UndoPlan, live_transaction};
 use crate::logic::assignable::CategoryIndex;
 use crate::logic::names::PlanNames;
 use crate::money::MoneyFormat;
@@ -30,6 +33,47 @@ pub struct SplitDone {
     pub line_digests: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest_salt: Option<String>,
+}
+
+/// `split`, as undo reads it: a journal line is reverted; an intent is only read for whether it
+/// landed, and journaled as it would have been (then the line is undone by naming it again).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SplitDetails {
+    Intended(SplitIntended),
+    Done(SplitDone),
+}
+
+impl UndoKind for SplitDetails {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "The transaction is back on one line, in its category before: created again (a new id, no bank-import link), the split one deleted.";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        match entry.from_intent {
+            true => from_details(entry.details).map(SplitDetails::Intended),
+            false => from_details(entry.details).map(SplitDetails::Done),
+        }
+    }
+
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let (plan, fmt, applied) = (reads.plan(), reads.fmt(), reads.applied());
+        Ok(match self {
+            SplitDetails::Done(done) => split(&done, plan, fmt, applied).into(),
+            SplitDetails::Intended(intended) => {
+                let landing = super::split_landing(&intended, plan);
+                let line = SplitDone {
+                    transaction_id: intended.transaction_id,
+                    category_before: intended.category_before,
+                    line_digests: Some(intended.line_digests),
+                    digest_salt: intended.digest_salt,
+                };
+                Planned::Landed(Landed {
+                    landing,
+                    line: to_details(&line),
+                    reason: None,
+                })
+            }
+        })
+    }
 }
 
 /// The salted digests of a live transaction's lines, sorted.

@@ -8,6 +8,9 @@
 //! (only the duplicate goes); an old one already back (a live transaction with its fields and
 //! lines) is not created twice.
 
+use super::Refusal;
+use super::per_kind::{Entry, Planned, Reads, UndoKind};
+use super::record::from_details;
 use super::{Applied, Revert, UndoPlan, live_transaction, recreation};
 use crate::logic::assignable::CategoryIndex;
 use crate::logic::names::PlanNames;
@@ -218,6 +221,24 @@ fn old_lines_back(
     );
     planned.lines = lines;
     planned
+}
+
+impl UndoKind for SplitEditDone {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str =
+        "The old lines are back, on the transaction created again (a new id, no bank-import link).";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        from_details(entry.details)
+    }
+
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let changed = reads
+            .transactions_since(Some(self.server_knowledge))
+            .await?;
+        let (plan, fmt, applied) = (reads.plan(), reads.fmt(), reads.applied());
+        Ok(split_edit(&self, &changed, plan, fmt, applied).into())
+    }
 }
 
 #[cfg(test)]

@@ -79,13 +79,13 @@ fn an_intents_moves_are_parsed_from_its_details() {
         {"transaction_id": "t1", "from_category_id": null, "to_category_id": "c-food"}]});
     assert_eq!(
         parse("categorize", &details, Vec::new(), true),
-        Ok(Details::Categorize {
+        Ok(Details::Categorize(details::Categorized {
             moves: vec![CategoryMove {
                 transaction_id: "t1".into(),
                 from_category_id: None,
                 to_category_id: Some("c-food".into()),
             }]
-        })
+        }))
     );
     assert_eq!(
         parse(
@@ -436,11 +436,11 @@ fn reconcile_clears_what_is_still_reconciled_and_deletes_the_adjustment() {
     );
     assert_eq!(
         parsed("reconcile", json!({"reconciled_ids": ["t1"]})),
-        Ok(Details::Reconcile {
+        Ok(Details::Reconcile(Reconciliation {
             reconciled_ids: vec!["t1".into()],
             adjustment_id: None,
             recognition: None,
-        }),
+        })),
         "a reconciliation without adjustment"
     );
     // an intent interrupted after its adjustment finds it by digest
@@ -448,7 +448,8 @@ fn reconcile_clears_what_is_still_reconciled_and_deletes_the_adjustment() {
                         "item_digests": ["d"]});
     assert!(matches!(
         parse("reconcile", &intent, Vec::new(), true),
-        Ok(Details::Reconcile { recognition: Some(ref r), .. }) if r.item_digests == ["d"]
+        Ok(Details::Reconcile(Reconciliation { recognition: Some(ref r), .. }))
+            if r.item_digests == ["d"]
     ));
     assert_eq!(
         parsed(
@@ -856,7 +857,7 @@ fn an_intent_of_a_kind_undo_reads_only_for_its_landing_is_parsed() {
         json!({"transaction_id": "t1", "category_before": null, "line_digests": ["a", "b"]});
     assert_eq!(
         parse("split", &split, Vec::new(), true),
-        Ok(Details::Irreversible(Irreversible::Split(
+        Ok(Details::Split(split::SplitDetails::Intended(
             irreversible::SplitIntended {
                 transaction_id: "t1".into(),
                 category_before: None,
@@ -866,7 +867,10 @@ fn an_intent_of_a_kind_undo_reads_only_for_its_landing_is_parsed() {
         )))
     );
     // A journal line of a split is undone since split undo exists; of a new account, never.
-    assert!(matches!(parsed("split", split), Ok(Details::Split(_))));
+    assert!(matches!(
+        parsed("split", split),
+        Ok(Details::Split(split::SplitDetails::Done(_)))
+    ));
     assert_eq!(
         parsed("account_create", json!({})),
         Err(Refusal::Kind("account_create".into()))
@@ -878,17 +882,15 @@ fn an_intent_of_a_kind_undo_reads_only_for_its_landing_is_parsed() {
             Vec::new(),
             true
         ),
-        Ok(Details::Irreversible(Irreversible::CategoryCreate(
-            irreversible::CategoryIntended {
-                category_group_id: "g".into(),
-                name_digest: Some("d".into()),
-                digest_salt: None,
-            }
-        )))
+        Ok(Details::CategoryCreate(irreversible::CategoryIntended {
+            category_group_id: "g".into(),
+            name_digest: Some("d".into()),
+            digest_salt: None,
+        }))
     );
     assert_eq!(
         parse("import", &json!({"server_knowledge": 12}), Vec::new(), true),
-        Ok(Details::Irreversible(Irreversible::Import(
+        Ok(Details::Import(irreversible::ImportDetails::Intended(
             irreversible::ImportIntended {
                 server_knowledge: Some(12)
             }
@@ -910,7 +912,7 @@ fn an_intent_of_a_kind_undo_reads_only_for_its_landing_is_parsed() {
             Vec::new(),
             true
         ),
-        Ok(Details::Irreversible(Irreversible::Target {
+        Ok(Details::Target(TargetDetails::Unrestorable {
             category_id: "c".into(),
             before: Some("y".into()),
             after: "x".into(),
@@ -1057,7 +1059,7 @@ fn delete_details_parse_and_refuse_when_damaged() {
 
 fn update_of(details: Value, from_intent: bool) -> (Vec<TransactionEdit>, Option<String>) {
     match parse("update", &details, Vec::new(), from_intent) {
-        Ok(Details::Update { edits, digest_salt }) => (edits, digest_salt),
+        Ok(Details::Update(update::UpdateDetails { edits, digest_salt })) => (edits, digest_salt),
         other => panic!("an update: {other:?}"),
     }
 }

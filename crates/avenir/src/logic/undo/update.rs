@@ -3,6 +3,8 @@
 //! transaction's fields by YNAB's key ([`super::fields`]).
 
 use super::fields::{FieldEdit, FieldRecord, Standing, edits, payee_name};
+use super::per_kind::{Entry, Planned, Reads, UndoKind};
+use super::record::from_details;
 use super::{Applied, Refusal, Revert, UndoPlan, live_transaction};
 use crate::logic::names::PlanNames;
 use crate::logic::updates::Field;
@@ -50,6 +52,29 @@ impl Updated {
             })
             .collect::<Result<_, Refusal>>()?;
         Ok((changes, self.digest_salt))
+    }
+}
+
+/// An `update`, as undo reads it: each transaction's field edits, and the salt of any digest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateDetails {
+    pub edits: Vec<TransactionEdit>,
+    pub digest_salt: Option<String>,
+}
+
+impl UndoKind for UpdateDetails {
+    const REVERTED: bool = true;
+    const UNDONE: &'static str = "Previous values restored.";
+
+    fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
+        let (edits, digest_salt) = from_details::<Updated>(entry.details)?.edits()?;
+        Ok(UpdateDetails { edits, digest_salt })
+    }
+
+    async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
+        let (plan, fmt, applied) = (reads.plan(), reads.fmt(), reads.applied());
+        let salt = self.digest_salt.as_deref();
+        Ok(update(&self.edits, salt, plan, fmt, applied).into())
     }
 }
 
