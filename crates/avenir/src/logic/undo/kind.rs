@@ -5,11 +5,10 @@
 //! would do now. Every `match` on a kind is exhaustive, and a record without the trait does not
 //! compile; adding a kind is its own files and one line here.
 
+use super::Refusal;
 use super::per_kind::{Entry, Planned, Reads, UndoKind};
-use super::{Refusal, schedules, split, split_edit, update};
-use super::{budget_plan, category_merge, details, irreversible, link, merge, reverting};
 
-/// The one list of kinds: `Variant = "journal name" => record type,`.
+/// The one list of kinds: `Variant = "journal name" => record type,` (a path from `logic::undo`).
 macro_rules! kinds {
     ($($(#[$doc:meta])* $kind:ident = $name:literal => $record:ty,)*) => {
         /// A kind of journaled operation, as its journal line and intent name it (`kind`).
@@ -70,34 +69,34 @@ macro_rules! kinds {
 }
 
 kinds! {
-    Categorize = "categorize" => details::Categorized,
-    Budget = "budget" => details::Budgeted,
-    Move = "move" => details::Moved,
-    Create = "create" => details::Created,
-    Flag = "flag" => details::Flagged,
-    Payee = "payee" => details::PayeeRenamed,
-    Reconcile = "reconcile" => details::Reconciliation,
-    Category = "category" => details::CategoryEdit,
-    Target = "target" => details::TargetDetails,
-    Approve = "approve" => details::Approved,
-    Delete = "delete" => details::Deleted,
-    Update = "update" => update::UpdateDetails,
-    Split = "split" => split::SplitDetails,
-    CategoryCreate = "category_create" => irreversible::CategoryIntended,
-    Import = "import" => irreversible::ImportDetails,
-    AccountCreate = "account_create" => irreversible::AccountIntended,
-    ScheduleUpdate = "schedule_update" => schedules::ScheduleEdit,
-    ScheduleDelete = "schedule_delete" => schedules::ScheduleDeleted,
-    ScheduleCreate = "schedule_create" => schedules::ScheduleCreated,
-    SplitEdit = "split_edit" => split_edit::SplitEditDone,
-    Merge = "merge" => merge::Merged,
-    Link = "link" => link::Linked,
-    BudgetPlan = "budget_plan" => budget_plan::PlanApplied,
-    CategoryMerge = "category_merge" => category_merge::CategoryMergeDone,
+    Categorize = "categorize" => super::details::Categorized,
+    Budget = "budget" => super::details::Budgeted,
+    Move = "move" => super::details::Moved,
+    Create = "create" => super::details::Created,
+    Flag = "flag" => super::details::Flagged,
+    Payee = "payee" => super::details::PayeeRenamed,
+    Reconcile = "reconcile" => super::details::Reconciliation,
+    Category = "category" => super::details::CategoryEdit,
+    Target = "target" => super::details::TargetDetails,
+    Approve = "approve" => super::details::Approved,
+    Delete = "delete" => super::details::Deleted,
+    Update = "update" => super::update::UpdateDetails,
+    Split = "split" => super::split::SplitDetails,
+    CategoryCreate = "category_create" => super::irreversible::CategoryIntended,
+    Import = "import" => super::irreversible::ImportDetails,
+    AccountCreate = "account_create" => super::irreversible::AccountIntended,
+    ScheduleUpdate = "schedule_update" => super::schedules::ScheduleEdit,
+    ScheduleDelete = "schedule_delete" => super::schedules::ScheduleDeleted,
+    ScheduleCreate = "schedule_create" => super::schedules::ScheduleCreated,
+    SplitEdit = "split_edit" => super::split_edit::SplitEditDone,
+    Merge = "merge" => super::merge::Merged,
+    Link = "link" => super::link::Linked,
+    BudgetPlan = "budget_plan" => super::budget_plan::PlanApplied,
+    CategoryMerge = "category_merge" => super::category_merge::CategoryMergeDone,
     /// An undo's own intent (it writes no operation line of this kind).
-    Undo = "undo" => reverting::UndoItself,
+    Undo = "undo" => super::reverting::UndoItself,
     /// The conformance suite's fixture writes, which change nothing.
-    ConformanceFixture = "conformance_fixture" => irreversible::FixtureWrite,
+    ConformanceFixture = "conformance_fixture" => super::irreversible::FixtureWrite,
 }
 
 impl Kind {

@@ -196,36 +196,17 @@ pub enum Revert {
 }
 
 impl Revert {
-    /// The sentence an applied undo answers with. It follows what was reverted, which is not
-    /// always the operation's own kind (`op`): a partly applied move whose undo sets one amount
-    /// back says so of one amount.
+    /// The sentence an applied undo answers with: the operation's kind's (`op`), except where
+    /// what was reverted is narrower or wider than it — a partly applied move whose undo sets
+    /// one amount back says so of one amount, and a month's plan that had targets names them.
     pub fn undone(&self, op: Kind) -> &'static str {
-        let kind = match self {
+        match self {
             Revert::BudgetPlan { targets, .. } if !targets.is_empty() => {
-                return "Assigned amounts and targets restored.";
+                "Assigned amounts and targets restored."
             }
-            Revert::Categorize { .. } => Kind::Categorize,
-            Revert::Budget { .. } => Kind::Budget,
-            Revert::Move { .. } => Kind::Move,
-            Revert::Approve { .. } => Kind::Approve,
-            Revert::Create { .. } if op == Kind::Import => Kind::Import,
-            Revert::Create { .. } => Kind::Create,
-            Revert::Flags { .. } => Kind::Flag,
-            Revert::Update { .. } => Kind::Update,
-            Revert::Payee { .. } => Kind::Payee,
-            Revert::Reconcile { .. } => Kind::Reconcile,
-            Revert::Target { .. } => Kind::Target,
-            Revert::Category { .. } => Kind::Category,
-            Revert::Recreate { .. } => Kind::Delete,
-            Revert::Schedule(revert) => revert.kind(),
-            Revert::SplitEdit { .. } if op == Kind::Split => Kind::Split,
-            Revert::SplitEdit { .. } => Kind::SplitEdit,
-            Revert::Merge { .. } => Kind::Merge,
-            Revert::Link { .. } => Kind::Link,
-            Revert::BudgetPlan { .. } => Kind::BudgetPlan,
-            Revert::CategoryMerge { .. } => Kind::CategoryMerge,
-        };
-        kind.undone()
+            Revert::Budget { .. } => Kind::Budget.undone(),
+            _ => op.undone(),
+        }
     }
 }
 

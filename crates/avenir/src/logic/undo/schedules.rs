@@ -3,7 +3,6 @@
 //! schedule), `schedule_create` deletes the schedule it made, `schedule_delete` recreates the
 //! deleted one from YNAB's record of it (its tombstone), with a new id.
 
-use super::Kind;
 use super::details::{Refusal, damaged};
 use super::fields::{FieldEdit, FieldRecord, Standing, edits, payee_name};
 use super::per_kind::{Entry, Planned, Reads, UndoKind};
@@ -77,17 +76,6 @@ pub enum ScheduleRevert {
         save: ScheduleSave,
         knowledge: i64,
     },
-}
-
-impl ScheduleRevert {
-    /// The kind of operation this revert undoes.
-    pub fn kind(&self) -> Kind {
-        match self {
-            ScheduleRevert::Put { .. } => Kind::ScheduleUpdate,
-            ScheduleRevert::Delete { .. } => Kind::ScheduleCreate,
-            ScheduleRevert::Recreate { .. } => Kind::ScheduleDelete,
-        }
-    }
 }
 
 impl UndoKind for ScheduleEdit {
@@ -395,6 +383,7 @@ pub fn delete(
 mod tests {
     use super::*;
     use crate::logic::fixtures::Fixture;
+    use crate::logic::undo::Kind;
 
     fn fmt() -> MoneyFormat {
         MoneyFormat::default()
