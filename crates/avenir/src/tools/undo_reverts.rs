@@ -229,46 +229,23 @@ async fn irreversible(
         reason,
     } = landed;
     let (id, kind) = (&op.operation_id, &op.kind);
-    let message = match landing {
-        Landing::NotApplied if kind == "import" => format!(
-            "Operation {id} (import) brought nothing into the plan: it was not applied in YNAB, or found nothing new. Nothing to undo; it is no longer listed as unfinished."
-        ),
-        Landing::NotApplied => format!(
-            "Operation {id} ({kind}) was not applied in YNAB: nothing to undo. It is no longer listed as unfinished."
-        ),
-        Landing::Applied => {
-            let operation = Operation {
-                operation_id: id.clone(),
-                plan_id: snapshot.id().to_string(),
-                kind: kind.clone(),
-                applied_at: applied_at_now(),
-                moves: Vec::new(),
-                details,
-                undoable: reason.as_ref().map(|_| false),
-                reason: reason.clone(),
-            };
-            context
-                .journal
-                .blocking(move |journal| journal.append(&operation))
-                .await?;
-            match &reason {
-                Some(reason) => format!(
-                    "Operation {id} ({kind}) was applied in YNAB before the interruption, and cannot be undone here: {reason}. The journal now records it."
-                ),
-                None => format!(
-                    "Operation {id} ({kind}) was applied in YNAB before the interruption. The journal now records it: call undo_operation with operation_id {id} to revert it."
-                ),
-            }
-        }
-        Landing::Unknown => match &reason {
-            Some(reason) => format!(
-                "Operation {id} ({kind}) was interrupted, and the plan shows neither what it was to write nor what was there before: it cannot be undone here ({reason}). It is no longer listed as unfinished."
-            ),
-            None => format!(
-                "Operation {id} ({kind}) was interrupted, and the plan shows neither what it was to write nor what was there before: it is left as it is. It is no longer listed as unfinished."
-            ),
-        },
-    };
+    if landing == Landing::Applied {
+        let operation = Operation {
+            operation_id: id.clone(),
+            plan_id: snapshot.id().to_string(),
+            kind: kind.clone(),
+            applied_at: applied_at_now(),
+            moves: Vec::new(),
+            details,
+            undoable: reason.as_ref().map(|_| false),
+            reason: reason.clone(),
+        };
+        context
+            .journal
+            .blocking(move |journal| journal.append(&operation))
+            .await?;
+    }
+    let message = landed_message(op, &landing, reason.as_deref());
     let outcome = if landing == Landing::Applied {
         "applied"
     } else {
@@ -298,6 +275,32 @@ async fn irreversible(
         value,
         plan_id: snapshot.id().to_string(),
     })
+}
+
+/// What an interrupted write of a kind only read for whether it landed says: not applied,
+/// applied (and now journaled, with why it cannot be undone when it cannot), or unknown.
+fn landed_message(op: &Operation, landing: &Landing, reason: Option<&str>) -> String {
+    let (id, kind) = (&op.operation_id, &op.kind);
+    match (landing, reason) {
+        (Landing::NotApplied, _) if kind == "import" => format!(
+            "Operation {id} (import) brought nothing into the plan: it was not applied in YNAB, or found nothing new. Nothing to undo; it is no longer listed as unfinished."
+        ),
+        (Landing::NotApplied, _) => format!(
+            "Operation {id} ({kind}) was not applied in YNAB: nothing to undo. It is no longer listed as unfinished."
+        ),
+        (Landing::Applied, Some(reason)) => format!(
+            "Operation {id} ({kind}) was applied in YNAB before the interruption, and cannot be undone here: {reason}. The journal now records it."
+        ),
+        (Landing::Applied, None) => format!(
+            "Operation {id} ({kind}) was applied in YNAB before the interruption. The journal now records it: call undo_operation with operation_id {id} to revert it."
+        ),
+        (Landing::Unknown, Some(reason)) => format!(
+            "Operation {id} ({kind}) was interrupted, and the plan shows neither what it was to write nor what was there before: it cannot be undone here ({reason}). It is no longer listed as unfinished."
+        ),
+        (Landing::Unknown, None) => format!(
+            "Operation {id} ({kind}) was interrupted, and the plan shows neither what it was to write nor what was there before: it is left as it is. It is no longer listed as unfinished."
+        ),
+    }
 }
 
 /// Whether an interrupted undo of a `delete` recreated its transactions: its intent holds the
