@@ -98,7 +98,7 @@ fn main() {
             today: chrono::NaiveDate::from_ymd_opt(2026, 9, 25),
             fresh_seconds: 3600,
             confidence_threshold: avenir::config::ConfidenceThreshold::DEFAULT,
-            require_elicitation: false,
+            confirm: avenir::confirmations::ConfirmPolicy::ByRisk,
             journal: Some(std::env::temp_dir().join("avenir-bench-journal.jsonl")),
             cache: None,
             conformance_fixtures: false,

@@ -53,8 +53,9 @@ enum Command {
     /// On your YNAB plan (YNAB_API_KEY), on the demo plan (--demo) or on a plan file
     /// (--plan-file FILE). A write shows what it would change: at a terminal you type yes to
     /// apply it; in a pipe or a script it prints a confirmation code instead and changes nothing
-    /// until the same command comes back with --confirm CODE (AVENIR_MCP_REQUIRE_ELICITATION=1
-    /// allows only the terminal's yes). The demo plan, its journal (for undo_operation) and its
+    /// until the same command comes back with --confirm CODE. By default a delete, a merge or a
+    /// change of many items needs the terminal's yes (AVENIR_MCP_CONFIRM: by-risk, answer — only
+    /// the terminal's yes — or codes). The demo plan, its journal (for undo_operation) and its
     /// codes are kept between calls in $XDG_STATE_HOME/avenir-mcp/cli/demo (else
     /// ~/.local/state/avenir-mcp/cli/demo); --demo --reset starts it over.
     ///

@@ -872,6 +872,7 @@ fn start_sharing(base: &str, journal: &std::path::Path, state: &std::path::Path)
         ("AVENIR_MCP_TODAY", "2026-09-25"),
         ("AVENIR_MCP_FRESH_SECONDS", "0"),
         ("AVENIR_MCP_REQUIRE_ELICITATION", ""),
+        ("AVENIR_MCP_CONFIRM", ""),
         ("AVENIR_MCP_RATE_LIMIT", "200"),
         ("AVENIR_MCP_JOURNAL", journal.to_str().unwrap_or("")),
         ("XDG_STATE_HOME", state.to_str().unwrap_or("")),

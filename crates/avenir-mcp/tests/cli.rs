@@ -35,6 +35,7 @@ impl State {
             "AVENIR_MCP_JOURNAL",
             "AVENIR_MCP_WRITE",
             "AVENIR_MCP_REQUIRE_ELICITATION",
+            "AVENIR_MCP_CONFIRM",
             "AVENIR_MCP_CACHE",
             "AVENIR_MCP_LOG_LEVEL",
         ] {

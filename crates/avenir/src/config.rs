@@ -16,9 +16,9 @@ pub struct Settings {
     /// `AVENIR_MCP_CONFIDENCE_THRESHOLD` (default 0.90): the share of a payee's history that
     /// must agree before `suggest_categories` suggests a category.
     pub confidence_threshold: ConfidenceThreshold,
-    /// `AVENIR_MCP_REQUIRE_ELICITATION=1` exactly: only a yes given in the client's own form
-    /// confirms a write; codes are neither issued nor accepted.
-    pub require_elicitation: bool,
+    /// What may confirm a write: `AVENIR_MCP_CONFIRM` (`answer`, `by-risk` — the default — or
+    /// `codes`); `AVENIR_MCP_REQUIRE_ELICITATION=1` exactly means `answer`.
+    pub confirm: crate::confirmations::ConfirmPolicy,
     /// Where the journal is; `None`: `AVENIR_MCP_JOURNAL` or the default, evaluated at each use.
     pub journal: Option<std::path::PathBuf>,
     /// `AVENIR_MCP_CACHE=1` exactly: the directory of the plan cache kept between runs
@@ -88,8 +88,11 @@ impl Settings {
             })?,
             _ => 0,
         };
-        let require_elicitation =
-            std::env::var("AVENIR_MCP_REQUIRE_ELICITATION").as_deref() == Ok("1");
+        let confirm = crate::confirmations::ConfirmPolicy::from_env(
+            std::env::var("AVENIR_MCP_CONFIRM").ok().as_deref(),
+            std::env::var("AVENIR_MCP_REQUIRE_ELICITATION").as_deref() == Ok("1"),
+        )
+        .map_err(|error| error.to_string())?;
         let confidence_threshold = match std::env::var("AVENIR_MCP_CONFIDENCE_THRESHOLD") {
             Ok(value) if !value.trim().is_empty() => parse_confidence_threshold(&value)?,
             _ => ConfidenceThreshold::DEFAULT,
@@ -106,7 +109,7 @@ impl Settings {
             today,
             fresh_seconds,
             confidence_threshold,
-            require_elicitation,
+            confirm,
             journal: None,
             cache,
             conformance_fixtures: conformance_fixtures()?,

@@ -35,7 +35,7 @@ impl Context {
             plans = plans.with_cache(PlanCache::new(dir.clone()));
         }
         Context {
-            confirmations: Confirmations::new(settings.require_elicitation),
+            confirmations: Confirmations::new(settings.confirm),
             journal,
             plans,
             settings,
@@ -60,7 +60,7 @@ impl Context {
             confirmations: Confirmations {
                 codes: CodeStore::shared(shared.clone()),
                 states,
-                ..Confirmations::new(settings.require_elicitation)
+                ..Confirmations::new(settings.confirm)
             },
             journal: Journal::new(JournalLocation::Shared(shared)),
             plans: PlanStore::new(client, fresh_for),

@@ -7,6 +7,7 @@ mod category_tools;
 mod chart_tools;
 mod common;
 mod confirm;
+mod confirm_policy;
 mod create_account_tool;
 mod debt_tools;
 mod delete_tool;

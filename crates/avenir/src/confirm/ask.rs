@@ -3,9 +3,10 @@
 //! how the person's answer is read.
 
 use super::{
-    ANSWER_INVALID, AskContext, BAD_CODE, BUDGET_CHANGED, CANNOT_ASK, CODE_NOT_CHECKED,
-    CODE_NOT_KEPT, CODES_DISABLED, Confirmations, Decision, codes,
+    ANSWER_INVALID, AskContext, BAD_CODE, BUDGET_CHANGED, CODE_NOT_CHECKED, CODE_NOT_KEPT,
+    Confirmations, Decision, cannot_ask, code_not_enough, codes,
 };
+use crate::confirmations::Risk;
 use crate::context::Context;
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest, InputRequests,
@@ -22,11 +23,11 @@ async fn redeem(
 ) -> Decision {
     match confirmations.codes.redeem_async(presented, fp, call).await {
         Ok(codes::Redeemed::Valid) => Decision::Apply,
-        Ok(codes::Redeemed::PlanChanged) => Decision::Refused(BUDGET_CHANGED),
-        Ok(codes::Redeemed::Refused) => Decision::Refused(BAD_CODE),
+        Ok(codes::Redeemed::PlanChanged) => Decision::Refused(BUDGET_CHANGED.into()),
+        Ok(codes::Redeemed::Refused) => Decision::Refused(BAD_CODE.into()),
         Err(error) => {
             tracing::warn!("{error}");
-            Decision::Refused(CODE_NOT_CHECKED)
+            Decision::Refused(CODE_NOT_CHECKED.into())
         }
     }
 }
@@ -35,18 +36,19 @@ async fn redeem(
 pub(crate) async fn decide(
     context: &Context,
     ask: &AskContext,
-    tool: &str,
+    (tool, risk): (&str, Risk),
     fp: &str,
     question: &str,
 ) -> Decision {
     let confirmations = &context.confirmations;
-    let required = confirmations.require_elicitation;
+    // Only the person's own answer confirms: no code is issued, none accepted.
+    let required = !confirmations.policy.codes_allowed(risk);
     let call = associated_data(tool, &ask.arguments);
     let code = async |fp: &str| match confirmations.codes.issue_async(fp, &call).await {
         Ok(code) => Decision::Code(code),
         Err(error) => {
             tracing::warn!("{error}");
-            Decision::Refused(CODE_NOT_KEPT)
+            Decision::Refused(CODE_NOT_KEPT.into())
         }
     };
     let dismissed = async |fp: &str| {
@@ -58,13 +60,13 @@ pub(crate) async fn decide(
     };
     if let Some(presented) = &ask.confirmation {
         if required {
-            return Decision::Refused(CODES_DISABLED);
+            return Decision::Refused(code_not_enough(confirmations.policy, risk).into());
         }
         return redeem(confirmations, presented, fp, &call).await;
     }
     if !ask.can_ask {
         return if required {
-            Decision::Refused(CANNOT_ASK)
+            Decision::Refused(cannot_ask(confirmations.policy, risk).into())
         } else {
             code(fp).await
         };
@@ -75,18 +77,18 @@ pub(crate) async fn decide(
             return input_required(confirmations, &associated, fp, question);
         };
         let Some(sealed) = confirmations.states.open(associated.as_bytes(), state) else {
-            return Decision::Refused(ANSWER_INVALID);
+            return Decision::Refused(ANSWER_INVALID.into());
         };
         let Some(answer) = ask.input_responses.as_ref().and_then(|r| r.get("confirm")) else {
             // A retry without the answer: ask again (the state's nonce stays unspent).
             return input_required(confirmations, &associated, fp, question);
         };
         if !confirmations.states.spend_async(&sealed.nonce).await {
-            return Decision::Refused(ANSWER_INVALID);
+            return Decision::Refused(ANSWER_INVALID.into());
         }
         return match read_answer(answer) {
             Answer::Yes if sealed.fingerprint == fp => Decision::Apply,
-            Answer::Yes => Decision::Refused(BUDGET_CHANGED),
+            Answer::Yes => Decision::Refused(BUDGET_CHANGED.into()),
             Answer::No => Decision::Declined,
             Answer::Dismissed => dismissed(fp).await,
         };
@@ -161,7 +163,7 @@ fn input_required(
     question: &str,
 ) -> Decision {
     let Some(state) = confirmations.states.seal(associated.as_bytes(), fp) else {
-        return Decision::Refused(ANSWER_INVALID);
+        return Decision::Refused(ANSWER_INVALID.into());
     };
     let mut requests = InputRequests::new();
     requests.insert(

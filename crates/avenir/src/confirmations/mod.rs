@@ -1,12 +1,14 @@
 //! What a process keeps to check a person's answers to confirmed writes: confirmation codes
 //! (`codes`), the sealed answer states of the 2026-07-28 round trip (`answer_state`) and the
-//! elicitation policy. `Context` holds one [`Confirmations`]; the path in `confirm` reads it.
+//! policy of what may confirm (`policy`). `Context` holds one [`Confirmations`]; the path in `confirm` reads it.
 
 pub mod answer_state;
 pub mod codes;
+pub mod policy;
 
 use answer_state::AnswerStates;
 use codes::CodeStore;
+pub use policy::{ConfirmPolicy, Risk};
 use std::time::Duration;
 
 /// The per-process confirmation state: codes, answer states, the policy.
@@ -14,28 +16,28 @@ use std::time::Duration;
 pub struct Confirmations {
     pub codes: CodeStore,
     pub states: AnswerStates,
-    /// `AVENIR_MCP_REQUIRE_ELICITATION=1`.
-    pub require_elicitation: bool,
+    /// What may confirm a write (`AVENIR_MCP_CONFIRM`, `AVENIR_MCP_REQUIRE_ELICITATION`).
+    pub policy: ConfirmPolicy,
     /// How long an in-call question waits for the person.
     pub elicitation_timeout: Duration,
 }
 
 impl Confirmations {
-    pub fn new(require_elicitation: bool) -> Self {
+    pub fn new(policy: ConfirmPolicy) -> Self {
         Confirmations {
             codes: CodeStore::default(),
             states: AnswerStates::default(),
-            require_elicitation,
+            policy,
             elicitation_timeout: Duration::from_secs(600),
         }
     }
 
     /// The same, with codes and answer states on `clock` (tests move it to expire them).
-    pub fn with_clock(require_elicitation: bool, clock: codes::ManualClock) -> Self {
+    pub fn with_clock(policy: ConfirmPolicy, clock: codes::ManualClock) -> Self {
         Confirmations {
             codes: CodeStore::new(Box::new(clock.clone())),
             states: AnswerStates::new(Box::new(clock)),
-            require_elicitation,
+            policy,
             elicitation_timeout: Duration::from_secs(600),
         }
     }

@@ -256,7 +256,7 @@ pub fn confirmed_tool<T: ConfirmedTool>() -> ToolSpec {
     ToolSpec {
         name: T::TOOL,
         title: T::TITLE,
-        description: <T as ConfirmedTool>::description,
+        description: confirmed_description::<T>,
         input_schema: confirmed_input_schema::<T::Args>,
         output_schema: T::output_schema,
         read_only: false,
@@ -265,6 +265,15 @@ pub fn confirmed_tool<T: ConfirmedTool>() -> ToolSpec {
         fields: T::Args::FIELDS,
         run: run_confirmed::<T>,
     }
+}
+
+/// A write's description: the tool's own, then what agreement to its preview is.
+fn confirmed_description<T: ConfirmedTool>(writes: bool) -> String {
+    format!(
+        "{} {}",
+        <T as ConfirmedTool>::description(writes),
+        crate::confirm::AGREEMENT
+    )
 }
 
 fn run_confirmed<T: ConfirmedTool>(

@@ -1,0 +1,184 @@
+//! What may confirm a write (`AVENIR_MCP_CONFIRM`), through the protocol, with an agent that
+//! passes every confirmation code straight back without asking anyone — the headless client a
+//! request alone can drive. By default (`by-risk`) a code still confirms a single budget move,
+//! but a delete, a merge or a change of many items needs the person's own answer: the agent gets
+//! no code and nothing is written. `codes` lets codes confirm them; a code confirms only the
+//! preview it was issued for, whatever a memo says.
+
+use crate::common;
+
+use avenir::confirmations::ConfirmPolicy;
+use common::{Asker, Era, Harness, Options, Reply, id, live_transactions, start_options};
+use serde_json::{Value, json};
+
+fn plan() -> String {
+    id("demo-budget")
+}
+
+async fn harness(policy: ConfirmPolicy, asker: Option<Asker>) -> Harness {
+    let mut options = Options::new(Era::Legacy);
+    options.settings.confirm = policy;
+    options.asker = asker;
+    start_options(options).await
+}
+
+/// What an agent that takes every request as agreement does: call, and pass any code it gets
+/// straight back. The final answer: the structured value, or the error's text.
+async fn agent(h: &Harness, tool: &'static str, args: Value) -> Result<Value, String> {
+    let first = h.call(tool, args.clone()).await;
+    if first.is_error == Some(true) {
+        return Err(common::text_of(&first));
+    }
+    let value = first.structured_content.expect("structured content");
+    let Some(code) = value["confirmation"].as_str() else {
+        return Ok(value);
+    };
+    let again = h.call(tool, common::with_code(args, &json!(code))).await;
+    match again.is_error {
+        Some(true) => Err(common::text_of(&again)),
+        _ => Ok(again.structured_content.expect("structured content")),
+    }
+}
+
+/// The live MARKET FRESH −71.86 of 2026-09-19 (the demo's duplicate pair).
+async fn market_fresh(h: &Harness) -> Vec<String> {
+    live_transactions(h, &plan())
+        .await
+        .into_iter()
+        .filter(|t| t.date == "2026-09-19" && t.amount == -71_860)
+        .map(|t| t.id)
+        .collect()
+}
+
+async fn restaurants(h: &Harness) -> i64 {
+    let month = h.other_app().month(&plan(), "2026-09-01").await;
+    let month = month.expect("month");
+    let categories = month.categories.unwrap_or_default();
+    let found = categories.iter().find(|c| *c.id == id("cat-restaurants"));
+    found.expect("Restaurants").budgeted
+}
+
+fn move_args() -> Value {
+    json!({"plan_id": "last-used", "month": "2026-09", "from_category_id": id("cat-groceries"),
+           "to_category_id": id("cat-restaurants"), "amount": 10})
+}
+
+#[tokio::test]
+async fn by_default_an_agent_alone_cannot_delete_but_can_move_money() {
+    let h = harness(ConfirmPolicy::default(), None).await;
+    let before = market_fresh(&h).await;
+    assert_eq!(before.len(), 2);
+    let args = json!({"plan_id": "last-used", "transaction_ids": [before[0]]});
+    let refused = agent(&h, "delete_transactions", args).await;
+    let Err(message) = refused else {
+        panic!("a delete applied without the person: {refused:?}")
+    };
+    assert!(
+        message.starts_with("This is a delete, which only the user's own answer can confirm, and this client cannot ask them: nothing was changed."),
+        "{message}"
+    );
+    // What the agent is told to do next is to tell the person, not to retry with a code.
+    assert!(message.contains("Tell the user"), "{message}");
+    assert!(!message.contains("call again with"), "{message}");
+    assert_eq!(market_fresh(&h).await, before, "nothing deleted");
+    assert_eq!(common::writes_served(&h), 0);
+    assert!(common::journal_lines(&h).is_empty());
+
+    // A single move is still confirmed by the code the preview gave.
+    let moved = agent(&h, "move_money", move_args()).await;
+    assert_eq!(
+        moved.as_ref().map(|v| v["status"].clone()),
+        Ok(json!("applied"))
+    );
+    assert_eq!(restaurants(&h).await, 130_000, "120.00 + 10.00");
+}
+
+#[tokio::test]
+async fn by_default_a_merge_or_many_items_at_once_need_the_person() {
+    let h = harness(ConfirmPolicy::default(), None).await;
+    let payees = h.other_app().payees(&plan()).await.expect("payees");
+    let market: Vec<String> = payees
+        .iter()
+        .filter(|p| p.name.starts_with("CB MARKET FRESH"))
+        .map(|p| p.id.to_string())
+        .collect();
+    assert!(market.len() > 1);
+    let merge = json!({"plan_id": "last-used", "source_payee_ids": market,
+                       "target_name": "Market Fresh"});
+    let message = agent(&h, "merge_payees", merge).await.expect_err("refused");
+    assert!(
+        message.starts_with("This is a merge, which only"),
+        "{message}"
+    );
+
+    // Eleven transactions flagged at once: a bulk change.
+    let ids: Vec<String> = live_transactions(&h, &plan())
+        .await
+        .into_iter()
+        .take(11)
+        .map(|t| t.id)
+        .collect();
+    let flags: Vec<Value> = ids
+        .iter()
+        .map(|id| json!({"transaction_id": id, "color": "red"}))
+        .collect();
+    let flags = json!({"plan_id": "last-used", "flags": flags});
+    let message = agent(&h, "flag_transactions", flags)
+        .await
+        .expect_err("refused");
+    assert!(
+        message.starts_with("This is a change of 11 items at once, which only"),
+        "{message}"
+    );
+    assert_eq!(common::writes_served(&h), 0);
+}
+
+#[tokio::test]
+async fn a_code_passed_for_a_risky_write_is_refused_and_the_person_can_still_answer() {
+    // A code for a delete is not enough, whoever made it up.
+    let h = harness(ConfirmPolicy::default(), Some(Asker::new(Reply::Yes))).await;
+    let before = market_fresh(&h).await;
+    let args = json!({"plan_id": "last-used", "transaction_ids": [before[0]]});
+    let message = h
+        .error(
+            "delete_transactions",
+            common::with_code(args.clone(), &json!("AAAAAAAAAAA")),
+        )
+        .await;
+    assert!(
+        message.starts_with(
+            "A confirmation code cannot confirm a delete: only the user's own answer can"
+        ),
+        "{message}"
+    );
+    assert_eq!(market_fresh(&h).await, before);
+    // The person answers in the client: yes deletes it.
+    let done = h.ok("delete_transactions", args).await;
+    assert_eq!(done["status"], "applied", "{done}");
+    assert_eq!(market_fresh(&h).await, before[1..]);
+}
+
+#[tokio::test]
+async fn with_codes_chosen_an_agent_confirms_a_delete_only_with_its_own_preview_s_code() {
+    let h = harness(ConfirmPolicy::Codes, None).await;
+    let before = market_fresh(&h).await;
+    // A code issued for deleting the first cannot delete the second (a memo may say otherwise).
+    let first = json!({"plan_id": "last-used", "transaction_ids": [before[0]]});
+    let preview = h.ok("delete_transactions", first).await;
+    let code = preview["confirmation"].clone();
+    assert!(code.is_string(), "{preview}");
+    let second = json!({"plan_id": "last-used", "transaction_ids": [before[1]]});
+    let message = h
+        .error("delete_transactions", common::with_code(second, &code))
+        .await;
+    assert!(
+        message.starts_with("This confirmation code is unknown"),
+        "{message}"
+    );
+    assert_eq!(market_fresh(&h).await, before);
+    // The agent passing its own preview's code back is what `codes` allows.
+    let args = json!({"plan_id": "last-used", "transaction_ids": [before[0]]});
+    let done = agent(&h, "delete_transactions", args).await;
+    assert_eq!(done.map(|v| v["status"].clone()), Ok(json!("applied")));
+    assert_eq!(market_fresh(&h).await, before[1..]);
+}
