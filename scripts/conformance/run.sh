@@ -80,7 +80,7 @@ wait_for_line() {
 
 # ---- the local server: --demo over HTTP behind its bearer token ----------------------------------
 token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-env -u AVENIR_MCP_WRITE -u AVENIR_MCP_REQUIRE_ELICITATION -u AVENIR_MCP_LOG_LEVEL \
+env -u AVENIR_MCP_WRITE -u AVENIR_MCP_REQUIRE_ELICITATION -u AVENIR_MCP_CONFIRM -u AVENIR_MCP_LOG_LEVEL \
     AVENIR_MCP_TRANSPORT=http AVENIR_MCP_HOST=127.0.0.1 AVENIR_MCP_PORT=0 \
     AVENIR_MCP_HTTP_TOKEN="$token" "$bin" --demo </dev/null >/dev/null 2>server.log &
 pids+=($!)
@@ -95,7 +95,7 @@ public=http://127.0.0.1:$hosted_port
     --oauth-user person >sandbox.out 2>sandbox.log &
 pids+=($!)
 ynab_api=$(wait_for_line sandbox.out 's|^\(http://.*/v1\)$|\1|p' "${pids[-1]}" "the YNAB sandbox")
-env -u AVENIR_MCP_REQUIRE_ELICITATION -u AVENIR_MCP_LOG_LEVEL -u AVENIR_MCP_DATABASE_URL \
+env -u AVENIR_MCP_REQUIRE_ELICITATION -u AVENIR_MCP_CONFIRM -u AVENIR_MCP_LOG_LEVEL -u AVENIR_MCP_DATABASE_URL \
     -u AVENIR_MCP_TRANSPORT -u AVENIR_MCP_HTTP_TOKEN \
     XDG_STATE_HOME="$work/hosted-state" AVENIR_MCP_WRITE=1 AVENIR_MCP_TODAY=2026-09-25 \
     AVENIR_MCP_PUBLIC_URL="$public" AVENIR_MCP_HOST=127.0.0.1 AVENIR_MCP_PORT="$hosted_port" \

@@ -57,7 +57,7 @@ const CHROMIUM_ARGS = [
 // ---- the server, over stdio ---------------------------------------------------------------------
 function startServer() {
   const env = { ...process.env };
-  for (const name of ["AVENIR_MCP_WRITE", "AVENIR_MCP_REQUIRE_ELICITATION", "AVENIR_MCP_TRANSPORT", "AVENIR_MCP_CACHE"]) {
+  for (const name of ["AVENIR_MCP_WRITE", "AVENIR_MCP_REQUIRE_ELICITATION", "AVENIR_MCP_CONFIRM", "AVENIR_MCP_TRANSPORT", "AVENIR_MCP_CACHE"]) {
     delete env[name];
   }
   const child = spawn(binary, ["--demo"], { stdio: ["pipe", "pipe", "pipe"], env });
