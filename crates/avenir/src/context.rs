@@ -60,6 +60,7 @@ impl Context {
             confirmations: Confirmations {
                 codes: CodeStore::shared(shared.clone()),
                 states,
+                pages: None,
                 ..Confirmations::new(settings.confirm)
             },
             journal: Journal::new(JournalLocation::Shared(shared)),

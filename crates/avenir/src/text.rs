@@ -54,6 +54,23 @@ pub fn fold(text: &str) -> String {
     text.to_uppercase().to_lowercase()
 }
 
+/// Text escaped for HTML content and attribute values (the hosted sign-in pages and the local
+/// confirmation page).
+pub fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

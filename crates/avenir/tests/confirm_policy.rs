@@ -182,3 +182,97 @@ async fn with_codes_chosen_an_agent_confirms_a_delete_only_with_its_own_preview_
     assert_eq!(done.map(|v| v["status"].clone()), Ok(json!("applied")));
     assert_eq!(market_fresh(&h).await, before[1..]);
 }
+
+// ---- the local confirmation page (URL-mode elicitation) ----------------------------------------
+
+async fn page_harness(asker: &Asker) -> Harness {
+    let mut options = Options::new(Era::Legacy);
+    options.settings.confirm = ConfirmPolicy::default();
+    options.asker = Some(asker.clone());
+    options.url = true;
+    start_options(options).await
+}
+
+fn visits(asker: &Asker) -> Vec<common::page::Visit> {
+    asker
+        .visits
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone()
+}
+
+#[tokio::test]
+async fn on_the_page_yes_deletes_once_and_the_page_is_gone() {
+    let asker = Asker::new(Reply::Yes);
+    let h = page_harness(&asker).await;
+    let before = market_fresh(&h).await;
+    let args = json!({"plan_id": "last-used", "transaction_ids": [before[0]]});
+    // The agent alone, passing codes back: the person answers on the page, not the agent.
+    let done = agent(&h, "delete_transactions", args).await;
+    assert_eq!(done.map(|v| v["status"].clone()), Ok(json!("applied")));
+    assert_eq!(market_fresh(&h).await, before[1..], "deleted, once");
+    assert!(asker.questions().is_empty(), "no form: the page asked");
+    let [visit] = visits(&asker).try_into().expect("one page");
+    assert!(visit.url.starts_with("http://127.0.0.1:"), "{}", visit.url);
+    let token = visit.url.rsplit('/').next().unwrap_or("");
+    assert_eq!(token.len(), 43, "32 random bytes");
+    assert!(
+        visit.html.contains("Delete 1 transaction(s)?"),
+        "the preview: {}",
+        visit.html
+    );
+    assert!(visit.html.contains("CB MARKET FRESH"), "{}", visit.html);
+    assert_eq!(visit.headers["x-frame-options"], "DENY");
+    assert!(visit.headers["content-security-policy"].contains("frame-ancestors 'none'"));
+    assert_eq!(visit.headers["cache-control"], "no-store");
+    assert_eq!(visit.answered, 200);
+    // Single use: the page is gone, or (no other page pending) its server has stopped.
+    assert!(matches!(visit.again, 404 | 0), "{}", visit.again);
+}
+
+#[tokio::test]
+async fn on_the_page_no_changes_nothing_and_a_forged_answer_is_refused() {
+    let asker = Asker::new(Reply::Untick);
+    asker
+        .forge_first
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let h = page_harness(&asker).await;
+    let before = market_fresh(&h).await;
+    let args = json!({"plan_id": "last-used", "transaction_ids": [before[0]]});
+    let done = agent(&h, "delete_transactions", args).await;
+    assert_eq!(done.map(|v| v["status"].clone()), Ok(json!("declined")));
+    assert_eq!(market_fresh(&h).await, before);
+    assert_eq!(common::writes_served(&h), 0);
+    let [visit] = visits(&asker).try_into().expect("one page");
+    assert_eq!(visit.forged, Some(403), "another form token");
+    assert_eq!(visit.answered, 200);
+}
+
+#[tokio::test]
+async fn a_plan_changed_while_the_page_is_open_is_refused_with_nothing_written() {
+    let asker = Asker::new(Reply::Yes);
+    let h = page_harness(&asker).await;
+    let before = market_fresh(&h).await;
+    // Another app edits the transaction while the person reads the page.
+    let app = std::sync::Arc::new(h.other_app());
+    let (plan_id, tid) = (plan(), before[0].clone());
+    asker.meddle_with(std::sync::Arc::new(move || {
+        let (app, plan_id, tid) = (app.clone(), plan_id.clone(), tid.clone());
+        Box::pin(async move {
+            let update = ynab::writes::TransactionUpdate {
+                id: tid,
+                memo: Some(Some("edited elsewhere".into())),
+                ..Default::default()
+            };
+            app.update_transactions(&plan_id, &[update])
+                .await
+                .expect("edit");
+        })
+    }));
+    let args = json!({"plan_id": "last-used", "transaction_ids": [before[0]]});
+    let message = agent(&h, "delete_transactions", args)
+        .await
+        .expect_err("stale");
+    assert_eq!(message, common::E_C4);
+    assert_eq!(market_fresh(&h).await, before, "nothing deleted");
+}

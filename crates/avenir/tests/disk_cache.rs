@@ -57,6 +57,7 @@ impl Server {
             era: Era::Modern,
             asker: None,
             apps: false,
+            url: false,
         }
         .serve_with_lifecycle(
             client_io,

@@ -64,6 +64,18 @@ pub(crate) async fn decide(
         }
         return redeem(confirmations, presented, fp, &call).await;
     }
+    // A client that can send the person to a page, on an older protocol: the local page.
+    if ask.url_mode
+        && !ask.modern
+        && let (Some(pages), Some(peer)) = (&confirmations.pages, &ask.peer)
+    {
+        let timeout = confirmations.elicitation_timeout;
+        return match by_page(pages, peer, question, timeout).await {
+            Answer::Yes => Decision::Recheck,
+            Answer::No => Decision::Declined,
+            Answer::Dismissed => dismissed(fp).await,
+        };
+    }
     if !ask.can_ask {
         return if required {
             Decision::Refused(cannot_ask(confirmations.policy, risk).into())
@@ -110,6 +122,58 @@ pub(crate) async fn decide(
             dismissed(fp).await
         }
     }
+}
+
+/// Ask on the local page (`confirmations::pages`): the client is asked to send the person to it,
+/// then the person's answer there is awaited. The client learns that the page is done
+/// (`notifications/elicitation/complete`) whatever the outcome.
+async fn by_page(
+    pages: &std::sync::Arc<crate::confirmations::pages::Pages>,
+    peer: &rmcp::Peer<rmcp::RoleServer>,
+    question: &str,
+    timeout: std::time::Duration,
+) -> Answer {
+    use rmcp::model::{CustomNotification, ElicitationAction, ServerNotification};
+    let opened = match pages.open(question).await {
+        Ok(opened) => opened,
+        Err(error) => {
+            tracing::warn!("{error}");
+            return Answer::Dismissed;
+        }
+    };
+    let params = ElicitRequestParams::UrlElicitationParams {
+        meta: None,
+        message: "Review this change to your YNAB plan on the page, and answer yes or no there."
+            .to_string(),
+        url: opened.url.clone(),
+        elicitation_id: opened.elicitation_id.clone(),
+    };
+    let asked = peer
+        .create_elicitation_with_timeout(params, Some(timeout))
+        .await;
+    let answer = match asked.map(|result| result.action) {
+        Ok(ElicitationAction::Accept) => match tokio::time::timeout(timeout, opened.answer).await {
+            Ok(Ok(true)) => Answer::Yes,
+            Ok(Ok(false)) => Answer::No,
+            _ => Answer::Dismissed,
+        },
+        Ok(ElicitationAction::Decline) => Answer::No,
+        Ok(_) => Answer::Dismissed,
+        Err(error) => {
+            tracing::info!("the page was not opened: {error}");
+            Answer::Dismissed
+        }
+    };
+    pages.close(&opened.token);
+    let id = serde_json::json!({"elicitationId": opened.elicitation_id});
+    let done = CustomNotification::new("notifications/elicitation/complete", Some(id));
+    if let Err(error) = peer
+        .send_notification(ServerNotification::CustomNotification(done))
+        .await
+    {
+        tracing::info!("the client was not told the page is done: {error}");
+    }
+    answer
 }
 
 enum Answer {

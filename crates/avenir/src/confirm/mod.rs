@@ -83,6 +83,8 @@ pub struct AskContext {
     pub confirmation: Option<String>,
     pub request_state: Option<String>,
     pub input_responses: Option<rmcp::model::InputResponses>,
+    /// The client declares URL-mode elicitation: it can send the person to a page.
+    pub url_mode: bool,
     /// The request speaks 2026-07-28 or later.
     pub modern: bool,
     /// The client declared elicitation (form) for this request / session.

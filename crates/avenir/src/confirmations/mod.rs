@@ -4,6 +4,7 @@
 
 pub mod answer_state;
 pub mod codes;
+pub mod pages;
 pub mod policy;
 
 use answer_state::AnswerStates;
@@ -18,6 +19,9 @@ pub struct Confirmations {
     pub states: AnswerStates,
     /// What may confirm a write (`AVENIR_MCP_CONFIRM`, `AVENIR_MCP_REQUIRE_ELICITATION`).
     pub policy: ConfirmPolicy,
+    /// The local confirmation page, for clients that declare URL-mode elicitation; `None` in the
+    /// hosted mode, whose people are not on this machine.
+    pub pages: Option<std::sync::Arc<pages::Pages>>,
     /// How long an in-call question waits for the person.
     pub elicitation_timeout: Duration,
 }
@@ -28,6 +32,7 @@ impl Confirmations {
             codes: CodeStore::default(),
             states: AnswerStates::default(),
             policy,
+            pages: Some(std::sync::Arc::default()),
             elicitation_timeout: Duration::from_secs(600),
         }
     }
@@ -38,6 +43,7 @@ impl Confirmations {
             codes: CodeStore::new(Box::new(clock.clone())),
             states: AnswerStates::new(Box::new(clock)),
             policy,
+            pages: Some(std::sync::Arc::default()),
             elicitation_timeout: Duration::from_secs(600),
         }
     }

@@ -241,6 +241,14 @@ fn can_ask(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|e| e.form.is_some() || e.url.is_none())
 }
 
+/// The client can send the person to a page: URL-mode elicitation declared.
+fn url_mode(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .and_then(|c| c.elicitation)
+        .is_some_and(|e| e.url.is_some())
+}
+
 fn unknown_tool(name: &str) -> McpError {
     McpError::invalid_params(format!("Unknown tool: {name}"), Some(json!({"name": name})))
 }
@@ -448,6 +456,7 @@ impl AvenirServer {
             input_responses: request.input_responses.clone(),
             modern: is_modern(&context),
             can_ask: can_ask(&context),
+            url_mode: url_mode(&context),
             peer: Some(context.peer.clone()),
         };
         let left_out = tools::plan_left_out(spec.fields, &arguments);

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use ynab_sandbox::{Sandbox, SandboxOptions};
 
 pub mod demo_ids;
+pub mod page;
 
 /// Which era of MCP the test client speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +48,10 @@ pub type Meddling =
 #[derive(Clone)]
 pub struct Asker {
     pub reply: Arc<std::sync::Mutex<Reply>>,
+    /// What happened on the confirmation pages this client sent its user to.
+    pub visits: Arc<std::sync::Mutex<Vec<page::Visit>>>,
+    /// Post a forged answer (another form token) before the person's own.
+    pub forge_first: Arc<std::sync::atomic::AtomicBool>,
     pub asked: Arc<std::sync::Mutex<Vec<String>>>,
     pub meddle: Arc<std::sync::Mutex<Option<Meddling>>>,
 }
@@ -61,6 +66,8 @@ impl Asker {
     pub fn new(reply: Reply) -> Self {
         Asker {
             reply: Arc::new(std::sync::Mutex::new(reply)),
+            visits: Arc::default(),
+            forge_first: Arc::default(),
             asked: Arc::new(std::sync::Mutex::new(Vec::new())),
             meddle: Arc::new(std::sync::Mutex::new(None)),
         }
@@ -88,6 +95,8 @@ pub struct TestClient {
     pub asker: Option<Asker>,
     /// Declares the MCP Apps extension (`io.modelcontextprotocol/ui`, HTML profile).
     pub apps: bool,
+    /// Declares URL-mode elicitation (beside the form) and answers on the page it is sent to.
+    pub url: bool,
 }
 
 impl ClientHandler for TestClient {
@@ -100,6 +109,29 @@ impl ClientHandler for TestClient {
         let Some(asker) = &self.asker else {
             return Ok(ElicitResult::new(ElicitationAction::Cancel));
         };
+        if let ElicitRequestParams::UrlElicitationParams { url, .. } = &request {
+            // The user opens the page and answers there; the client only says it sent them.
+            let reply = *asker.reply.lock().unwrap_or_else(|p| p.into_inner());
+            if reply == Reply::Cancel {
+                return Ok(ElicitResult::new(ElicitationAction::Cancel));
+            }
+            let meddling = asker
+                .meddle
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone();
+            let forge = asker.forge_first.load(std::sync::atomic::Ordering::SeqCst);
+            let visits = asker.visits.clone();
+            let url = url.clone();
+            tokio::spawn(async move {
+                if let Some(change) = meddling {
+                    change().await;
+                }
+                let visit = page::visit(&url, reply == Reply::Yes, forge).await;
+                visits.lock().unwrap_or_else(|p| p.into_inner()).push(visit);
+            });
+            return Ok(ElicitResult::new(ElicitationAction::Accept));
+        }
         if let ElicitRequestParams::FormElicitationParams {
             message,
             requested_schema,
@@ -138,10 +170,13 @@ impl ClientHandler for TestClient {
         let mut config = ClientConfig::default();
         config.capabilities = ClientCapabilities::default();
         if self.asker.is_some() {
-            config.capabilities.elicitation = Some(
-                rmcp::model::ElicitationCapability::new()
-                    .with_form(rmcp::model::FormElicitationCapability::default()),
-            );
+            let mut elicitation = rmcp::model::ElicitationCapability::new()
+                .with_form(rmcp::model::FormElicitationCapability::default());
+            if self.url {
+                elicitation =
+                    elicitation.with_url(rmcp::model::UrlElicitationCapability::default());
+            }
+            config.capabilities.elicitation = Some(elicitation);
         }
         if self.apps {
             let mut extensions = rmcp::model::ExtensionCapabilities::new();
@@ -216,6 +251,8 @@ pub struct Options {
     pub answer_timeout: Option<std::time::Duration>,
     /// The client declares the MCP Apps extension.
     pub apps: bool,
+    /// The client declares URL-mode elicitation and answers on the page (with an asker).
+    pub url: bool,
 }
 
 impl Options {
@@ -237,6 +274,7 @@ impl Options {
             other_plans: Vec::new(),
             answer_timeout: None,
             apps: false,
+            url: false,
         }
     }
 }
@@ -308,6 +346,7 @@ pub async fn start_options(options: Options) -> Harness {
         era,
         asker: options.asker,
         apps: options.apps,
+        url: options.url,
     }
     .serve_with_lifecycle(client_io, lifecycle)
     .await

@@ -551,21 +551,7 @@ pub fn cookie_value<'a>(headers: impl Iterator<Item = &'a str>, name: &str) -> O
         .map(|(_, v)| v)
 }
 
-/// Escape text for HTML content and attribute values.
-pub fn html_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use avenir::text::html_escape;
 
 #[cfg(test)]
 mod tests;
