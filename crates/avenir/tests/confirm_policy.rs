@@ -186,7 +186,11 @@ async fn with_codes_chosen_an_agent_confirms_a_delete_only_with_its_own_preview_
 // ---- the local confirmation page (URL-mode elicitation) ----------------------------------------
 
 async fn page_harness(asker: &Asker) -> Harness {
-    let mut options = Options::new(Era::Legacy);
+    page_harness_in(Era::Legacy, asker).await
+}
+
+async fn page_harness_in(era: Era, asker: &Asker) -> Harness {
+    let mut options = Options::new(era);
     options.settings.confirm = ConfirmPolicy::default();
     options.asker = Some(asker.clone());
     options.url = true;
@@ -275,4 +279,29 @@ async fn a_plan_changed_while_the_page_is_open_is_refused_with_nothing_written()
         .expect_err("stale");
     assert_eq!(message, common::E_C4);
     assert_eq!(market_fresh(&h).await, before, "nothing deleted");
+}
+
+#[tokio::test]
+async fn on_2026_07_28_the_page_answers_through_the_round_trip() {
+    for (reply, status) in [(Reply::Yes, "applied"), (Reply::Untick, "declined")] {
+        let asker = Asker::new(reply);
+        let h = page_harness_in(Era::Modern, &asker).await;
+        let before = market_fresh(&h).await;
+        let args = json!({"plan_id": "last-used", "transaction_ids": [before[0]]});
+        let done = agent(&h, "delete_transactions", args).await;
+        assert_eq!(done.map(|v| v["status"].clone()), Ok(json!(status)));
+        let left = if reply == Reply::Yes {
+            &before[1..]
+        } else {
+            &before[..]
+        };
+        assert_eq!(market_fresh(&h).await, left, "{status}");
+        let [visit] = visits(&asker).try_into().expect("one page");
+        assert!(
+            visit.html.contains("Delete 1 transaction(s)?"),
+            "{}",
+            visit.html
+        );
+        assert_eq!(visit.answered, 200);
+    }
 }

@@ -32,6 +32,44 @@ async fn redeem(
     }
 }
 
+/// What a write falls back to when nobody answered: a code where the policy allows one,
+/// otherwise declined.
+struct Fallback<'a> {
+    confirmations: &'a Confirmations,
+    /// Only the person's own answer confirms: no code is issued, none accepted.
+    required: bool,
+    call: &'a str,
+}
+
+impl Fallback<'_> {
+    async fn code(&self, fp: &str) -> Decision {
+        match self.confirmations.codes.issue_async(fp, self.call).await {
+            Ok(code) => Decision::Code(code),
+            Err(error) => {
+                tracing::warn!("{error}");
+                Decision::Refused(CODE_NOT_KEPT.into())
+            }
+        }
+    }
+
+    /// A question dismissed (or one no one could answer): declined when only the person's
+    /// answer confirms, else a code.
+    async fn dismissed(&self, fp: &str) -> Decision {
+        match self.required {
+            true => Decision::Declined,
+            false => self.code(fp).await,
+        }
+    }
+
+    async fn answered(&self, answer: Answer, fp: &str) -> Decision {
+        match answer {
+            Answer::Yes => Decision::Recheck,
+            Answer::No => Decision::Declined,
+            Answer::Dismissed => self.dismissed(fp).await,
+        }
+    }
+}
+
 /// Choose how to ask and read the answer (`docs/contract/writes.md` §4.3, §4.4).
 pub(crate) async fn decide(
     context: &Context,
@@ -41,22 +79,12 @@ pub(crate) async fn decide(
     question: &str,
 ) -> Decision {
     let confirmations = &context.confirmations;
-    // Only the person's own answer confirms: no code is issued, none accepted.
-    let required = !confirmations.policy.codes_allowed(risk);
     let call = associated_data(tool, &ask.arguments);
-    let code = async |fp: &str| match confirmations.codes.issue_async(fp, &call).await {
-        Ok(code) => Decision::Code(code),
-        Err(error) => {
-            tracing::warn!("{error}");
-            Decision::Refused(CODE_NOT_KEPT.into())
-        }
-    };
-    let dismissed = async |fp: &str| {
-        if required {
-            Decision::Declined
-        } else {
-            code(fp).await
-        }
+    let required = !confirmations.policy.codes_allowed(risk);
+    let fallback = Fallback {
+        confirmations,
+        required,
+        call: &call,
     };
     if let Some(presented) = &ask.confirmation {
         if required {
@@ -64,63 +92,76 @@ pub(crate) async fn decide(
         }
         return redeem(confirmations, presented, fp, &call).await;
     }
-    // A client that can send the person to a page, on an older protocol: the local page.
+    // A client that can send the person to a page: the local page, in either era.
     if ask.url_mode
-        && !ask.modern
-        && let (Some(pages), Some(peer)) = (&confirmations.pages, &ask.peer)
+        && let Some(pages) = &confirmations.pages
     {
         let timeout = confirmations.elicitation_timeout;
-        return match by_page(pages, peer, question, timeout).await {
-            Answer::Yes => Decision::Recheck,
-            Answer::No => Decision::Declined,
-            Answer::Dismissed => dismissed(fp).await,
+        return match (ask.modern, &ask.peer) {
+            (true, _) => match modern_page(confirmations, pages, ask, &call, fp, question).await {
+                Paged::Decided(decision) => decision,
+                Paged::Dismissed => fallback.dismissed(fp).await,
+            },
+            (false, Some(peer)) => {
+                let answer = by_page(pages, peer, question, timeout).await;
+                fallback.answered(answer, fp).await
+            }
+            (false, None) => fallback.dismissed(fp).await,
         };
     }
     if !ask.can_ask {
-        return if required {
-            Decision::Refused(cannot_ask(confirmations.policy, risk).into())
-        } else {
-            code(fp).await
+        return match required {
+            true => Decision::Refused(cannot_ask(confirmations.policy, risk).into()),
+            false => fallback.code(fp).await,
         };
     }
     if ask.modern {
-        let associated = call.clone();
-        let Some(state) = &ask.request_state else {
-            return input_required(confirmations, &associated, fp, question);
-        };
-        let Some(sealed) = confirmations.states.open(associated.as_bytes(), state) else {
-            return Decision::Refused(ANSWER_INVALID.into());
-        };
-        let Some(answer) = ask.input_responses.as_ref().and_then(|r| r.get("confirm")) else {
-            // A retry without the answer: ask again (the state's nonce stays unspent).
-            return input_required(confirmations, &associated, fp, question);
-        };
-        if !confirmations.states.spend_async(&sealed.nonce).await {
-            return Decision::Refused(ANSWER_INVALID.into());
-        }
-        return match read_answer(answer) {
-            Answer::Yes if sealed.fingerprint == fp => Decision::Apply,
-            Answer::Yes => Decision::Refused(BUDGET_CHANGED.into()),
-            Answer::No => Decision::Declined,
-            Answer::Dismissed => dismissed(fp).await,
-        };
+        return modern_form(&fallback, ask, fp, question).await;
     }
     let Some(peer) = &ask.peer else {
-        return dismissed(fp).await;
+        return fallback.dismissed(fp).await;
     };
-    let asked = peer
-        .create_elicitation_with_timeout(form(question), Some(confirmations.elicitation_timeout))
-        .await;
-    match asked {
-        Ok(result) => match read_answer(&serde_json::to_value(&result).unwrap_or(Value::Null)) {
-            Answer::Yes => Decision::Recheck,
-            Answer::No => Decision::Declined,
-            Answer::Dismissed => dismissed(fp).await,
-        },
+    let timeout = Some(confirmations.elicitation_timeout);
+    let answer = match peer
+        .create_elicitation_with_timeout(form(question), timeout)
+        .await
+    {
+        Ok(result) => read_answer(&serde_json::to_value(&result).unwrap_or(Value::Null)),
         Err(error) => {
             tracing::info!("the in-call question got no answer: {error}");
-            dismissed(fp).await
+            Answer::Dismissed
         }
+    };
+    fallback.answered(answer, fp).await
+}
+
+/// The form on 2026-07-28's round trip: asked with a sealed state, answered on the next call.
+async fn modern_form(
+    fallback: &Fallback<'_>,
+    ask: &AskContext,
+    fp: &str,
+    question: &str,
+) -> Decision {
+    let confirmations = fallback.confirmations;
+    let associated = fallback.call;
+    let Some(state) = &ask.request_state else {
+        return input_required(confirmations, associated, fp, question);
+    };
+    let Some(sealed) = confirmations.states.open(associated.as_bytes(), state) else {
+        return Decision::Refused(ANSWER_INVALID.into());
+    };
+    let Some(answer) = ask.input_responses.as_ref().and_then(|r| r.get("confirm")) else {
+        // A retry without the answer: ask again (the state's nonce stays unspent).
+        return input_required(confirmations, associated, fp, question);
+    };
+    if !confirmations.states.spend_async(&sealed.nonce).await {
+        return Decision::Refused(ANSWER_INVALID.into());
+    }
+    match read_answer(answer) {
+        Answer::Yes if sealed.fingerprint == fp => Decision::Apply,
+        Answer::Yes => Decision::Refused(BUDGET_CHANGED.into()),
+        Answer::No => Decision::Declined,
+        Answer::Dismissed => fallback.dismissed(fp).await,
     }
 }
 
@@ -143,8 +184,7 @@ async fn by_page(
     };
     let params = ElicitRequestParams::UrlElicitationParams {
         meta: None,
-        message: "Review this change to your YNAB plan on the page, and answer yes or no there."
-            .to_string(),
+        message: PAGE_MESSAGE.to_string(),
         url: opened.url.clone(),
         elicitation_id: opened.elicitation_id.clone(),
     };
@@ -175,6 +215,103 @@ async fn by_page(
     }
     answer
 }
+
+/// What the 2026-07-28 page round trip decided, or a dismissal (then as the policy says).
+enum Paged {
+    Decided(Decision),
+    Dismissed,
+}
+
+/// The page on 2026-07-28's round trip: the first call opens a page whose answer is kept under
+/// the sealed state's nonce and asks the client to send the person there; the client's next call
+/// (its `accept` says the person was sent) takes the answer. Not answered yet: asked again, same
+/// page. The state is spent with the answer, and a yes applies only to the fingerprint it was
+/// asked for.
+async fn modern_page(
+    confirmations: &Confirmations,
+    pages: &std::sync::Arc<crate::confirmations::pages::Pages>,
+    ask: &AskContext,
+    call: &str,
+    fp: &str,
+    question: &str,
+) -> Paged {
+    let invalid = || Paged::Decided(Decision::Refused(ANSWER_INVALID.into()));
+    let Some(state) = &ask.request_state else {
+        let Some(state) = confirmations.states.seal(call.as_bytes(), fp) else {
+            return invalid();
+        };
+        let Some(sealed) = confirmations.states.open(call.as_bytes(), &state) else {
+            return invalid();
+        };
+        return match pages.open_recorded(question, &sealed.nonce).await {
+            Ok(url) => Paged::Decided(page_required(url, state)),
+            Err(error) => {
+                tracing::warn!("{error}");
+                Paged::Dismissed
+            }
+        };
+    };
+    let Some(sealed) = confirmations.states.open(call.as_bytes(), state) else {
+        return invalid();
+    };
+    let action = ask
+        .input_responses
+        .as_ref()
+        .and_then(|r| r.get("confirm"))
+        .and_then(|a| a.get("action"))
+        .and_then(Value::as_str);
+    let answer = match action {
+        Some("accept") => pages.take(&sealed.nonce),
+        Some("decline") => {
+            pages.forget(&sealed.nonce);
+            Some(Some(false))
+        }
+        Some(_) => {
+            pages.forget(&sealed.nonce);
+            return Paged::Dismissed;
+        }
+        None => Some(None),
+    };
+    let yes = match answer {
+        None => return invalid(),
+        Some(None) => {
+            // Not answered yet: the same page again (the nonce stays unspent).
+            return match pages.url_of(&sealed.nonce) {
+                Some(url) => Paged::Decided(page_required(url, state.clone())),
+                None => invalid(),
+            };
+        }
+        Some(Some(yes)) => yes,
+    };
+    if !confirmations.states.spend_async(&sealed.nonce).await {
+        return invalid();
+    }
+    Paged::Decided(match yes {
+        true if sealed.fingerprint == fp => Decision::Apply,
+        true => Decision::Refused(BUDGET_CHANGED.into()),
+        false => Decision::Declined,
+    })
+}
+
+/// The round trip's request: send the person to `url`.
+fn page_required(url: String, state: String) -> Decision {
+    let params = ElicitRequestParams::UrlElicitationParams {
+        meta: None,
+        message: PAGE_MESSAGE.to_string(),
+        url,
+        elicitation_id: String::new(),
+    };
+    let mut requests = InputRequests::new();
+    requests.insert(
+        "confirm".into(),
+        InputRequest::Elicitation(ElicitRequest::new(params)),
+    );
+    Decision::InputRequired(InputRequiredResult::new(Some(requests), Some(state)))
+}
+
+/// What the client shows beside the page's link.
+const PAGE_MESSAGE: &str =
+    "Review this change to your YNAB plan on the page, and answer yes or no there.";
 
 enum Answer {
     Yes,

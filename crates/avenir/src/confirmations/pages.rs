@@ -34,8 +34,22 @@ struct Pending {
     question: String,
     /// The token the page's form carries back.
     form: String,
-    answer: oneshot::Sender<bool>,
+    waiter: Waiter,
+    opened: std::time::Instant,
 }
+
+/// Who learns the answer.
+#[derive(Debug)]
+enum Waiter {
+    /// The call that opened the page waits for it (2025-11-25: the question is in the call).
+    Call(oneshot::Sender<bool>),
+    /// It is kept until the client's next call takes it (2026-07-28's round trip), under the
+    /// sealed state's nonce.
+    Recorded { key: String, answer: Option<bool> },
+}
+
+/// How long a page waits for its answer, or for a recorded answer to be taken.
+const PAGE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(600);
 
 #[derive(Debug)]
 struct Serving {
@@ -64,20 +78,96 @@ impl Pages {
     /// A page showing `question`, the server started if none is running.
     pub async fn open(self: &Arc<Self>, question: &str) -> Result<Opened, PageError> {
         let base = self.serving().await?;
-        let token = crate::random::base64url::<32>();
         let (answer, receiver) = oneshot::channel();
-        let pending = Pending {
-            question: question.to_string(),
-            form: crate::random::base64url::<32>(),
-            answer,
-        };
-        self.lock().pending.insert(token.clone(), pending);
+        let token = self.insert(question, Waiter::Call(answer));
         Ok(Opened {
             url: format!("{base}/confirm/{token}"),
             elicitation_id: crate::random::base64url::<16>(),
             token,
             answer: receiver,
         })
+    }
+
+    /// A page whose answer is kept under `key` until [`Pages::take`]: its URL.
+    pub async fn open_recorded(
+        self: &Arc<Self>,
+        question: &str,
+        key: &str,
+    ) -> Result<String, PageError> {
+        let base = self.serving().await?;
+        let recorded = Waiter::Recorded {
+            key: key.to_string(),
+            answer: None,
+        };
+        let token = self.insert(question, recorded);
+        Ok(format!("{base}/confirm/{token}"))
+    }
+
+    /// The answer kept under `key`: `None` when no such page is open (expired, or taken),
+    /// `Some(None)` while the person has not answered, `Some(Some(yes))` once they did — then the
+    /// page is closed.
+    pub fn take(&self, key: &str) -> Option<Option<bool>> {
+        let (token, answer) = {
+            let state = self.lock();
+            state
+                .pending
+                .iter()
+                .find_map(|(token, p)| match &p.waiter {
+                    Waiter::Recorded { key: k, answer } if k == key => {
+                        Some((token.clone(), *answer))
+                    }
+                    _ => None,
+                })?
+        };
+        if answer.is_some() {
+            self.close(&token);
+        }
+        Some(answer)
+    }
+
+    /// Close the page kept under `key`, answered or not (the person declined in the client).
+    pub fn forget(&self, key: &str) {
+        let token = self
+            .lock()
+            .pending
+            .iter()
+            .find_map(|(token, p)| match &p.waiter {
+                Waiter::Recorded { key: k, .. } if k == key => Some(token.clone()),
+                _ => None,
+            });
+        if let Some(token) = token {
+            self.close(&token);
+        }
+    }
+
+    /// The URL of the page kept under `key`, while it is open and unanswered.
+    pub fn url_of(&self, key: &str) -> Option<String> {
+        let state = self.lock();
+        let base = &state.server.as_ref()?.base;
+        state.pending.iter().find_map(|(token, p)| match &p.waiter {
+            Waiter::Recorded {
+                key: k,
+                answer: None,
+            } if k == key => Some(format!("{base}/confirm/{token}")),
+            _ => None,
+        })
+    }
+
+    /// A new page's token; pages past their lifetime are forgotten first.
+    fn insert(&self, question: &str, waiter: Waiter) -> String {
+        let token = crate::random::base64url::<32>();
+        let pending = Pending {
+            question: question.to_string(),
+            form: crate::random::base64url::<32>(),
+            waiter,
+            opened: std::time::Instant::now(),
+        };
+        let mut state = self.lock();
+        state
+            .pending
+            .retain(|_, p| p.opened.elapsed() < PAGE_LIFETIME);
+        state.pending.insert(token.clone(), pending);
+        token
     }
 
     /// Forget the page (answered, refused or given up); the server stops with the last one.
@@ -133,7 +223,16 @@ impl Pages {
 /// `GET /confirm/{token}`: the preview with yes and no.
 async fn show(State(pages): State<Arc<Pages>>, Path(token): Path<String>) -> Response {
     let state = pages.lock();
-    let Some(pending) = state.pending.get(&token) else {
+    let open = |p: &&Pending| {
+        !matches!(
+            p.waiter,
+            Waiter::Recorded {
+                answer: Some(_),
+                ..
+            }
+        )
+    };
+    let Some(pending) = state.pending.get(&token).filter(open) else {
         return page(StatusCode::NOT_FOUND, GONE_TITLE, GONE);
     };
     let body = format!(
@@ -167,7 +266,16 @@ async fn answer(
         _ => return page(StatusCode::BAD_REQUEST, REFUSED_TITLE, REFUSED),
     };
     let mut state = pages.lock();
-    let Some(pending) = state.pending.get(&token) else {
+    let open = |p: &&mut Pending| {
+        !matches!(
+            p.waiter,
+            Waiter::Recorded {
+                answer: Some(_),
+                ..
+            }
+        )
+    };
+    let Some(pending) = state.pending.get_mut(&token).filter(open) else {
         return page(StatusCode::NOT_FOUND, GONE_TITLE, GONE);
     };
     let presented = field("form").map(String::as_bytes).unwrap_or_default();
@@ -175,10 +283,15 @@ async fn answer(
     if !from_the_page || !matches {
         return page(StatusCode::FORBIDDEN, REFUSED_TITLE, REFUSED);
     }
-    let Some(pending) = state.pending.remove(&token) else {
-        return page(StatusCode::NOT_FOUND, GONE_TITLE, GONE);
-    };
-    let _ = pending.answer.send(yes);
+    if let Waiter::Recorded { answer, .. } = &mut pending.waiter {
+        *answer = Some(yes);
+    } else if let Some(Pending {
+        waiter: Waiter::Call(waiting),
+        ..
+    }) = state.pending.remove(&token)
+    {
+        let _ = waiting.send(yes);
+    }
     let said = if yes {
         "Your yes was sent: the change is checked against your plan once more, then applied. You can close this page."
     } else {

@@ -52,6 +52,8 @@ pub struct Asker {
     pub visits: Arc<std::sync::Mutex<Vec<page::Visit>>>,
     /// Post a forged answer (another form token) before the person's own.
     pub forge_first: Arc<std::sync::atomic::AtomicBool>,
+    /// The pages the user was sent to (each visited once).
+    pub visiting: Arc<std::sync::Mutex<std::collections::BTreeSet<String>>>,
     pub asked: Arc<std::sync::Mutex<Vec<String>>>,
     pub meddle: Arc<std::sync::Mutex<Option<Meddling>>>,
 }
@@ -68,6 +70,7 @@ impl Asker {
             reply: Arc::new(std::sync::Mutex::new(reply)),
             visits: Arc::default(),
             forge_first: Arc::default(),
+            visiting: Arc::default(),
             asked: Arc::new(std::sync::Mutex::new(Vec::new())),
             meddle: Arc::new(std::sync::Mutex::new(None)),
         }
@@ -122,6 +125,21 @@ impl ClientHandler for TestClient {
                 .clone();
             let forge = asker.forge_first.load(std::sync::atomic::Ordering::SeqCst);
             let visits = asker.visits.clone();
+            let seen = visits
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .iter()
+                .any(|v| &v.url == url);
+            let visiting = asker
+                .visiting
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(url.clone());
+            if seen || !visiting {
+                // Asked again while the person is on the page (2026-07-28): give them a moment.
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                return Ok(ElicitResult::new(ElicitationAction::Accept));
+            }
             let url = url.clone();
             tokio::spawn(async move {
                 if let Some(change) = meddling {
