@@ -55,11 +55,14 @@ const CHROMIUM_ARGS = [
 ];
 
 // ---- the server, over stdio ---------------------------------------------------------------------
-function startServer() {
+// `extraEnv`: variables added; `onServerMessage`: called with what the server sends unasked (its
+// requests, answered by writing to the child's stdin, and its notifications).
+function startServer(extraEnv = {}, onServerMessage = () => {}) {
   const env = { ...process.env };
-  for (const name of ["AVENIR_MCP_WRITE", "AVENIR_MCP_REQUIRE_ELICITATION", "AVENIR_MCP_CONFIRM", "AVENIR_MCP_TRANSPORT", "AVENIR_MCP_CACHE"]) {
+  for (const name of ["AVENIR_MCP_WRITE", "AVENIR_MCP_REQUIRE_ELICITATION", "AVENIR_MCP_CONFIRM", "AVENIR_MCP_TRANSPORT", "AVENIR_MCP_CACHE", "XDG_STATE_HOME"]) {
     delete env[name];
   }
+  Object.assign(env, extraEnv);
   const child = spawn(binary, ["--demo"], { stdio: ["pipe", "pipe", "pipe"], env });
   let stderr = "";
   child.stderr.on("data", (chunk) => { stderr += chunk; });
@@ -74,6 +77,10 @@ function startServer() {
       buffer = buffer.slice(end + 1);
       if (!line) continue;
       const message = JSON.parse(line);
+      if (message.method) {
+        onServerMessage(message, child);
+        continue;
+      }
       const resolve = waiting.get(message.id);
       if (resolve) {
         waiting.delete(message.id);
@@ -364,12 +371,63 @@ async function main() {
     await page.close();
   }
 
+  await confirmationPage(context, equal, ok);
+
   await context.close();
   http.close();
   rmSync(profile, { recursive: true, force: true });
   equal(offsite, [], "nothing left localhost");
   equal(problems, [], "no console error or page error (a CSP violation is one)");
   console.log(`mcp-app: ${checks} checks passed; screenshots in ${docsDir} (mcp-app-forecast.png, mcp-app-forecast-dark.png) and ${workDir}`);
+}
+
+// The confirmation page (URL-mode elicitation): a client declaring it asks for a delete; the page
+// the server sends it to is opened in Chromium, shows the preview, cannot be framed, and its yes
+// applies the delete once.
+async function confirmationPage(context, equal, ok) {
+  let opened = null;
+  const completed = [];
+  const state = mkdtempSync(join(tmpdir(), "avenir-mcp-page-state-"));
+  const server = startServer({ AVENIR_MCP_WRITE: "1", XDG_STATE_HOME: state }, (message, child) => {
+    if (message.method === "elicitation/create") {
+      opened = message.params;
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { action: "accept" } }) + "\n");
+    } else if (message.method === "notifications/elicitation/complete") {
+      completed.push(message.params.elicitationId);
+    }
+  });
+  try {
+    await server.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: { form: {}, url: {} } },
+      clientInfo: { name: "avenir-mcp-page-test", version: "0" },
+    });
+    server.notify("notifications/initialized", {});
+    const found = await server.request("tools/call", { name: "find_transactions", arguments: { since_date: "2026-09-19", until_date: "2026-09-19" } });
+    const target = found.structuredContent.transactions.find((t) => t.amount === -71.86);
+    ok(target, "the demo's MARKET FRESH -71.86 of 2026-09-19");
+    const deleting = server.request("tools/call", { name: "delete_transactions", arguments: { transaction_ids: [target.transaction_id] } });
+    for (let i = 0; i < 100 && !opened; i += 1) await new Promise((r) => setTimeout(r, 50));
+    equal(opened && opened.mode, "url", "the server asks through a URL");
+    ok(/^http:\/\/127\.0\.0\.1:\d+\/confirm\/[A-Za-z0-9_-]{43}$/.test(opened.url), `a loopback page with an unguessable path: ${opened.url}`);
+    const page = await context.newPage();
+    const response = await page.goto(opened.url);
+    equal(response.headers()["x-frame-options"], "DENY", "the page cannot be framed");
+    ok(response.headers()["content-security-policy"].includes("frame-ancestors 'none'"), "nor by CSP");
+    const preview = await page.locator("pre").textContent();
+    ok(preview.startsWith("Delete 1 transaction(s)?") && preview.includes("71.86"), `the preview: ${preview}`);
+    await page.getByRole("button", { name: "Yes, apply these changes" }).click();
+    await page.locator("h1", { hasText: "Answer received" }).waitFor({ timeout: 30000 });
+    const result = await deleting;
+    equal(result.structuredContent && result.structuredContent.status, "applied", "the yes on the page applied it");
+    equal(completed, [opened.elicitationId], "the client is told the page is done");
+    const again = await page.goto(opened.url).catch(() => null);
+    ok(!again || again.status() === 404, "the page answers once");
+    await page.close();
+  } finally {
+    server.child.kill();
+    rmSync(state, { recursive: true, force: true });
+  }
 }
 
 // An amount as the view writes it for the demo plan (EUR: "1,234.56€").

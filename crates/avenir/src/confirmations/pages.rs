@@ -324,7 +324,9 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response {
             "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
         ),
         (header::CACHE_CONTROL, "no-store"),
-        (header::REFERRER_POLICY, "no-referrer"),
+        // Not `no-referrer`: with it a browser sends `Origin: null` on the form's own POST. The
+        // page links nowhere, so its token path reaches no other site either way.
+        (header::REFERRER_POLICY, "same-origin"),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
     ];
     (status, headers, html).into_response()
