@@ -107,18 +107,7 @@ impl Pages {
     /// `Some(None)` while the person has not answered, `Some(Some(yes))` once they did — then the
     /// page is closed.
     pub fn take(&self, key: &str) -> Option<Option<bool>> {
-        let (token, answer) = {
-            let state = self.lock();
-            state
-                .pending
-                .iter()
-                .find_map(|(token, p)| match &p.waiter {
-                    Waiter::Recorded { key: k, answer } if k == key => {
-                        Some((token.clone(), *answer))
-                    }
-                    _ => None,
-                })?
-        };
+        let (token, answer) = self.recorded(key)?;
         if answer.is_some() {
             self.close(&token);
         }
@@ -127,28 +116,25 @@ impl Pages {
 
     /// Close the page kept under `key`, answered or not (the person declined in the client).
     pub fn forget(&self, key: &str) {
-        let token = self
-            .lock()
-            .pending
-            .iter()
-            .find_map(|(token, p)| match &p.waiter {
-                Waiter::Recorded { key: k, .. } if k == key => Some(token.clone()),
-                _ => None,
-            });
-        if let Some(token) = token {
+        if let Some((token, _)) = self.recorded(key) {
             self.close(&token);
         }
     }
 
     /// The URL of the page kept under `key`, while it is open and unanswered.
     pub fn url_of(&self, key: &str) -> Option<String> {
+        let (token, None) = self.recorded(key)? else {
+            return None;
+        };
+        let base = self.lock().server.as_ref()?.base.clone();
+        Some(format!("{base}/confirm/{token}"))
+    }
+
+    /// The token and the answer so far of the page kept under `key`.
+    fn recorded(&self, key: &str) -> Option<(String, Option<bool>)> {
         let state = self.lock();
-        let base = &state.server.as_ref()?.base;
         state.pending.iter().find_map(|(token, p)| match &p.waiter {
-            Waiter::Recorded {
-                key: k,
-                answer: None,
-            } if k == key => Some(format!("{base}/confirm/{token}")),
+            Waiter::Recorded { key: k, answer } if k == key => Some((token.clone(), *answer)),
             _ => None,
         })
     }
