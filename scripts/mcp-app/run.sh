@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The MCP App's browser test: the chart view (ui://avenir-mcp/charts.html) rendering the demo's
 # real answers in Debian's Chromium, under a small test host speaking the extension's postMessage
-# protocol (host.html); test.mjs gets the HTML and the answers from the built server itself.
+# protocol (host.html); test.mjs gets the HTML and the answers from the built server itself. Then
+# the confirmation page: a client declaring URL-mode elicitation asks for a delete, and the page
+# the server sends it to is read and answered in the same Chromium.
 #
 #   scripts/mcp-app/run.sh
 #

@@ -10,6 +10,7 @@
 //    extension's protocol with the view.
 // 3. Asserts the drawn chart's elements, takes the screenshots, and checks that nothing left
 //    localhost and the page logged no error (a CSP violation is one).
+// 4. Opens the confirmation page a write sends a URL-mode client to, and answers it there.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
