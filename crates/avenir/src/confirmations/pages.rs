@@ -100,6 +100,13 @@ impl Pages {
             answer: None,
         };
         let token = self.insert(question, recorded);
+        // A client that never comes back for the answer: the page (and with the last one, the
+        // server) is closed when its lifetime ends.
+        let (pages, expiring) = (Arc::clone(self), token.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep(PAGE_LIFETIME).await;
+            pages.close(&expiring);
+        });
         Ok(format!("{base}/confirm/{token}"))
     }
 
