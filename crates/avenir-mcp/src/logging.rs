@@ -19,12 +19,15 @@ pub enum Format {
 /// reference does not know is refused with a sentence naming the variable.
 pub fn init() -> Result<(), String> {
     let level = std::env::var("AVENIR_MCP_LOG_LEVEL").unwrap_or_default();
+    use tracing_subscriber::filter::{LevelFilter, Targets};
     let filter = match level.to_ascii_uppercase().as_str() {
-        "" | "WARNING" | "WARN" => "warn",
+        "" | "WARNING" | "WARN" => Targets::new().with_default(LevelFilter::WARN),
         // DEBUG adds the MCP library's own messages (they can hold requests and answers)
-        "DEBUG" => "debug",
-        "INFO" => "info,rmcp=warn",
-        "ERROR" | "CRITICAL" => "error",
+        "DEBUG" => Targets::new().with_default(LevelFilter::DEBUG),
+        "INFO" => Targets::new()
+            .with_default(LevelFilter::INFO)
+            .with_target("rmcp", LevelFilter::WARN),
+        "ERROR" | "CRITICAL" => Targets::new().with_default(LevelFilter::ERROR),
         _ => {
             return Err(format!(
                 "AVENIR_MCP_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level:?}."
@@ -37,11 +40,15 @@ pub fn init() -> Result<(), String> {
     } else {
         Format::Text
     };
-    tracing_subscriber::fmt()
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let lines = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(false)
-        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
-        .event_format(Lines(format))
+        .event_format(Lines(format));
+    tracing_subscriber::registry()
+        .with(lines.with_filter(filter))
         .init();
     Ok(())
 }
