@@ -1,3 +1,6 @@
+//! The merchant rules checked against the regular expressions they were first written as, on
+//! generated labels and on edge cases, and the reference's own examples.
+
 use super::*;
 use proptest::prelude::*;
 use regex::Regex;
