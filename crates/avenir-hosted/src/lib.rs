@@ -10,6 +10,7 @@
 //!   revocation, delete).
 
 pub mod config;
+pub mod confirm_pages;
 pub mod crypto;
 pub mod db;
 pub mod oauth;

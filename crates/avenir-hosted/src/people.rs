@@ -86,6 +86,8 @@ pub struct People {
     budget: u32,
     /// Where a person signs in again (said in errors).
     sign_in_url: String,
+    /// The server's public URL, under which confirmation pages are served.
+    public_url: String,
     clock: Clock,
     http: reqwest::Client,
     contexts: Mutex<HashMap<String, Arc<Context>>>,
@@ -120,6 +122,7 @@ impl People {
             settings: config.settings.clone(),
             budget: config.budget,
             sign_in_url: format!("{}/mcp", config.public.base),
+            public_url: config.public.base.clone(),
             clock: config.clock.clone(),
             http,
             contexts: Mutex::new(HashMap::new()),
@@ -162,6 +165,7 @@ impl People {
                 Arc::new(client),
                 self.db.shared_store(person_id),
                 self.key.derive("avenir-mcp answer states"),
+                &self.public_url,
             )
             .map_err(ContextError::Context)?,
         );

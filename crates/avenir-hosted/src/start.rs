@@ -1,6 +1,7 @@
 //! Starting a hosted server: everything built from its settings ([`Hosted::build`], the
 //! settings being `config`'s [`HostedConfig`]), and serving until the process stops.
 
+use crate::confirm_pages::BrowserSessions;
 use crate::db::{Db, DbError};
 use crate::oauth::{
     OAuthConfig, OAuthServer, OAuthSetupError, SignInFailure, SignInHook, YnabTokens,
@@ -33,8 +34,9 @@ pub struct Hosted {
     pub db: Db,
 }
 
-/// The sign-in hook: `People` keeps the person and their YNAB grant.
-struct Hook(Arc<People>);
+/// The sign-in hook: `People` keeps the person and their YNAB grant; the browser that signed
+/// in gets a session for the confirmation pages.
+struct Hook(Arc<People>, Arc<BrowserSessions>);
 
 #[async_trait]
 impl SignInHook for Hook {
@@ -49,6 +51,10 @@ impl SignInHook for Hook {
     async fn deleted(&self, person_id: &str) {
         self.0.forget(person_id);
     }
+
+    fn browser_cookie(&self, person_id: &str) -> Option<String> {
+        Some(self.1.cookie_for(person_id))
+    }
 }
 
 impl Hosted {
@@ -56,6 +62,11 @@ impl Hosted {
     pub async fn build(config: HostedConfig) -> Result<Hosted, StartError> {
         let db = Db::open(&config.database).await?;
         let people = Arc::new(People::new(db.clone(), &config)?);
+        let sessions = Arc::new(BrowserSessions::new(
+            config.key.derive("avenir-mcp browser sessions"),
+            config.clock.clone(),
+            &config.public,
+        ));
         let mut oauth_config = OAuthConfig::new(config.public.base.clone(), config.ynab.clone());
         oauth_config.clock = config.clock.clone();
         oauth_config.access_ttl = config.access_ttl;
@@ -64,7 +75,7 @@ impl Hosted {
         let oauth = Arc::new(OAuthServer::new(
             oauth_config,
             Arc::new(db.clone()),
-            Arc::new(Hook(people.clone())),
+            Arc::new(Hook(people.clone(), sessions.clone())),
         )?);
         let template = Arc::new(avenir::Context::new(
             config.settings.clone(),
@@ -80,7 +91,13 @@ impl Hosted {
             config.public.clone(),
             config.listen.ip().is_loopback(),
             config.allowed_origins.clone(),
-        );
+        )
+        .merge(crate::confirm_pages::router(
+            db.clone(),
+            sessions,
+            &config.public,
+            config.clock.clone(),
+        ));
         Ok(Hosted {
             router,
             oauth,

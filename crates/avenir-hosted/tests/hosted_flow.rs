@@ -17,11 +17,11 @@ fn postgres() -> &'static TestPostgres {
     SERVER.get_or_init(|| TestPostgres::start().expect("a throwaway PostgreSQL"))
 }
 
-fn postgres_db() -> DbConfig {
+pub(crate) fn postgres_db() -> DbConfig {
     DbConfig::Postgres(postgres().create_database().expect("a database"))
 }
 
-fn sqlite_db() -> (DbConfig, std::path::PathBuf) {
+pub(crate) fn sqlite_db() -> (DbConfig, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!(
         "avenir-hosted-{}-{}",
         std::process::id(),
@@ -45,7 +45,7 @@ fn other_app(world: &World) -> ynab::Client {
 }
 
 /// Restaurants' assigned amount in September in Alice's plan, as YNAB (the sandbox) holds it.
-async fn restaurants(world: &World) -> i64 {
+pub(crate) async fn restaurants(world: &World) -> i64 {
     other_app(world)
         .month(&world.alice_plan, "2026-09-01")
         .await
@@ -58,7 +58,7 @@ async fn restaurants(world: &World) -> i64 {
         .expect("Restaurants")
 }
 
-fn budget_args(amount: f64) -> Value {
+pub(crate) fn budget_args(amount: f64) -> Value {
     json!({"month": "2026-09", "category_id": id("cat-restaurants"), "amount": amount})
 }
 

@@ -3,6 +3,7 @@
 //! one more `mod` line here.
 
 mod common;
+mod confirm_pages;
 mod db;
 mod hosted_flow;
 mod oauth;

@@ -5,6 +5,7 @@ use crate::config::Settings;
 use crate::confirmations::Confirmations;
 use crate::confirmations::answer_state::AnswerStates;
 use crate::confirmations::codes::CodeStore;
+use crate::confirmations::pages::{PageHost, hosted::HostedPages};
 use crate::plan_store::PlanStore;
 use crate::store::journal::{Journal, JournalLocation};
 use crate::store::plan_cache::PlanCache;
@@ -44,12 +45,14 @@ impl Context {
 
     /// One person's context in the hosted mode: their journal, intents, confirmation codes and
     /// answer states' nonces in `shared` (the database every instance uses), answer states sealed
-    /// under `answer_key` (the same in every instance), and no plan cache on disk.
+    /// under `answer_key` (the same in every instance), confirmation pages under `public_url`,
+    /// and no plan cache on disk.
     pub fn hosted(
         mut settings: Settings,
         client: Arc<ynab::Client>,
         shared: Arc<dyn SharedStore>,
         answer_key: [u8; 32],
+        public_url: &str,
     ) -> Result<Self, String> {
         settings.cache = None;
         settings.journal = None;
@@ -60,7 +63,10 @@ impl Context {
             confirmations: Confirmations {
                 codes: CodeStore::shared(shared.clone()),
                 states,
-                pages: None,
+                pages: Some(PageHost::Hosted(HostedPages::new(
+                    shared.clone(),
+                    public_url,
+                ))),
                 ..Confirmations::new(settings.confirm)
             },
             journal: Journal::new(JournalLocation::Shared(shared)),

@@ -17,6 +17,7 @@
 mod error;
 mod handle;
 mod oauth;
+mod pages;
 mod postgres;
 mod schema;
 mod shared;

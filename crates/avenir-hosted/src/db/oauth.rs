@@ -396,6 +396,7 @@ impl OAuthStore for Db {
                 ("DELETE FROM ynab_grants WHERE person_id = $1", p()),
                 ("DELETE FROM journal_lines WHERE person_id = $1", p()),
                 ("DELETE FROM confirmation_codes WHERE person_id = $1", p()),
+                ("DELETE FROM confirmation_pages WHERE person_id = $1", p()),
                 ("DELETE FROM people WHERE person_id = $1", p()),
             ])
             .await?;

@@ -6,7 +6,7 @@
 use super::error::{SqlError, StateError};
 use super::handle::{Backend, Db};
 use super::sql::{self, Statement, Value};
-use avenir::store::shared::{CodeEntry, HeldLock, SharedStore, StoreError, Stream};
+use avenir::store::shared::{CodeEntry, HeldLock, PageRow, SharedStore, StoreError, Stream};
 use std::path::PathBuf;
 use ynab::pacing::LedgerStore;
 
@@ -219,6 +219,58 @@ impl SharedStore for DbShared {
             ])
             .map_err(StoreError::of)?;
         Ok(counts.get(1).is_some_and(|n| *n == 1))
+    }
+
+    fn open_page(&self, page: &PageRow, lifetime_s: i64) -> Result<(), StoreError> {
+        self.execute_all(vec![
+            // Everyone's expired pages go (a preview holds plan data), and this person's page
+            // under the same key.
+            (
+                "DELETE FROM confirmation_pages WHERE opened_at < $1",
+                vec![page.opened_at.saturating_sub(lifetime_s).into()],
+            ),
+            (
+                "DELETE FROM confirmation_pages WHERE person_id = $1 AND page_key = $2",
+                vec![self.person.as_str().into(), page.key.as_str().into()],
+            ),
+            (
+                "INSERT INTO confirmation_pages (token, person_id, page_key, question, form, \
+                 fingerprint, answer, opened_at) VALUES ($1, $2, $3, $4, $5, $6, NULL, $7)",
+                vec![
+                    page.token.as_str().into(),
+                    self.person.as_str().into(),
+                    page.key.as_str().into(),
+                    page.question.as_str().into(),
+                    page.form.as_str().into(),
+                    page.fingerprint.as_str().into(),
+                    page.opened_at.into(),
+                ],
+            ),
+        ])
+        .map(drop)
+        .map_err(StoreError::of)
+    }
+
+    fn page(&self, key: &str) -> Result<Option<PageRow>, StoreError> {
+        let rows = self
+            .query(
+                super::pages::SELECT_BY_KEY,
+                vec![self.person.as_str().into(), key.into()],
+            )
+            .map_err(StoreError::of)?;
+        rows.first()
+            .map(|row| super::pages::page_from(row))
+            .transpose()
+            .map_err(StoreError::of)
+    }
+
+    fn close_page(&self, key: &str) -> Result<(), StoreError> {
+        self.execute_all(vec![(
+            "DELETE FROM confirmation_pages WHERE person_id = $1 AND page_key = $2",
+            vec![self.person.as_str().into(), key.into()],
+        )])
+        .map(drop)
+        .map_err(StoreError::of)
     }
 }
 

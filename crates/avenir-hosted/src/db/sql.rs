@@ -72,6 +72,14 @@ pub(crate) fn boolean(row: &[Value], i: usize) -> Result<bool, SqlError> {
     }
 }
 
+/// A boolean or NULL.
+pub(crate) fn opt_boolean(row: &[Value], i: usize) -> Result<Option<bool>, SqlError> {
+    match column(row, i)? {
+        Value::Null => Ok(None),
+        _ => boolean(row, i).map(Some),
+    }
+}
+
 impl From<&str> for Value {
     fn from(v: &str) -> Value {
         Value::Text(v.to_owned())

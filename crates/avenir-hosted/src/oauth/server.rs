@@ -87,6 +87,11 @@ pub trait SignInHook: Send + Sync {
     /// The person asked `/delete` (the store already forgot them): forget whatever the hook
     /// keeps in memory.
     async fn deleted(&self, person_id: &str);
+    /// The `Set-Cookie` value that opens a browser session for `person_id` where they signed in
+    /// (the confirmation pages read it); none by default.
+    fn browser_cookie(&self, _person_id: &str) -> Option<String> {
+        None
+    }
 }
 
 /// The authorization server's settings.

@@ -410,8 +410,15 @@ async fn signed_in(s: &Inner, pending: &PendingSignIn, tokens: YnabTokens) -> Re
         answer.push(("state", state));
     }
     answer.push(("iss", s.issuer()));
-    match logic::with_query(&pending.redirect_uri, &answer) {
+    let mut back = match logic::with_query(&pending.redirect_uri, &answer) {
         Ok(location) => redirect(StatusCode::FOUND, &location),
-        Err(e) => bad_request(&e.to_string()),
+        Err(e) => return bad_request(&e.to_string()),
+    };
+    // This browser is now the person's: their confirmation pages open in it.
+    if let Some(cookie) = s.hook.browser_cookie(&grant.person_id)
+        && let Ok(value) = HeaderValue::from_str(&cookie)
+    {
+        back.headers_mut().append(header::SET_COOKIE, value);
     }
+    back
 }

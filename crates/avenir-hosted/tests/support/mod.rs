@@ -94,7 +94,7 @@ pub struct World {
 }
 
 /// Settings of every person's context: writes on, the demo's "today".
-fn settings() -> avenir::Settings {
+pub fn settings() -> avenir::Settings {
     avenir::Settings {
         writes_enabled: true,
         today: Some(today()),
@@ -105,6 +105,15 @@ fn settings() -> avenir::Settings {
 impl World {
     /// `instances` hosted servers on `database`, sharing one key and one public URL.
     pub async fn start(database: DbConfig, instances: usize) -> World {
+        World::start_with(database, instances, settings()).await
+    }
+
+    /// The same, every person's context made with `settings`.
+    pub async fn start_with(
+        database: DbConfig,
+        instances: usize,
+        settings: avenir::Settings,
+    ) -> World {
         let alice = ynab_sandbox::demo::demo_plan(today());
         let bob = bobs_plan();
         let (alice_plan, bob_plan) = (alice.id.clone(), bob.id.clone());
@@ -152,7 +161,7 @@ impl World {
                     client_secret: YNAB_CLIENT_SECRET.into(),
                 },
                 ynab_api: ynab::config::BaseUrl::new(sandbox.base_url()),
-                settings: settings(),
+                settings: settings.clone(),
                 budget: 180,
                 allowed_origins: Vec::new(),
                 clock: Arc::new(move || tick.now()),
@@ -231,7 +240,8 @@ impl World {
         .map_err(|(_, e)| e)
         .expect("authorization session");
         // 4. the browser: consent page, the button, YNAB's sign-in, back to the client
-        let landing = browse(&http, session.get_authorization_url(), access).await;
+        let (landing, browser_session) =
+            browse_with_session(&http, session.get_authorization_url(), access).await;
         let code = query(&landing, "code").expect("code");
         let state = query(&landing, "state").expect("state");
         let iss = query(&landing, "iss").expect("iss (RFC 9207)");
@@ -250,6 +260,7 @@ impl World {
         SignedIn {
             client,
             access_token,
+            browser_session,
         }
     }
 
@@ -267,10 +278,12 @@ impl World {
     }
 }
 
-/// A person signed in: their MCP client and the access token it holds.
+/// A person signed in: their MCP client, the access token it holds, and the browser-session
+/// cookie (`name=value`) the sign-in left in their browser.
 pub struct SignedIn {
     pub client: RunningService<RoleClient, ()>,
     pub access_token: String,
+    pub browser_session: Option<String>,
 }
 
 async fn connect(manager: AuthorizationManager, mcp: &str) -> RunningService<RoleClient, ()> {
@@ -294,6 +307,15 @@ pub fn browser() -> reqwest::Client {
 /// Follow the sign-in from the authorization URL to the client's redirect URI, pressing the
 /// consent page's `access` button; the URL the client gets.
 pub async fn browse(http: &reqwest::Client, start: &str, access: &str) -> String {
+    browse_with_session(http, start, access).await.0
+}
+
+/// The same, and the browser-session cookie (`name=value`) the sign-in left in the browser.
+pub async fn browse_with_session(
+    http: &reqwest::Client,
+    start: &str,
+    access: &str,
+) -> (String, Option<String>) {
     let page = http.get(start).send().await.expect("authorize");
     assert_eq!(page.status(), 200, "the consent page");
     let cookie = page
@@ -328,7 +350,15 @@ pub async fn browse(http: &reqwest::Client, start: &str, access: &str) -> String
             .expect("Location")
             .to_string();
         if location.starts_with(REDIRECT_URI) {
-            return location;
+            let session = next
+                .headers()
+                .get_all("set-cookie")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .find(|v| v.starts_with("avenir_session="))
+                .and_then(|v| v.split(';').next())
+                .map(str::to_string);
+            return (location, session);
         }
         next = http.get(&location).send().await.expect("redirect");
     }
@@ -378,7 +408,7 @@ pub fn form(pairs: &[(&str, &str)]) -> String {
 }
 
 /// The value of the hidden input `name` in a page.
-fn hidden(html: &str, name: &str) -> Option<String> {
+pub fn hidden(html: &str, name: &str) -> Option<String> {
     let at = html.find(&format!("name=\"{name}\""))?;
     let rest = &html[at..];
     let value = rest.split("value=\"").nth(1)?;

@@ -4,9 +4,10 @@
 
 use super::{
     ANSWER_INVALID, AskContext, BAD_CODE, BUDGET_CHANGED, CODE_NOT_CHECKED, CODE_NOT_KEPT,
-    Confirmations, Decision, cannot_ask, code_not_enough, codes,
+    Confirmations, Decision, PAGE_NOT_KEPT, cannot_ask, code_not_enough, codes,
 };
 use crate::confirmations::Risk;
+use crate::confirmations::pages::{PageHost, PageState};
 use crate::context::Context;
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest, InputRequests,
@@ -92,27 +93,29 @@ pub(crate) async fn decide(
         }
         return redeem(confirmations, presented, fp, &call).await;
     }
-    // A client that can send the person to a page: the local page, in either era.
+    // A client that can send the person to a page: the server's page, in either era.
     if ask.url_mode
-        && let Some(pages) = &confirmations.pages
+        && let Some(host) = &confirmations.pages
     {
         let timeout = confirmations.elicitation_timeout;
         return match (ask.modern, &ask.peer) {
-            (true, _) => match modern_page(confirmations, pages, ask, &call, fp, question).await {
+            (true, _) => match modern_page(confirmations, host, ask, &call, fp, question).await {
                 Paged::Decided(decision) => decision,
                 Paged::Dismissed => fallback.dismissed(fp).await,
             },
             (false, Some(peer)) => {
-                let answer = by_page(pages, peer, question, timeout).await;
+                let answer = by_page(host, peer, fp, question, timeout).await;
                 fallback.answered(answer, fp).await
             }
             (false, None) => fallback.dismissed(fp).await,
         };
     }
     if !ask.can_ask {
-        return match required {
-            true => Decision::Refused(cannot_ask(confirmations.policy, risk).into()),
-            false => fallback.code(fp).await,
+        return match (required, &confirmations.pages) {
+            // A hosted server's page reaches the person from any device they signed in on.
+            (true, Some(host @ PageHost::Hosted(_))) => on_page(host, &call, fp, question).await,
+            (true, _) => Decision::Refused(cannot_ask(confirmations.policy, risk).into()),
+            (false, _) => fallback.code(fp).await,
         };
     }
     if ask.modern {
@@ -165,37 +168,40 @@ async fn modern_form(
     }
 }
 
-/// Ask on the local page (`confirmations::pages`): the client is asked to send the person to it,
-/// then the person's answer there is awaited. The client learns that the page is done
+/// Ask on a page (`confirmations::pages`): the client is asked to send the person to it, then
+/// the person's answer there is awaited. The client learns that the page is done
 /// (`notifications/elicitation/complete`) whatever the outcome.
 async fn by_page(
-    pages: &std::sync::Arc<crate::confirmations::pages::Pages>,
+    host: &PageHost,
     peer: &rmcp::Peer<rmcp::RoleServer>,
+    fp: &str,
     question: &str,
     timeout: std::time::Duration,
 ) -> Answer {
     use rmcp::model::{CustomNotification, ElicitationAction, ServerNotification};
-    let opened = match pages.open(question).await {
-        Ok(opened) => opened,
+    let key = crate::random::base64url::<16>();
+    let url = match host.open(question, &key, fp).await {
+        Ok(url) => url,
         Err(error) => {
             tracing::warn!("{error}");
             return Answer::Dismissed;
         }
     };
+    let elicitation_id = crate::random::base64url::<16>();
     let params = ElicitRequestParams::UrlElicitationParams {
         meta: None,
         message: PAGE_MESSAGE.to_string(),
-        url: opened.url.clone(),
-        elicitation_id: opened.elicitation_id.clone(),
+        url,
+        elicitation_id: elicitation_id.clone(),
     };
     let asked = peer
         .create_elicitation_with_timeout(params, Some(timeout))
         .await;
     let answer = match asked.map(|result| result.action) {
-        Ok(ElicitationAction::Accept) => match tokio::time::timeout(timeout, opened.answer).await {
-            Ok(Ok(true)) => Answer::Yes,
-            Ok(Ok(false)) => Answer::No,
-            _ => Answer::Dismissed,
+        Ok(ElicitationAction::Accept) => match host.wait(&key, timeout).await {
+            Some(true) => Answer::Yes,
+            Some(false) => Answer::No,
+            None => Answer::Dismissed,
         },
         Ok(ElicitationAction::Decline) => Answer::No,
         Ok(_) => Answer::Dismissed,
@@ -204,8 +210,8 @@ async fn by_page(
             Answer::Dismissed
         }
     };
-    pages.close(&opened.token);
-    let id = serde_json::json!({"elicitationId": opened.elicitation_id});
+    host.close(&key).await;
+    let id = serde_json::json!({"elicitationId": elicitation_id});
     let done = CustomNotification::new("notifications/elicitation/complete", Some(id));
     if let Err(error) = peer
         .send_notification(ServerNotification::CustomNotification(done))
@@ -214,6 +220,54 @@ async fn by_page(
         tracing::info!("the client was not told the page is done: {error}");
     }
     answer
+}
+
+/// A hosted server's page for a client that cannot ask, where a code may not confirm: the
+/// answer names the page (the person opens it in a browser where they signed in, on any
+/// device); the agent's next call with the same arguments takes the answer. The page is kept
+/// under the call's digest; a page showing an older preview is replaced.
+async fn on_page(host: &PageHost, call: &str, fp: &str, question: &str) -> Decision {
+    let key = hex::encode(crate::digest::sha256(call.as_bytes()));
+    let kept = match host.state(&key).await {
+        Ok(kept) => kept,
+        Err(error) => {
+            tracing::warn!("{error}");
+            return Decision::Refused(PAGE_NOT_KEPT.into());
+        }
+    };
+    match kept {
+        Some(PageState {
+            answer: Some(yes),
+            fingerprint,
+            ..
+        }) => {
+            host.close(&key).await;
+            match yes {
+                // This call read the plan without being asked to: read it again from YNAB.
+                true if fingerprint == fp => Decision::Recheck,
+                true => Decision::Refused(BUDGET_CHANGED.into()),
+                false => Decision::Declined,
+            }
+        }
+        Some(PageState {
+            answer: None,
+            url,
+            fingerprint,
+        }) if fingerprint == fp => Decision::OnPage {
+            url,
+            list: host.list_url(),
+        },
+        _ => match host.open(question, &key, fp).await {
+            Ok(url) => Decision::OnPage {
+                url,
+                list: host.list_url(),
+            },
+            Err(error) => {
+                tracing::warn!("{error}");
+                Decision::Refused(PAGE_NOT_KEPT.into())
+            }
+        },
+    }
 }
 
 /// What the 2026-07-28 page round trip decided, or a dismissal (then as the policy says).
@@ -229,7 +283,7 @@ enum Paged {
 /// asked for.
 async fn modern_page(
     confirmations: &Confirmations,
-    pages: &std::sync::Arc<crate::confirmations::pages::Pages>,
+    host: &PageHost,
     ask: &AskContext,
     call: &str,
     fp: &str,
@@ -237,19 +291,7 @@ async fn modern_page(
 ) -> Paged {
     let invalid = || Paged::Decided(Decision::Refused(ANSWER_INVALID.into()));
     let Some(state) = &ask.request_state else {
-        let Some(state) = confirmations.states.seal(call.as_bytes(), fp) else {
-            return invalid();
-        };
-        let Some(sealed) = confirmations.states.open(call.as_bytes(), &state) else {
-            return invalid();
-        };
-        return match pages.open_recorded(question, &sealed.nonce).await {
-            Ok(url) => Paged::Decided(page_required(url, state)),
-            Err(error) => {
-                tracing::warn!("{error}");
-                Paged::Dismissed
-            }
-        };
+        return first_page(confirmations, host, call, fp, question).await;
     };
     let Some(sealed) = confirmations.states.open(call.as_bytes(), state) else {
         return invalid();
@@ -260,29 +302,33 @@ async fn modern_page(
         .and_then(|r| r.get("confirm"))
         .and_then(|a| a.get("action"))
         .and_then(Value::as_str);
-    let answer = match action {
-        Some("accept") => pages.take(&sealed.nonce),
+    let kept = match action {
+        Some("accept") => host.state(&sealed.nonce).await.ok().flatten(),
         Some("decline") => {
-            pages.forget(&sealed.nonce);
-            Some(Some(false))
+            host.close(&sealed.nonce).await;
+            Some(PageState {
+                answer: Some(false),
+                url: String::new(),
+                fingerprint: sealed.fingerprint.clone(),
+            })
         }
         Some(_) => {
-            pages.forget(&sealed.nonce);
+            host.close(&sealed.nonce).await;
             return Paged::Dismissed;
         }
-        None => Some(None),
+        None => host.state(&sealed.nonce).await.ok().flatten(),
     };
-    let yes = match answer {
+    let yes = match kept {
         None => return invalid(),
-        Some(None) => {
-            // Not answered yet: the same page again (the nonce stays unspent).
-            return match pages.url_of(&sealed.nonce) {
-                Some(url) => Paged::Decided(page_required(url, state.clone())),
-                None => invalid(),
-            };
-        }
-        Some(Some(yes)) => yes,
+        // Not answered yet: the same page again (the nonce stays unspent).
+        Some(PageState {
+            answer: None, url, ..
+        }) => return Paged::Decided(page_required(url, state.clone())),
+        Some(PageState {
+            answer: Some(yes), ..
+        }) => yes,
     };
+    host.close(&sealed.nonce).await;
     if !confirmations.states.spend_async(&sealed.nonce).await {
         return invalid();
     }
@@ -291,6 +337,31 @@ async fn modern_page(
         true => Decision::Refused(BUDGET_CHANGED.into()),
         false => Decision::Declined,
     })
+}
+
+/// The round trip's first call: a page kept under a new sealed state's nonce, and the request
+/// that sends the person there.
+async fn first_page(
+    confirmations: &Confirmations,
+    host: &PageHost,
+    call: &str,
+    fp: &str,
+    question: &str,
+) -> Paged {
+    let invalid = || Paged::Decided(Decision::Refused(ANSWER_INVALID.into()));
+    let Some(state) = confirmations.states.seal(call.as_bytes(), fp) else {
+        return invalid();
+    };
+    let Some(sealed) = confirmations.states.open(call.as_bytes(), &state) else {
+        return invalid();
+    };
+    match host.open(question, &sealed.nonce, fp).await {
+        Ok(url) => Paged::Decided(page_required(url, state)),
+        Err(error) => {
+            tracing::warn!("{error}");
+            Paged::Dismissed
+        }
+    }
 }
 
 /// The round trip's request: send the person to `url`.

@@ -64,6 +64,18 @@ pub const BUDGET_CHANGED: &str = "The budget changed between the preview and the
 pub const ANSWER_INVALID: &str = "This answer is no longer valid (altered, expired, already used, or given for other changes): nothing was changed. Call again without an answer to get a new preview.";
 /// A confirmation code could not be saved to its file (`avenir-mcp call`'s codes live on disk).
 pub const CODE_NOT_KEPT: &str = "A confirmation code could not be saved (see the log for why): nothing was changed. Check that the state directory is writable, then call again.";
+/// A hosted confirmation page could not be kept in the database.
+pub const PAGE_NOT_KEPT: &str = "The confirmation page could not be opened (see the server's log for why): nothing was changed. Call again in a moment.";
+/// What the agent does with a hosted confirmation page (`Decision::OnPage`): give the person
+/// the link; only their browser session can answer it.
+pub fn on_page_message(url: &str, list: Option<&str>) -> String {
+    let listed = list
+        .map(|list| format!(" (every confirmation waiting for them is listed at {list})"))
+        .unwrap_or_default();
+    format!(
+        "Nothing changed yet. Only the user can confirm this change, on its confirmation page, which opens in a browser where they signed in to this server: {url}{listed}. Give them the link. Once they have answered there, call again with the same arguments; no code confirms this change."
+    )
+}
 /// A confirmation code's file could not be read to check a code.
 pub const CODE_NOT_CHECKED: &str = "The confirmation code could not be checked (see the log for why): nothing was changed. Check that the state directory is readable and writable, then call again without confirmation to get a new preview.";
 /// `{ONLY_THE_USER}` of `docs/contract/writes.md` §4.6: what the agent does with a code. Asking
@@ -472,6 +484,12 @@ pub(crate) enum Decision {
     Recheck,
     Declined,
     Code(String),
+    /// Asked on a hosted confirmation page the answer names (`list`: where the person's open
+    /// pages are listed); the next call with the same arguments takes the answer.
+    OnPage {
+        url: String,
+        list: Option<String>,
+    },
     InputRequired(InputRequiredResult),
     Refused(std::borrow::Cow<'static, str>),
 }
@@ -547,6 +565,17 @@ pub async fn run<W: ConfirmedWrite + Sync>(
                 WriteStatus::ConfirmationRequired,
                 message,
                 Some(code),
+                None,
+            );
+            return Finished::Result { value, plan_id };
+        }
+        Decision::OnPage { url, list } => {
+            let message = on_page_message(&url, list.as_deref());
+            let value = write.result(
+                &proposal.change,
+                WriteStatus::ConfirmationRequired,
+                message,
+                None,
                 None,
             );
             return Finished::Result { value, plan_id };

@@ -1,6 +1,7 @@
 //! What a process keeps to check a person's answers to confirmed writes: confirmation codes
-//! (`codes`), the sealed answer states of the 2026-07-28 round trip (`answer_state`) and the
-//! policy of what may confirm (`policy`). `Context` holds one [`Confirmations`]; the path in `confirm` reads it.
+//! (`codes`), the sealed answer states of the 2026-07-28 round trip (`answer_state`), the
+//! policy of what may confirm (`policy`) and the confirmation pages (`pages`). `Context` holds
+//! one [`Confirmations`]; the path in `confirm` reads it.
 
 pub mod answer_state;
 pub mod codes;
@@ -19,9 +20,9 @@ pub struct Confirmations {
     pub states: AnswerStates,
     /// What may confirm a write (`AVENIR_MCP_CONFIRM`, `AVENIR_MCP_REQUIRE_ELICITATION`).
     pub policy: ConfirmPolicy,
-    /// The local confirmation page, for clients that declare URL-mode elicitation; `None` in the
-    /// hosted mode, whose people are not on this machine.
-    pub pages: Option<std::sync::Arc<pages::Pages>>,
+    /// Where confirmation pages open: the loopback interface locally, the public URL in the
+    /// hosted mode (`None` where no page can be served).
+    pub pages: Option<pages::PageHost>,
     /// How long an in-call question waits for the person.
     pub elicitation_timeout: Duration,
 }
@@ -32,7 +33,7 @@ impl Confirmations {
             codes: CodeStore::default(),
             states: AnswerStates::default(),
             policy,
-            pages: Some(std::sync::Arc::default()),
+            pages: Some(pages::PageHost::Local(std::sync::Arc::default())),
             elicitation_timeout: Duration::from_secs(600),
         }
     }
@@ -43,7 +44,7 @@ impl Confirmations {
             codes: CodeStore::new(Box::new(clock.clone())),
             states: AnswerStates::new(Box::new(clock)),
             policy,
-            pages: Some(std::sync::Arc::default()),
+            pages: Some(pages::PageHost::Local(std::sync::Arc::default())),
             elicitation_timeout: Duration::from_secs(600),
         }
     }

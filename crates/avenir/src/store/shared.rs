@@ -1,5 +1,6 @@
 //! State that several server instances share (the hosted mode, `avenir-hosted`): one person's
-//! journal and intents, their confirmation codes, and the spent nonces of sealed answer states.
+//! journal and intents, their confirmation codes and pages, and the spent nonces of sealed
+//! answer states.
 //!
 //! The local server keeps these in files and memory (`journal.rs`, `confirm/codes.rs`,
 //! `confirm/answer_state.rs`); a hosted instance gives each person a [`SharedStore`] backed by
@@ -77,4 +78,35 @@ pub trait SharedStore: Send + Sync + Debug {
     /// Spend `nonce` at `now` (UTC seconds): true the first time anywhere, false after. Nonces
     /// spent more than `lifetime_s` before `now` may be purged.
     fn spend_nonce(&self, nonce: &str, now: i64, lifetime_s: i64) -> Result<bool, StoreError>;
+
+    /// Keep a confirmation page of this person's (`confirmations::pages::hosted`), replacing one
+    /// kept under the same key. Anyone's pages opened more than `lifetime_s` before
+    /// `page.opened_at` are removed at the same time (a preview holds plan data).
+    fn open_page(&self, page: &PageRow, lifetime_s: i64) -> Result<(), StoreError>;
+
+    /// The page kept under `key`, answered or not.
+    fn page(&self, key: &str) -> Result<Option<PageRow>, StoreError>;
+
+    /// Forget the page kept under `key`.
+    fn close_page(&self, key: &str) -> Result<(), StoreError>;
+}
+
+/// A confirmation page as a hosted server keeps it. The server's page routes show it to its
+/// owner's browser session only, and record the answer once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageRow {
+    /// The page's path segment: 32 random bytes, base64url.
+    pub token: String,
+    /// Who asks for the answer: a sealed state's nonce, or the digest of a call.
+    pub key: String,
+    /// The preview, as the person reads it.
+    pub question: String,
+    /// The token the page's form carries back.
+    pub form: String,
+    /// The fingerprint of the subject the page shows.
+    pub fingerprint: String,
+    /// `None` until the person answers; then yes or no.
+    pub answer: Option<bool>,
+    /// UTC seconds.
+    pub opened_at: i64,
 }

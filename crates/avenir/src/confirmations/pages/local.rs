@@ -1,55 +1,42 @@
-//! The local server's confirmation page, for clients that declare URL-mode elicitation: the
-//! person reads the preview and answers yes or no in their browser, outside the client and out of
-//! the model's reach. Each write gets a page at an unguessable, single-use path on the loopback
-//! interface (32 random bytes); the server listening there starts with the first page and stops
-//! when no page is pending. The page shows the preview escaped, may not be framed, and takes one
-//! answer, carried with a second random token the page alone holds (a request that did not read
-//! the page cannot answer it) from the page's own origin. The write that opened it waits for the
-//! answer and then re-checks the plan like every other answer.
+//! The local server's confirmation pages: each one at an unguessable, single-use path on the
+//! loopback interface (32 random bytes), served by a server that starts with the first page and
+//! stops when no page is open. A page's answer is kept under the key it was opened with until
+//! the write that asked for it takes it.
 
-use crate::text::html_escape;
+use super::{GONE, GONE_TITLE, PAGE_LIFETIME, PageState, REFUSED, REFUSED_TITLE, page, said};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::get;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use subtle::ConstantTimeEq;
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, oneshot};
 
-/// The pages pending in one process, and the loopback server that serves them while any is.
+/// The pages open in one process, and the loopback server that serves them while any is.
 #[derive(Debug, Default)]
 pub struct Pages {
     state: Mutex<PagesState>,
+    /// Woken whenever a page is answered.
+    answered: Notify,
 }
 
 #[derive(Debug, Default)]
 struct PagesState {
-    pending: HashMap<String, Pending>,
+    /// By the page's token.
+    open: HashMap<String, Open>,
     server: Option<Serving>,
 }
 
 #[derive(Debug)]
-struct Pending {
+struct Open {
+    key: String,
     question: String,
     /// The token the page's form carries back.
     form: String,
-    waiter: Waiter,
-    opened: std::time::Instant,
+    fingerprint: String,
+    answer: Option<bool>,
 }
-
-/// Who learns the answer.
-#[derive(Debug)]
-enum Waiter {
-    /// The call that opened the page waits for it (2025-11-25: the question is in the call).
-    Call(oneshot::Sender<bool>),
-    /// It is kept until the client's next call takes it (2026-07-28's round trip), under the
-    /// sealed state's nonce.
-    Recorded { key: String, answer: Option<bool> },
-}
-
-/// How long a page waits for its answer, or for a recorded answer to be taken.
-const PAGE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(600);
 
 #[derive(Debug)]
 struct Serving {
@@ -57,121 +44,86 @@ struct Serving {
     stop: oneshot::Sender<()>,
 }
 
-/// A page opened for one write.
-#[derive(Debug)]
-pub struct Opened {
-    pub url: String,
-    /// The elicitation's id (not the page's token).
-    pub elicitation_id: String,
-    /// Closes the page: pass it to [`Pages::close`].
-    pub token: String,
-    /// The person's answer: `true` for yes.
-    pub answer: oneshot::Receiver<bool>,
-}
-
-/// The page could not be served.
-#[derive(Debug, thiserror::Error)]
-#[error("the confirmation page could not be served on the loopback interface: {0}")]
-pub struct PageError(#[from] std::io::Error);
-
 impl Pages {
-    /// A page showing `question`, the server started if none is running.
-    pub async fn open(self: &Arc<Self>, question: &str) -> Result<Opened, PageError> {
-        let base = self.serving().await?;
-        let (answer, receiver) = oneshot::channel();
-        let token = self.insert(question, Waiter::Call(answer));
-        Ok(Opened {
-            url: format!("{base}/confirm/{token}"),
-            elicitation_id: crate::random::base64url::<16>(),
-            token,
-            answer: receiver,
-        })
-    }
-
-    /// A page whose answer is kept under `key` until [`Pages::take`]: its URL.
-    pub async fn open_recorded(
+    /// Open a page showing `question` whose answer is kept under `key` (replacing a page kept
+    /// under it): its URL. The page closes itself when its lifetime ends.
+    pub async fn open(
         self: &Arc<Self>,
         question: &str,
         key: &str,
-    ) -> Result<String, PageError> {
+        fingerprint: &str,
+    ) -> Result<String, std::io::Error> {
         let base = self.serving().await?;
-        let recorded = Waiter::Recorded {
+        let token = crate::random::base64url::<32>();
+        let open = Open {
             key: key.to_string(),
+            question: question.to_string(),
+            form: crate::random::base64url::<32>(),
+            fingerprint: fingerprint.to_string(),
             answer: None,
         };
-        let token = self.insert(question, recorded);
-        // A client that never comes back for the answer: the page (and with the last one, the
-        // server) is closed when its lifetime ends.
+        {
+            let mut state = self.lock();
+            state.open.retain(|_, o| o.key != key);
+            state.open.insert(token.clone(), open);
+        }
         let (pages, expiring) = (Arc::clone(self), token.clone());
         tokio::spawn(async move {
             tokio::time::sleep(PAGE_LIFETIME).await;
-            pages.close(&expiring);
+            pages.remove(|token, _| *token == expiring);
         });
         Ok(format!("{base}/confirm/{token}"))
     }
 
-    /// The answer kept under `key`: `None` when no such page is open (expired, or taken),
-    /// `Some(None)` while the person has not answered, `Some(Some(yes))` once they did — then the
-    /// page is closed.
-    pub fn take(&self, key: &str) -> Option<Option<bool>> {
-        let (token, answer) = self.recorded(key)?;
-        if answer.is_some() {
-            self.close(&token);
-        }
-        Some(answer)
-    }
-
-    /// Close the page kept under `key`, answered or not (the person declined in the client).
-    pub fn forget(&self, key: &str) {
-        if let Some((token, _)) = self.recorded(key) {
-            self.close(&token);
-        }
-    }
-
-    /// The URL of the page kept under `key`, while it is open and unanswered.
-    pub fn url_of(&self, key: &str) -> Option<String> {
-        let (token, None) = self.recorded(key)? else {
-            return None;
-        };
-        let base = self.lock().server.as_ref()?.base.clone();
-        Some(format!("{base}/confirm/{token}"))
-    }
-
-    /// The token and the answer so far of the page kept under `key`.
-    fn recorded(&self, key: &str) -> Option<(String, Option<bool>)> {
+    /// The page kept under `key`, if it is open.
+    pub fn state(&self, key: &str) -> Option<PageState> {
         let state = self.lock();
-        state.pending.iter().find_map(|(token, p)| match &p.waiter {
-            Waiter::Recorded { key: k, answer } if k == key => Some((token.clone(), *answer)),
-            _ => None,
-        })
-    }
-
-    /// A new page's token; pages past their lifetime are forgotten first.
-    fn insert(&self, question: &str, waiter: Waiter) -> String {
-        let token = crate::random::base64url::<32>();
-        let pending = Pending {
-            question: question.to_string(),
-            form: crate::random::base64url::<32>(),
-            waiter,
-            opened: std::time::Instant::now(),
-        };
-        let mut state = self.lock();
+        let base = &state.server.as_ref()?.base;
         state
-            .pending
-            .retain(|_, p| p.opened.elapsed() < PAGE_LIFETIME);
-        state.pending.insert(token.clone(), pending);
-        token
+            .open
+            .iter()
+            .find(|(_, o)| o.key == key)
+            .map(|(token, o)| PageState {
+                url: format!("{base}/confirm/{token}"),
+                answer: o.answer,
+                fingerprint: o.fingerprint.clone(),
+            })
     }
 
-    /// Forget the page (answered, refused or given up); the server stops with the last one.
-    pub fn close(&self, token: &str) {
+    /// The answer to the page kept under `key`, once given, waiting at most `timeout`.
+    pub async fn wait(&self, key: &str, timeout: std::time::Duration) -> Option<bool> {
+        let waiting = async {
+            loop {
+                let answered = self.answered.notified();
+                match self.state(key) {
+                    None => return None,
+                    Some(PageState {
+                        answer: Some(yes), ..
+                    }) => return Some(yes),
+                    Some(_) => answered.await,
+                }
+            }
+        };
+        tokio::time::timeout(timeout, waiting).await.ok().flatten()
+    }
+
+    /// Forget the page kept under `key`.
+    pub fn close(&self, key: &str) {
+        self.remove(|_, open| open.key == key);
+    }
+
+    /// Forget the pages `closing` picks; the server stops with the last page.
+    fn remove(&self, closing: impl Fn(&String, &Open) -> bool) {
         let mut state = self.lock();
-        state.pending.remove(token);
-        if state.pending.is_empty()
+        state.open.retain(|token, open| !closing(token, open));
+        if state.open.is_empty()
             && let Some(serving) = state.server.take()
         {
             let _ = serving.stop.send(());
         }
+        drop(state);
+        // A waiter on this page learns it closed.
+        self.answered.notify_waiters();
     }
 
     fn lock(&self) -> MutexGuard<'_, PagesState> {
@@ -179,7 +131,7 @@ impl Pages {
     }
 
     /// The running server's origin, starting one on a free loopback port if needed.
-    async fn serving(self: &Arc<Self>) -> Result<String, PageError> {
+    async fn serving(self: &Arc<Self>) -> Result<String, std::io::Error> {
         if let Some(serving) = &self.lock().server {
             return Ok(serving.base.clone());
         }
@@ -213,30 +165,17 @@ impl Pages {
     }
 }
 
-/// `GET /confirm/{token}`: the preview with yes and no.
+/// `GET /confirm/{token}`: the preview with yes and no, while unanswered.
 async fn show(State(pages): State<Arc<Pages>>, Path(token): Path<String>) -> Response {
     let state = pages.lock();
-    let open = |p: &&Pending| {
-        !matches!(
-            p.waiter,
-            Waiter::Recorded {
-                answer: Some(_),
-                ..
-            }
-        )
-    };
-    let Some(pending) = state.pending.get(&token).filter(open) else {
-        return page(StatusCode::NOT_FOUND, GONE_TITLE, GONE);
-    };
-    let body = format!(
-        "<pre>{}</pre>\n<form method=\"post\">\n<input type=\"hidden\" name=\"form\" value=\"{}\">\n<button name=\"answer\" value=\"yes\">Yes, apply these changes</button>\n<button name=\"answer\" value=\"no\">No, change nothing</button>\n</form>",
-        html_escape(&pending.question),
-        html_escape(&pending.form)
-    );
-    page(StatusCode::OK, "Confirm a change to your YNAB plan", &body)
+    match state.open.get(&token).filter(|o| o.answer.is_none()) {
+        Some(open) => super::question_page(&open.question, &open.form),
+        None => page(StatusCode::NOT_FOUND, GONE_TITLE, GONE),
+    }
 }
 
-/// `POST /confirm/{token}`: the person's answer, once, with the page's own form token.
+/// `POST /confirm/{token}`: the person's answer, once, with the page's own form token, from the
+/// page's own origin.
 async fn answer(
     State(pages): State<Arc<Pages>>,
     Path(token): Path<String>,
@@ -251,76 +190,19 @@ async fn answer(
             .is_some_and(|host| origin == format!("http://{host}")),
         Some(Err(_)) => false,
     };
-    let fields = form_fields(&body);
-    let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
-    let yes = match field("answer").map(String::as_str) {
-        Some("yes") => true,
-        Some("no") => false,
-        _ => return page(StatusCode::BAD_REQUEST, REFUSED_TITLE, REFUSED),
+    let Some((yes, form)) = super::read_answer_form(&body) else {
+        return page(StatusCode::BAD_REQUEST, REFUSED_TITLE, REFUSED);
     };
     let mut state = pages.lock();
-    let open = |p: &&mut Pending| {
-        !matches!(
-            p.waiter,
-            Waiter::Recorded {
-                answer: Some(_),
-                ..
-            }
-        )
-    };
-    let Some(pending) = state.pending.get_mut(&token).filter(open) else {
+    let Some(open) = state.open.get_mut(&token).filter(|o| o.answer.is_none()) else {
         return page(StatusCode::NOT_FOUND, GONE_TITLE, GONE);
     };
-    let presented = field("form").map(String::as_bytes).unwrap_or_default();
-    let matches: bool = presented.ct_eq(pending.form.as_bytes()).into();
+    let matches: bool = form.as_bytes().ct_eq(open.form.as_bytes()).into();
     if !from_the_page || !matches {
         return page(StatusCode::FORBIDDEN, REFUSED_TITLE, REFUSED);
     }
-    if let Waiter::Recorded { answer, .. } = &mut pending.waiter {
-        *answer = Some(yes);
-    } else if let Some(Pending {
-        waiter: Waiter::Call(waiting),
-        ..
-    }) = state.pending.remove(&token)
-    {
-        let _ = waiting.send(yes);
-    }
-    let said = if yes {
-        "Your yes was sent: the change is checked against your plan once more, then applied. You can close this page."
-    } else {
-        "Your no was sent: nothing changes. You can close this page."
-    };
-    page(StatusCode::OK, "Answer received", said)
-}
-
-/// `application/x-www-form-urlencoded` pairs.
-fn form_fields(body: &str) -> Vec<(String, String)> {
-    serde_urlencoded::from_str(body).unwrap_or_default()
-}
-
-const GONE_TITLE: &str = "This confirmation page is no longer open";
-const GONE: &str = "It was answered already, or the request that opened it ended. Nothing is asked here any more: ask your assistant for a new preview.";
-const REFUSED_TITLE: &str = "Answer refused";
-const REFUSED: &str = "This answer did not come from the confirmation page itself: nothing was changed. Open the page's link again and answer there.";
-
-/// A page of this server, never framed, cached or referred.
-fn page(status: StatusCode, title: &str, body: &str) -> Response {
-    let html = format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{title}</title><style>body{{font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em}}pre{{white-space:pre-wrap}}button{{margin:.5em .5em 0 0;padding:.5em 1em}}</style></head>\n<body><h1>{title}</h1>\n{body}\n</body></html>\n",
-        title = html_escape(title)
-    );
-    let headers = [
-        (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-        ),
-        (header::CACHE_CONTROL, "no-store"),
-        // Not `no-referrer`: with it a browser sends `Origin: null` on the form's own POST. The
-        // page links nowhere, so its token path reaches no other site either way.
-        (header::REFERRER_POLICY, "same-origin"),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-    ];
-    (status, headers, html).into_response()
+    open.answer = Some(yes);
+    drop(state);
+    pages.answered.notify_waiters();
+    said(yes)
 }
