@@ -758,3 +758,67 @@ fn with_a_token_writes_need_the_gate_and_share_the_servers_journal() {
     let lines = std::fs::read_to_string(&journal).expect("the server's journal");
     assert!(lines.contains("\"budget\""), "{lines}");
 }
+
+#[test]
+fn a_delete_under_the_default_policy_takes_the_persons_yes_at_the_terminal_never_a_code() {
+    let state = State::new("risk");
+    let found = state.json(
+        "find_transactions",
+        &["payee=Rail", "since_date=2026-01-01"],
+    );
+    let ids: Vec<String> = found["transactions"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .filter_map(|r| r["transaction_id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        !ids.is_empty(),
+        "the demo has Rail Co transactions: {found}"
+    );
+    let ids_arg = format!("transaction_ids={}", serde_json::json!([ids[0]]));
+    let args = ["call", "delete_transactions", "--demo", ids_arg.as_str()];
+    let still_there = |state: &State| {
+        let again = state.json(
+            "find_transactions",
+            &["payee=Rail", "since_date=2026-01-01"],
+        );
+        again["transactions"]
+            .as_array()
+            .is_some_and(|rows| rows.iter().any(|r| r["transaction_id"] == ids[0].as_str()))
+    };
+
+    // In a pipe: no code is printed, the command fails saying only the person's answer will do.
+    let output = state.run(&args);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("which only the user's own answer can confirm"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        !stdout(&output).contains("confirmation "),
+        "{}",
+        stdout(&output)
+    );
+    // A code issued under `codes` for this very delete is not accepted under the default.
+    let codes = [("AVENIR_MCP_CONFIRM", "codes")];
+    let issued = state.run_with(&[&args[..], &["--json"]].concat(), &codes);
+    let issued: Value = serde_json::from_slice(&issued.stdout).expect("JSON");
+    let code = issued["confirmation"].as_str().expect("a code under codes");
+    let output = state.run(&[&args[..], &["--confirm", code]].concat());
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("A confirmation code cannot confirm a delete"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(still_there(&state), "nothing was deleted");
+
+    // At the terminal the person's yes deletes it.
+    let (shown, status) = state.in_terminal(&args, "yes\n", &[]);
+    assert_eq!(status, 0, "{shown}");
+    assert!(!still_there(&state), "deleted after the yes: {shown}");
+}
