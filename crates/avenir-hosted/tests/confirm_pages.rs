@@ -234,3 +234,63 @@ async fn a_yes_given_to_an_older_preview_writes_nothing_on_postgresql() {
     );
     assert_eq!(restaurants(&world).await, 42_000);
 }
+
+/// `tools/call` of `set_category_budget` with `amount` for Restaurants in September.
+fn budget_call(amount: f64) -> rmcp::model::CallToolRequestParams {
+    let mut params = rmcp::model::CallToolRequestParams::new("set_category_budget".to_string());
+    params.arguments = budget_args(amount).as_object().cloned();
+    params
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_with_url_elicitation_sends_the_person_to_their_page_in_the_call() {
+    use support::page_client::PageClient;
+    let (db, dir) = sqlite_db();
+    let world = World::start_with(db, 1, codes_off()).await;
+    let alice = world.sign_in("alice", "write", 0).await;
+    let cookie = alice.browser_session.clone().expect("a browser session");
+    let before = restaurants(&world).await;
+
+    // A browser that never signed in is refused the page; nothing is written meanwhile.
+    let stranger = PageClient::answering_yes(None);
+    let visits = stranger.visits.clone();
+    let client = stranger.connect(&world, &alice.access_token, 0).await;
+    let pending = tokio::spawn(async move { client.call_tool(budget_call(150.0)).await });
+    let refused = loop {
+        if let Some(visit) = visits
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .first()
+            .cloned()
+        {
+            break visit;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(refused.shown, 403, "{}", refused.html);
+    assert!(
+        refused
+            .url
+            .starts_with(&format!("{}/confirm/", world.public))
+    );
+    assert_eq!(refused.answered, None);
+    pending.abort();
+    assert_eq!(restaurants(&world).await, before);
+
+    // The person's own browser answers yes: applied in the same call.
+    let person = PageClient::answering_yes(Some(cookie));
+    let visits = person.visits.clone();
+    let client = person.connect(&world, &alice.access_token, 0).await;
+    let applied = client
+        .call_tool(budget_call(150.0))
+        .await
+        .expect("tools/call");
+    let applied = structured(&applied);
+    assert_eq!(applied["status"], "applied", "{applied}");
+    assert_eq!(restaurants(&world).await, 150_000);
+    let visits = visits.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    assert_eq!(visits.len(), 1, "{visits:?}");
+    assert_eq!((visits[0].shown, visits[0].answered), (200, Some(200)));
+    assert!(visits[0].html.contains("Restaurants"), "{}", visits[0].html);
+    let _ = std::fs::remove_dir_all(dir);
+}

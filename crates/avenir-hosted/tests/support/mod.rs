@@ -27,6 +27,7 @@ use ynab_sandbox::builder::{PlanBuilder, date};
 use ynab_sandbox::{Sandbox, SandboxOptions};
 
 pub mod https;
+pub mod page_client;
 
 /// The YNAB OAuth application the hosted server is registered as, at the sandbox.
 pub const YNAB_CLIENT_ID: &str = "avenir-hosted-test";

@@ -524,18 +524,12 @@ pub async fn run<W: ConfirmedWrite + Sync>(
     let decision = ask::decide(context, ask, asking, &fp, &proposal.question).await;
     let proposal = match decision {
         Decision::Apply => proposal,
-        Decision::Recheck => match prepare_from(context, plan, write, Freshness::AskYnab).await {
-            Ok(Prepared::NothingToDo { value, .. }) => {
-                return Finished::Result { value, plan_id };
-            }
-            Err(error) => return Finished::Error(error.to_string()),
-            Ok(Prepared::Change(fresh)) => {
-                if fingerprint::fingerprint(&fresh.plan_id, &fresh.subject) != fp {
-                    return Finished::Error(BUDGET_CHANGED.to_string());
-                }
-                fresh
-            }
+        Decision::Recheck => match recheck(context, plan, write, &fp).await {
+            Ok(fresh) => fresh,
+            Err(finished) => return finished,
         },
+        Decision::InputRequired(result) => return Finished::InputRequired(result),
+        Decision::Refused(message) => return Finished::Error(message.into_owned()),
         Decision::Declined => {
             let message = match write.style(&proposal.change) {
                 Style::Gate => "The user declined: nothing changed.",
@@ -551,39 +545,55 @@ pub async fn run<W: ConfirmedWrite + Sync>(
             return Finished::Result { value, plan_id };
         }
         Decision::Code(code) => {
-            let message = match write.style(&proposal.change) {
-                Style::Gate => format!(
-                    "Nothing changed yet. {ONLY_THE_USER} {} If they agree, call again with this code.",
-                    proposal.question
-                ),
-                Style::Plan => format!(
-                    "Nothing changed yet. {ONLY_THE_USER} Once they agree, call again with the same arguments and this confirmation code (valid 10 minutes)."
-                ),
-            };
-            let value = write.result(
-                &proposal.change,
-                WriteStatus::ConfirmationRequired,
-                message,
-                Some(code),
-                None,
-            );
+            let message = code_message(write.style(&proposal.change), &proposal.question);
+            let value = write.result(&proposal.change, WAITING, message, Some(code), None);
             return Finished::Result { value, plan_id };
         }
         Decision::OnPage { url, list } => {
             let message = on_page_message(&url, list.as_deref());
-            let value = write.result(
-                &proposal.change,
-                WriteStatus::ConfirmationRequired,
-                message,
-                None,
-                None,
-            );
+            let value = write.result(&proposal.change, WAITING, message, None, None);
             return Finished::Result { value, plan_id };
         }
-        Decision::InputRequired(result) => return Finished::InputRequired(result),
-        Decision::Refused(message) => return Finished::Error(message.into_owned()),
     };
     apply(context, write, &proposal).await
+}
+
+/// A write that waits for the person's answer.
+const WAITING: WriteStatus = WriteStatus::ConfirmationRequired;
+
+/// What a `confirmation_required` answer with a code tells the agent.
+fn code_message(style: Style, question: &str) -> String {
+    match style {
+        Style::Gate => format!(
+            "Nothing changed yet. {ONLY_THE_USER} {question} If they agree, call again with this code."
+        ),
+        Style::Plan => format!(
+            "Nothing changed yet. {ONLY_THE_USER} Once they agree, call again with the same arguments and this confirmation code (valid 10 minutes)."
+        ),
+    }
+}
+
+/// A yes given outside this call's own reading of the plan (an in-call question, a page): the
+/// change prepared again from YNAB's data, kept only if its fingerprint is still `fp` (D4).
+async fn recheck<W: ConfirmedWrite + Sync>(
+    context: &Context,
+    plan: &str,
+    write: &W,
+    fp: &str,
+) -> Result<Proposal<W::Change>, Finished> {
+    match prepare_from(context, plan, write, Freshness::AskYnab).await {
+        Ok(Prepared::NothingToDo { value, plan_id }) => Err(Finished::Result {
+            value,
+            plan_id: Some(plan_id),
+        }),
+        Err(error) => Err(Finished::Error(error.to_string())),
+        Ok(Prepared::Change(fresh)) => {
+            if fingerprint::fingerprint(&fresh.plan_id, &fresh.subject) != fp {
+                return Err(Finished::Error(BUDGET_CHANGED.to_string()));
+            }
+            Ok(fresh)
+        }
+    }
 }
 
 /// Read the plan the write names as `freshness` says, then prepare the change from it.
