@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Peak memory of the stdio server as a person's client sees it work: on the heavy plan, after
-`initialize`, `tools/list` and one call of every read tool.
+`initialize`, `tools/list` and one call of every read tool (every toolset listed).
 
     python3 scripts/peak_rss.py BINARY [--runs 3]
 
@@ -53,7 +53,8 @@ def rollup_kib(pid):
 class Server:
     def __init__(self, binary, base_url, state):
         env = dict(os.environ, YNAB_API_KEY="sandbox", AVENIR_MCP_YNAB_URL=base_url,
-                   AVENIR_MCP_WRITE="1", XDG_STATE_HOME=state, AVENIR_MCP_TODAY="2026-09-25")
+                   AVENIR_MCP_WRITE="1", XDG_STATE_HOME=state, AVENIR_MCP_TODAY="2026-09-25",
+                   AVENIR_MCP_TOOLSETS="all")
         self.process = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, env=env, text=True)
         self.next_id = 0

@@ -63,6 +63,8 @@ function startServer(extraEnv = {}, onServerMessage = () => {}) {
   for (const name of ["AVENIR_MCP_WRITE", "AVENIR_MCP_REQUIRE_ELICITATION", "AVENIR_MCP_CONFIRM", "AVENIR_MCP_TRANSPORT", "AVENIR_MCP_CACHE", "XDG_STATE_HOME"]) {
     delete env[name];
   }
+  // Every toolset: the charts are in `analysis`, which the default leaves out.
+  env.AVENIR_MCP_TOOLSETS = "all";
   Object.assign(env, extraEnv);
   const child = spawn(binary, ["--demo"], { stdio: ["pipe", "pipe", "pipe"], env });
   let stderr = "";

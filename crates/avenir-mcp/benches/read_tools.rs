@@ -99,6 +99,7 @@ fn main() {
             fresh_seconds: 3600,
             confidence_threshold: avenir::config::ConfidenceThreshold::DEFAULT,
             confirm: avenir::confirmations::ConfirmPolicy::ByRisk,
+            toolsets: avenir::tools::toolsets::Toolsets::all(),
             journal: Some(std::env::temp_dir().join("avenir-bench-journal.jsonl")),
             cache: None,
             conformance_fixtures: false,

@@ -29,8 +29,21 @@ struct Cli {
     /// enabled, "today" 2026-09-25 unless AVENIR_MCP_TODAY says otherwise.
     #[arg(long)]
     demo: bool,
+    /// The toolsets whose tools the server lists, separated by commas: plans, budget,
+    /// transactions, schedules, analysis, undo; `default` (plans, budget, transactions, undo) or
+    /// `all`. The same as AVENIR_MCP_TOOLSETS, which it overrides.
+    #[arg(long, value_name = "LIST", value_parser = parse_toolsets)]
+    toolsets: Option<avenir::tools::toolsets::Toolsets>,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+fn parse_toolsets(list: &str) -> Result<avenir::tools::toolsets::Toolsets, String> {
+    avenir::tools::toolsets::Toolsets::parse(list).map_err(|error| {
+        error
+            .to_string()
+            .replace("AVENIR_MCP_TOOLSETS", "--toolsets")
+    })
 }
 
 #[derive(Debug, Subcommand)]
@@ -157,8 +170,8 @@ fn main() -> std::process::ExitCode {
             Some(Command::Sandbox(args)) => run_sandbox(args).await.map(|()| 0),
             Some(Command::Cache(CacheCommand::Clear)) => clear_cache().map(|()| 0),
             Some(Command::Serve) => run_hosted().await.map(|()| 0),
-            None if cli.demo => run_demo().await.map(|()| 0),
-            None => run_server().await.map(|()| 0),
+            None if cli.demo => run_demo(cli.toolsets).await.map(|()| 0),
+            None => run_server(cli.toolsets).await.map(|()| 0),
         }
     });
     if leave_pending {
@@ -193,21 +206,23 @@ async fn run_hosted() -> anyhow::Result<()> {
     )
 }
 
-/// The server over stdio, on the person's own YNAB.
-async fn run_server() -> anyhow::Result<()> {
+/// The server over stdio, on the person's own YNAB; `toolsets`: `--toolsets`, when given.
+async fn run_server(toolsets: Option<avenir::tools::toolsets::Toolsets>) -> anyhow::Result<()> {
     if std::env::var("AVENIR_MCP_TRANSPORT").as_deref() == Ok("http")
         && std::env::var_os("AVENIR_MCP_PUBLIC_URL").is_some_and(|v| !v.is_empty())
     {
         return run_hosted().await;
     }
-    let settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
+    let mut settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
+    settings.toolsets = toolsets.unwrap_or(settings.toolsets);
     let client = Arc::new(ynab::Client::from_env().map_err(anyhow::Error::msg)?);
     serve(settings, client).await
 }
 
 /// The demo: the same server, on the built-in demo plan served by an in-process sandbox.
-async fn run_demo() -> anyhow::Result<()> {
+async fn run_demo(toolsets: Option<avenir::tools::toolsets::Toolsets>) -> anyhow::Result<()> {
     let mut settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
+    settings.toolsets = toolsets.unwrap_or(settings.toolsets);
     let today = settings.today.unwrap_or(ynab_sandbox::demo::DEMO_TODAY);
     settings.today = Some(today);
     settings.writes_enabled = true;

@@ -76,6 +76,7 @@ impl World {
             .env("YNAB_API_KEY", "crash-test-token")
             .env("AVENIR_MCP_YNAB_URL", self.sandbox.base_url())
             .env("AVENIR_MCP_WRITE", "1")
+            .env("AVENIR_MCP_TOOLSETS", "all")
             // The agent of these tests passes codes back, for every kind of write.
             .env("AVENIR_MCP_CONFIRM", "codes")
             .env("AVENIR_MCP_JOURNAL", self.journal())

@@ -49,7 +49,10 @@ fn server_reads(variable: &str) -> bool {
 
 #[test]
 fn the_token_variables_are_the_ones_the_server_reads() {
-    for variable in TOKEN_VARIABLES.iter().chain(&["AVENIR_MCP_WRITE"]) {
+    for variable in TOKEN_VARIABLES
+        .iter()
+        .chain(&["AVENIR_MCP_WRITE", "AVENIR_MCP_TOOLSETS"])
+    {
         assert!(server_reads(variable), "{variable}");
     }
     assert!(
@@ -383,6 +386,8 @@ fn the_configuration_check_refuses_what_it_should() {
 fn demo_tools() -> Vec<Value> {
     let mut child = Command::new(BIN)
         .arg("--demo")
+        // The manifest names every tool a person can turn on.
+        .env("AVENIR_MCP_TOOLSETS", "all")
         .env_remove("YNAB_API_KEY")
         .env_remove("YNAB_API_KEY_FILE")
         .stdin(Stdio::piped())
@@ -504,6 +509,17 @@ fn the_manifest_runs_the_bundled_binary_with_the_token_from_a_secret_setting() {
             &writes["max"]
         ),
         (&json!("number"), &json!(0), &json!(0), &json!(1))
+    );
+    // Toolsets: a text setting whose default is the server's own default.
+    assert_eq!(env["AVENIR_MCP_TOOLSETS"], "${user_config.toolsets}");
+    let toolsets = &manifest["user_config"]["toolsets"];
+    assert_eq!(
+        (&toolsets["type"], &toolsets["default"]),
+        (&json!("string"), &json!("default"))
+    );
+    assert_eq!(
+        avenir::tools::toolsets::Toolsets::parse("default"),
+        Ok(avenir::tools::toolsets::Toolsets::default())
     );
     assert_eq!(
         manifest["compatibility"]["platforms"],

@@ -24,6 +24,9 @@ pub struct Settings {
     /// `AVENIR_MCP_CACHE=1` exactly: the directory of the plan cache kept between runs
     /// (`$XDG_CACHE_HOME/avenir-mcp`, else `~/.cache/avenir-mcp`); `None`: plans stay in memory.
     pub cache: Option<std::path::PathBuf>,
+    /// The toolsets whose tools are listed: `AVENIR_MCP_TOOLSETS` (names separated by commas,
+    /// `default` or `all`; unset: the default toolsets).
+    pub toolsets: crate::tools::toolsets::Toolsets,
     /// `AVENIR_MCP_CONFORMANCE_FIXTURES=1` exactly, in a debug build: the official conformance
     /// suite's fixtures are served beside the product (`crate::conformance`). A release build
     /// has none, and refuses the variable rather than ignore it.
@@ -104,12 +107,17 @@ impl Settings {
         } else {
             None
         };
+        let toolsets = crate::tools::toolsets::Toolsets::parse(
+            &std::env::var("AVENIR_MCP_TOOLSETS").unwrap_or_default(),
+        )
+        .map_err(|error| error.to_string())?;
         Ok(Settings {
             writes_enabled,
             today,
             fresh_seconds,
             confidence_threshold,
             confirm,
+            toolsets,
             journal: None,
             cache,
             conformance_fixtures: conformance_fixtures()?,

@@ -28,6 +28,7 @@ use crate::confirm::{
 };
 use crate::context::Context;
 use crate::plan_store::PlanSnapshot;
+use crate::tools::toolsets::Toolset;
 use crate::tools::{ConfirmedTool, Running, ToolError, ToolSpec, confirmed_tool};
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
@@ -71,13 +72,17 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
                 run_json_schema,
             )
         },
-        confirmed_tool::<Confirm<Elicitation>>(),
-        confirmed_tool::<Confirm<StreamingElicitation>>(),
-        confirmed_tool::<Confirm<RequestState>>(),
-        confirmed_tool::<Confirm<TamperedState>>(),
-        confirmed_tool::<Confirm<Capabilities>>(),
+        confirmed_tool::<Confirm<Elicitation>>(FIXTURES),
+        confirmed_tool::<Confirm<StreamingElicitation>>(FIXTURES),
+        confirmed_tool::<Confirm<RequestState>>(FIXTURES),
+        confirmed_tool::<Confirm<TamperedState>>(FIXTURES),
+        confirmed_tool::<Confirm<Capabilities>>(FIXTURES),
     ]
 });
+
+/// The toolset the fixtures name: they are listed apart from every toolset, whatever the
+/// process lists (`AvenirServer::listed`), so nothing reads it.
+const FIXTURES: Toolset = Toolset::Plans;
 
 /// A fixture tool with no arguments (any are ignored), read-only.
 fn plain(
@@ -98,6 +103,7 @@ fn plain(
         idempotent: true,
         destructive: None,
         fields: &[],
+        toolset: FIXTURES,
         run,
     }
 }

@@ -41,6 +41,7 @@ impl Server {
         let settings = Settings {
             writes_enabled: false,
             today: Some(heavy::HEAVY_TODAY),
+            toolsets: avenir::tools::toolsets::Toolsets::all(),
             journal: Some(state.0.join("journal.jsonl")),
             cache: cache.map(Path::to_path_buf),
             ..Settings::default()

@@ -13,6 +13,7 @@ fn settings(fresh_seconds: u64) -> Settings {
         writes_enabled: false,
         today: Some(today()),
         fresh_seconds,
+        toolsets: avenir::tools::toolsets::Toolsets::all(),
         ..Settings::default()
     }
 }

@@ -53,6 +53,7 @@ async fn heavy() -> Setup {
     .with_pacer(ynab::Pacer::memory(180));
     let settings = Settings {
         today: Some(today),
+        toolsets: avenir::tools::toolsets::Toolsets::all(),
         ..Settings::default()
     };
     let server = AvenirServer::new(Arc::new(Context::new(settings, Arc::new(client))));

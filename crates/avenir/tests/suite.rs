@@ -37,6 +37,7 @@ mod scheduled_tools;
 mod search_tools;
 mod targets_tools;
 mod tool_surface;
+mod toolsets;
 mod transaction_tools;
 mod update_transactions_tool;
 mod wealth_tools;

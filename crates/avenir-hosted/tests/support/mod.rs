@@ -99,6 +99,7 @@ pub fn settings() -> avenir::Settings {
     avenir::Settings {
         writes_enabled: true,
         today: Some(today()),
+        toolsets: avenir::tools::toolsets::Toolsets::all(),
         ..avenir::Settings::default()
     }
 }

@@ -141,6 +141,7 @@ impl Session {
 async fn listing() -> Result<Session, Stop> {
     let mut settings = avenir::Settings::from_env().map_err(usage)?;
     settings.writes_enabled = true;
+    settings.toolsets = avenir::tools::toolsets::Toolsets::all();
     settings.cache = None;
     let client = ynab::Client::new(
         ynab::BaseUrl::from_env(),

@@ -124,6 +124,8 @@ impl Served {
     /// Prepare `target`: settings from the environment, the state directories, the sandbox.
     pub async fn open(target: &Target) -> anyhow::Result<Served> {
         let mut settings = avenir::Settings::from_env().map_err(anyhow::Error::msg)?;
+        // A person at the command line reaches every tool: toolsets spare an agent's context.
+        settings.toolsets = avenir::tools::toolsets::Toolsets::all();
         let (dir, plan_file, today) = match target {
             Target::Token => {
                 let dir = cli_dir()?;

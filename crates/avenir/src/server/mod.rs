@@ -63,14 +63,14 @@ pub struct Person {
 impl AvenirServer {
     pub fn new(context: Arc<Context>) -> Self {
         let writes = context.settings.writes_enabled;
-        let tools = tools::registry()
-            .into_iter()
-            .filter(|t| t.read_only || writes)
-            .collect();
-        let read_tools = tools::registry()
-            .into_iter()
-            .filter(|t| t.read_only)
-            .collect();
+        let sets = context.settings.toolsets;
+        let chosen = || {
+            tools::registry()
+                .into_iter()
+                .filter(move |t| sets.contains(t.toolset))
+        };
+        let tools = chosen().filter(|t| t.read_only || writes).collect();
+        let read_tools = chosen().filter(|t| t.read_only).collect();
         AvenirServer {
             context,
             tools: Arc::new(tools),
@@ -251,6 +251,31 @@ fn url_mode(context: &RequestContext<RoleServer>) -> bool {
 
 fn unknown_tool(name: &str) -> McpError {
     McpError::invalid_params(format!("Unknown tool: {name}"), Some(json!({"name": name})))
+}
+
+impl AvenirServer {
+    /// The refusal of a call to a tool this server does not list: where this build has it, the
+    /// toolset it is in or the write gate that hides it, and how the person turns it on.
+    fn not_listed(&self, name: &str) -> McpError {
+        let Some(spec) = tools::registry().into_iter().find(|t| t.name == name) else {
+            return unknown_tool(name);
+        };
+        let sets = self.context.settings.toolsets;
+        let message = if !sets.contains(spec.toolset) {
+            let set = spec.toolset.name();
+            format!(
+                "{name} is in the toolset `{set}` ({}), which this server does not list (it lists: {}). The user can turn it on by adding {set} to AVENIR_MCP_TOOLSETS (for example `AVENIR_MCP_TOOLSETS={},{set}`, or `all`) and restarting the server.",
+                spec.toolset.summary(),
+                sets.names(),
+                sets.names()
+            )
+        } else {
+            format!(
+                "{name} changes the plan, and this server lists no tool that does: writes are off. The user can turn them on with AVENIR_MCP_WRITE=1 (in the hosted mode, by signing in again with read and change)."
+            )
+        };
+        McpError::invalid_params(message, Some(json!({"name": name})))
+    }
 }
 
 impl AvenirServer {
@@ -445,7 +470,7 @@ impl AvenirServer {
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
         let Some(spec) = self.spec(name) else {
-            return Err(unknown_tool(name));
+            return Err(self.not_listed(name));
         };
         let arguments = request.arguments.unwrap_or_default();
         tracing::info!("tool {}", spec.name);

@@ -7,24 +7,31 @@ pub mod category_checks;
 pub mod month_figures;
 pub mod scheduled_writes;
 pub mod tool_names;
+pub mod toolsets;
 pub mod undo_reverts;
 pub mod undo_sends;
 
-/// The one list of tools: `tools! { answer module::Type, confirmed module::Type, … }` declares
-/// each tool's module (one file, named after the tool) and [`registry`], in the order
-/// `tools/list` shows them. Adding a tool is its file plus one line here.
+/// The one list of tools: `tools! { answer Toolset module::Type, confirmed Toolset module::Type,
+/// … }` declares each tool's module (one file, named after the tool), its toolset (`toolsets`)
+/// and [`registry`], in the order `tools/list` shows them. Adding a tool is its file plus one
+/// line here.
 macro_rules! tools {
-    ($($how:ident $module:ident :: $tool:ident),* $(,)?) => {
+    ($($how:ident $set:ident $module:ident :: $tool:ident),* $(,)?) => {
         $(pub mod $module;)*
 
         /// Every tool of this build, in the order `tools/list` shows them. The one list: the
-        /// server, the write gate, the guide, the prompts and `tool_names` all read it.
+        /// server, the write gate, the toolsets, the guide, the prompts and `tool_names` all
+        /// read it.
         pub fn registry() -> Vec<ToolSpec> {
-            vec![$(tools!(@entry $how $module::$tool)),*]
+            vec![$(tools!(@entry $how $module::$tool, toolsets::Toolset::$set)),*]
         }
     };
-    (@entry answer $module:ident :: $tool:ident) => { answer_tool::<$module::$tool>() };
-    (@entry confirmed $module:ident :: $tool:ident) => { confirmed_tool::<$module::$tool>() };
+    (@entry answer $module:ident :: $tool:ident, $set:expr) => {
+        answer_tool::<$module::$tool>($set)
+    };
+    (@entry confirmed $module:ident :: $tool:ident, $set:expr) => {
+        confirmed_tool::<$module::$tool>($set)
+    };
 }
 
 use crate::args::{ArgObject, Args, InvalidArgument};
@@ -64,51 +71,51 @@ impl<T> Answered<T> {
 
 tools! {
     // Reads: listed whatever the write gate says.
-    answer list_plans::ListPlans,
-    answer list_accounts::ListAccounts,
-    answer list_category_groups::ListCategoryGroups,
-    answer list_payees::ListPayees,
-    answer list_scheduled_transactions::ListScheduledTransactions,
-    answer find_transactions::FindTransactions,
-    answer get_monthly_summary::GetMonthlySummary,
-    answer get_category_balances::GetCategoryBalances,
-    answer get_budget_vs_actual::GetBudgetVsActual,
-    answer get_spending_trends::GetSpendingTrends,
-    answer suggest_categories::SuggestCategories,
-    answer forecast_balance::ForecastBalance,
-    answer find_recurring_charges::FindRecurringCharges,
-    answer get_age_of_money::GetAgeOfMoney,
-    answer get_debt_payoff_plan::GetDebtPayoffPlan,
-    answer get_net_worth_trend::GetNetWorthTrend,
-    answer get_runway::GetRunway,
-    answer get_savings_rate::GetSavingsRate,
-    answer get_underfunded_targets::GetUnderfundedTargets,
+    answer Plans list_plans::ListPlans,
+    answer Plans list_accounts::ListAccounts,
+    answer Plans list_category_groups::ListCategoryGroups,
+    answer Plans list_payees::ListPayees,
+    answer Schedules list_scheduled_transactions::ListScheduledTransactions,
+    answer Transactions find_transactions::FindTransactions,
+    answer Budget get_monthly_summary::GetMonthlySummary,
+    answer Budget get_category_balances::GetCategoryBalances,
+    answer Budget get_budget_vs_actual::GetBudgetVsActual,
+    answer Analysis get_spending_trends::GetSpendingTrends,
+    answer Transactions suggest_categories::SuggestCategories,
+    answer Analysis forecast_balance::ForecastBalance,
+    answer Schedules find_recurring_charges::FindRecurringCharges,
+    answer Analysis get_age_of_money::GetAgeOfMoney,
+    answer Analysis get_debt_payoff_plan::GetDebtPayoffPlan,
+    answer Analysis get_net_worth_trend::GetNetWorthTrend,
+    answer Analysis get_runway::GetRunway,
+    answer Analysis get_savings_rate::GetSavingsRate,
+    answer Budget get_underfunded_targets::GetUnderfundedTargets,
     // Writes: listed only with AVENIR_MCP_WRITE=1.
-    confirmed apply_categories::ApplyCategories,
-    confirmed set_category_budget::SetBudget,
-    confirmed move_money::MoveMoney,
-    answer approve_transactions::ApproveTransactions,
-    confirmed create_category::CreateCategory,
-    confirmed update_category::UpdateCategory,
-    confirmed create_transactions::CreateTransactions,
-    confirmed delete_transactions::DeleteTransactions,
-    confirmed import_transactions::ImportTransactions,
-    confirmed flag_transactions::FlagTransactions,
-    confirmed rename_payee::RenamePayee,
-    confirmed reconcile_account::ReconcileAccount,
-    confirmed split_transaction::SplitTransaction,
-    confirmed set_category_target::SetTarget,
-    confirmed update_transactions::UpdateTransactions,
-    confirmed update_scheduled_transaction::UpdateScheduledTransaction,
-    confirmed delete_scheduled_transaction::DeleteScheduledTransaction,
-    confirmed create_scheduled_transaction::CreateScheduledTransaction,
-    confirmed edit_split::EditSplit,
-    confirmed merge_payees::MergePayees,
-    confirmed link_transfer::LinkTransfer,
-    confirmed apply_budget_plan::ApplyBudgetPlan,
-    confirmed create_account::CreateAccount,
-    confirmed merge_categories::MergeCategories,
-    confirmed undo_operation::Undo,
+    confirmed Transactions apply_categories::ApplyCategories,
+    confirmed Budget set_category_budget::SetBudget,
+    confirmed Budget move_money::MoveMoney,
+    answer Transactions approve_transactions::ApproveTransactions,
+    confirmed Plans create_category::CreateCategory,
+    confirmed Plans update_category::UpdateCategory,
+    confirmed Transactions create_transactions::CreateTransactions,
+    confirmed Transactions delete_transactions::DeleteTransactions,
+    confirmed Transactions import_transactions::ImportTransactions,
+    confirmed Transactions flag_transactions::FlagTransactions,
+    confirmed Plans rename_payee::RenamePayee,
+    confirmed Transactions reconcile_account::ReconcileAccount,
+    confirmed Transactions split_transaction::SplitTransaction,
+    confirmed Budget set_category_target::SetTarget,
+    confirmed Transactions update_transactions::UpdateTransactions,
+    confirmed Schedules update_scheduled_transaction::UpdateScheduledTransaction,
+    confirmed Schedules delete_scheduled_transaction::DeleteScheduledTransaction,
+    confirmed Schedules create_scheduled_transaction::CreateScheduledTransaction,
+    confirmed Transactions edit_split::EditSplit,
+    confirmed Plans merge_payees::MergePayees,
+    confirmed Transactions link_transfer::LinkTransfer,
+    confirmed Budget apply_budget_plan::ApplyBudgetPlan,
+    confirmed Plans create_account::CreateAccount,
+    confirmed Plans merge_categories::MergeCategories,
+    confirmed Undo undo_operation::Undo,
 }
 
 // The answer of a tool whose result is a list: `{"result": [...]}` (D27). (A plain comment: a
@@ -189,6 +196,8 @@ pub struct ToolSpec {
     pub destructive: Option<bool>,
     /// The arguments it takes (besides a write's `confirmation`), in order.
     pub fields: &'static [&'static str],
+    /// The toolset it is listed with (`toolsets`).
+    pub toolset: toolsets::Toolset,
     pub run: Run,
 }
 
@@ -201,7 +210,7 @@ impl std::fmt::Debug for ToolSpec {
 }
 
 /// The registry entry of a tool that answers in one step.
-pub fn answer_tool<T: AnswerTool>() -> ToolSpec {
+pub fn answer_tool<T: AnswerTool>(toolset: toolsets::Toolset) -> ToolSpec {
     ToolSpec {
         name: T::NAME,
         title: T::TITLE,
@@ -212,6 +221,7 @@ pub fn answer_tool<T: AnswerTool>() -> ToolSpec {
         idempotent: T::IDEMPOTENT,
         destructive: T::DESTRUCTIVE,
         fields: T::Args::FIELDS,
+        toolset,
         run: run_answer::<T>,
     }
 }
@@ -252,7 +262,7 @@ fn run_answer<T: AnswerTool>(
 }
 
 /// The registry entry of a confirmed write tool.
-pub fn confirmed_tool<T: ConfirmedTool>() -> ToolSpec {
+pub fn confirmed_tool<T: ConfirmedTool>(toolset: toolsets::Toolset) -> ToolSpec {
     ToolSpec {
         name: T::TOOL,
         title: T::TITLE,
@@ -263,6 +273,7 @@ pub fn confirmed_tool<T: ConfirmedTool>() -> ToolSpec {
         idempotent: T::IDEMPOTENT,
         destructive: Some(T::DESTRUCTIVE),
         fields: T::Args::FIELDS,
+        toolset,
         run: run_confirmed::<T>,
     }
 }

@@ -283,6 +283,7 @@ impl Options {
                 writes_enabled: true,
                 today: Some(today()),
                 confirm: ConfirmPolicy::Codes,
+                toolsets: avenir::tools::toolsets::Toolsets::all(),
                 ..Settings::default()
             },
             pacer: ynab::Pacer::memory(180),
@@ -307,6 +308,7 @@ pub async fn start(era: Era, writes_enabled: bool) -> Harness {
         writes_enabled,
         today: Some(today()),
         confirm: ConfirmPolicy::Codes,
+        toolsets: avenir::tools::toolsets::Toolsets::all(),
         ..Settings::default()
     };
     start_with(era, settings, ynab::Pacer::memory(180)).await
