@@ -67,9 +67,9 @@ means a category's assigned amount, not a plan."
     ];
     if tools.has("list_plans") {
         lines.push(
-            "With several plans, call `list_plans` and pass the plan id; `last-used` names the \
-plan the user last opened in YNAB when the server first meets it, and keeps naming that plan \
-while the server runs."
+            "With several plans, call `list_plans` and pass the plan id; `plan_id` left out is \
+`last-used`, the plan the user last opened in YNAB when the server first meets it, and it keeps \
+naming that plan while the server runs."
                 .into(),
         );
     }

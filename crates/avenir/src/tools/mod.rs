@@ -437,7 +437,7 @@ impl JsonSchema for PlanId {
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
             "type": "string",
-            "description": "YNAB plan id from list_plans, or 'last-used' (the plan last opened in YNAB, resolved once and kept while the server runs). Left out: 'last-used'."
+            "description": "Plan id from list_plans, or 'last-used' (the default)."
         })
     }
 }
