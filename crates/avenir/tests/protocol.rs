@@ -195,7 +195,7 @@ async fn list_category_groups_leaves_out_system_groups() {
     let groups = h.ok("list_category_groups", json!({"plan_id": plan})).await;
     assert_eq!(
         groups,
-        json!({"result": [
+        json!({"currency": "EUR", "result": [
             {"id": id("grp-bills"), "name": "Bills"},
             {"id": id("grp-everyday"), "name": "Everyday"},
             {"id": id("grp-fun"), "name": "Fun"},

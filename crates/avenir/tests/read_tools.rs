@@ -588,3 +588,41 @@ async fn read_guide(h: &Harness) -> (String, String) {
         other => panic!("text expected, got {other:?}"),
     }
 }
+
+/// The amounts of an answer are bare numbers: the answer names the plan's currency once, in the
+/// structured content and in the text a model reads alike; an answer read from no plan names
+/// none.
+#[tokio::test]
+async fn every_answer_read_from_a_plan_names_its_currency() {
+    for era in ERAS {
+        let h = start(era, true).await;
+        for (tool, arguments) in [
+            (
+                "get_monthly_summary",
+                json!({"plan_id": "last-used", "month": "2026-09"}),
+            ),
+            ("list_accounts", json!({"plan_id": "last-used"})),
+            (
+                "find_transactions",
+                json!({"plan_id": "last-used", "since_date": "2026-09-01"}),
+            ),
+        ] {
+            let result = h.call(tool, arguments).await;
+            let structured = result.structured_content.clone().expect("structured");
+            assert_eq!(structured["currency"], "EUR", "{era:?} {tool}");
+            let text = common::text_of(&result);
+            let read: Value = serde_json::from_str(&text).expect("the text is the answer's JSON");
+            assert_eq!(
+                read["currency"], "EUR",
+                "{era:?} {tool}: the text says it too"
+            );
+        }
+        let plans = h.ok("list_plans", json!({})).await;
+        assert!(plans.get("currency").is_none(), "{plans}");
+        // A map keyed by category ids keeps its shape: its schema has no named fields.
+        let trends = h
+            .ok("get_spending_trends", json!({"plan_id": "last-used"}))
+            .await;
+        assert!(trends.get("currency").is_none());
+    }
+}

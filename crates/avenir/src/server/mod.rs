@@ -167,13 +167,52 @@ impl AvenirServer {
             Arc::new(as_object((spec.input_schema)())),
         )
         .with_title(spec.title)
-        .with_raw_output_schema(Arc::new(as_object((spec.output_schema)())))
+        .with_raw_output_schema(Arc::new(with_currency(
+            spec,
+            as_object((spec.output_schema)()),
+        )))
         .with_annotations(annotations);
         if apps && app::is_chart_tool(spec.name) {
             tool.meta = Some(app::tool_meta());
         }
         tool
     }
+}
+
+/// The field that names the plan's currency in an answer.
+const CURRENCY_FIELD: &str = "currency";
+
+/// What a call's result says besides the answer.
+#[derive(Debug, Clone, Copy)]
+struct Said {
+    /// The call left `plan_id` out: the plan used is named (D40).
+    left_out: bool,
+    /// The client shows the chart view: the plan's currency format in `_meta`.
+    chart_currency: bool,
+    /// The answer names the plan's currency ([`names_currency`]).
+    currency_field: bool,
+}
+
+/// Whether `spec`'s answers name the plan's currency: a tool that reads one plan (it takes
+/// `plan_id`) and answers an object of named fields (not a map keyed by ids).
+fn names_currency(spec: &ToolSpec) -> bool {
+    spec.fields.contains(&"plan_id") && (spec.output_schema)().get("properties").is_some()
+}
+
+/// `spec`'s output schema with `currency` where its answers name it.
+fn with_currency(spec: &ToolSpec, mut schema: Map<String, Value>) -> Map<String, Value> {
+    if !names_currency(spec) {
+        return schema;
+    }
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        properties.entry(CURRENCY_FIELD).or_insert_with(|| {
+            json!({
+                "type": "string",
+                "description": "The plan's currency (ISO 4217 code): every amount of this answer is in it."
+            })
+        });
+    }
+    schema
 }
 
 /// JSON Schema's own formats (2020-12); others (schemars' `uint64`, `int32`, …) are dropped so
@@ -283,18 +322,31 @@ impl AvenirServer {
     /// from in `_meta` (with its name and a note when the call left `plan_id` out, D40).
     async fn complete(
         &self,
-        value: Value,
+        mut value: Value,
         plan_id: Option<String>,
-        left_out: bool,
-        currency: bool,
+        said: Said,
         meta: &mut Map<String, Value>,
     ) -> CallToolResult {
         let mut named = None;
         if let Some(plan_id) = plan_id {
-            if currency && let Some(format) = self.context.plans.currency_of(&plan_id).await {
+            let format = self.context.plans.currency_of(&plan_id).await;
+            if let (true, Some(format), Value::Object(answer)) =
+                (said.currency_field, &format, &mut value)
+            {
+                // The amounts are bare numbers: the currency they are in is named once, where the
+                // model reads it (`_meta` is for the client).
+                answer
+                    .entry(CURRENCY_FIELD)
+                    .or_insert_with(|| Value::String(format.iso_code.clone()));
+            }
+            if said.chart_currency
+                && let Some(format) = format
+            {
                 meta.insert(app::META_CURRENCY.into(), app::currency_meta(&format));
             }
-            if left_out && let Some(name) = self.context.plans.name_of(&plan_id).await {
+            if said.left_out
+                && let Some(name) = self.context.plans.name_of(&plan_id).await
+            {
                 let name = crate::text::safe(&name);
                 named = Some(format!(
                     "Answered for {name} (plan_id {plan_id}), the plan last used in YNAB: plan_id was left out. Pass plan_id from list_plans to read another plan."
@@ -484,10 +536,13 @@ impl AvenirServer {
             url_mode: url_mode(&context),
             peer: Some(context.peer.clone()),
         };
-        let left_out = tools::plan_left_out(spec.fields, &arguments);
-        // The chart view writes amounts in the plan's currency: said to clients that show it.
-        let currency = app::is_chart_tool(spec.name)
-            && app::client_shows_apps(context.client_capabilities().as_ref());
+        let said = Said {
+            left_out: tools::plan_left_out(spec.fields, &arguments),
+            // The chart view writes amounts in the plan's currency: said to clients that show it.
+            chart_currency: app::is_chart_tool(spec.name)
+                && app::client_shows_apps(context.client_capabilities().as_ref()),
+            currency_field: names_currency(spec),
+        };
         let work = ynab::count_requests((spec.run)(&self.context, arguments, ask));
         // Progress when asked for; a read stops when the client cancels it (a write goes on:
         // once the person said yes, the change and its journal entry are seen through).
@@ -510,17 +565,14 @@ impl AvenirServer {
         }
         let mut result = match finished {
             Finished::Result { value, plan_id } => {
-                self.complete(value, plan_id, left_out, currency, &mut meta)
-                    .await
+                self.complete(value, plan_id, said, &mut meta).await
             }
             Finished::Charted {
                 value,
                 plan_id,
                 attachment,
             } => {
-                let result = self
-                    .complete(value, plan_id, left_out, currency, &mut meta)
-                    .await;
+                let result = self.complete(value, plan_id, said, &mut meta).await;
                 with_attachment(result, attachment)
             }
             Finished::Error(message) => {
