@@ -2,6 +2,7 @@
 //! (and the tidy checks). Each module is one file of `tests/`; a new test file is one more `mod`
 //! line here.
 
+mod answer_sizes;
 mod apply_budget_plan_tool;
 mod category_tools;
 mod chart_tools;
