@@ -50,6 +50,23 @@ async fn answer(url: &str, fields: &[(&str, &str)], headers: &[(&str, &str)]) ->
     (answer.status().as_u16(), answer.text().await.expect("body"))
 }
 
+/// The agent asks to budget `amount` for Restaurants; the person opens the page the answer names
+/// in their signed-in browser and answers `yes` or `no` there: the answer's status.
+async fn asked_and_answered(
+    world: &World,
+    person: &support::SignedIn,
+    amount: f64,
+    said: &str,
+) -> u16 {
+    let cookie = person.browser_session.clone().expect("a browser session");
+    let asked = call(&person.client, "set_category_budget", budget_args(amount)).await;
+    let url = page_url(&structured(&asked), &world.public);
+    let (_, page, _) = get(&url, &[("cookie", &cookie)]).await;
+    let token = hidden(&page, "form").expect("the form's token");
+    let fields = [("answer", said), ("form", token.as_str())];
+    answer(&url, &fields, &[("cookie", &cookie)]).await.0
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_codes_off_only_the_persons_browser_answers_the_page_from_any_device() {
     let (db, dir) = sqlite_db();
@@ -178,16 +195,7 @@ async fn with_codes_off_only_the_persons_browser_answers_the_page_from_any_devic
     assert_eq!(restaurants(&world).await, 150_000);
 
     // A no: nothing changes.
-    let asked = structured(&call(&alice.client, "set_category_budget", budget_args(99.0)).await);
-    let url = page_url(&asked, &world.public);
-    let (_, page, _) = get(&url, &[("cookie", &cookie)]).await;
-    let token = hidden(&page, "form").expect("the form's token");
-    let (status, _) = answer(
-        &url,
-        &[("answer", "no"), ("form", &token)],
-        &[("cookie", &cookie)],
-    )
-    .await;
+    let status = asked_and_answered(&world, &alice, 99.0, "no").await;
     assert_eq!(status, 200);
     let declined = structured(&call(&alice.client, "set_category_budget", budget_args(99.0)).await);
     assert_eq!(declined["status"], "declined", "{declined}");
@@ -199,17 +207,7 @@ async fn with_codes_off_only_the_persons_browser_answers_the_page_from_any_devic
 async fn a_yes_given_to_an_older_preview_writes_nothing_on_postgresql() {
     let world = World::start_with(postgres_db(), 1, codes_off()).await;
     let alice = world.sign_in("alice", "write", 0).await;
-    let cookie = alice.browser_session.clone().expect("a browser session");
-    let asked = structured(&call(&alice.client, "set_category_budget", budget_args(150.0)).await);
-    let url = page_url(&asked, &world.public);
-    let (_, page, _) = get(&url, &[("cookie", &cookie)]).await;
-    let token = hidden(&page, "form").expect("the form's token");
-    let (status, _) = answer(
-        &url,
-        &[("answer", "yes"), ("form", &token)],
-        &[("cookie", &cookie)],
-    )
-    .await;
+    let status = asked_and_answered(&world, &alice, 150.0, "yes").await;
     assert_eq!(status, 200);
     // Another app changes Restaurants meanwhile.
     let other = ynab::Client::new(
