@@ -100,6 +100,7 @@ fn main() {
             confidence_threshold: avenir::config::ConfidenceThreshold::DEFAULT,
             confirm: avenir::confirmations::ConfirmPolicy::ByRisk,
             toolsets: avenir::tools::toolsets::Toolsets::all(),
+            dynamic_toolsets: false,
             journal: Some(std::env::temp_dir().join("avenir-bench-journal.jsonl")),
             cache: None,
             conformance_fixtures: false,

@@ -27,6 +27,9 @@ pub struct Settings {
     /// The toolsets whose tools are listed: `AVENIR_MCP_TOOLSETS` (names separated by commas,
     /// `default` or `all`; unset: the default toolsets).
     pub toolsets: crate::tools::toolsets::Toolsets,
+    /// `AVENIR_MCP_DYNAMIC_TOOLSETS=1` exactly: a session of 2025-11-25 starts with a small core
+    /// and enables toolsets as it needs them (`server::dynamic`).
+    pub dynamic_toolsets: bool,
     /// `AVENIR_MCP_CONFORMANCE_FIXTURES=1` exactly, in a debug build: the official conformance
     /// suite's fixtures are served beside the product (`crate::conformance`). A release build
     /// has none, and refuses the variable rather than ignore it.
@@ -118,6 +121,7 @@ impl Settings {
             confidence_threshold,
             confirm,
             toolsets,
+            dynamic_toolsets: std::env::var("AVENIR_MCP_DYNAMIC_TOOLSETS").as_deref() == Ok("1"),
             journal: None,
             cache,
             conformance_fixtures: conformance_fixtures()?,

@@ -14,7 +14,8 @@ pub fn mcp_service(
     server: crate::AvenirServer,
 ) -> StreamableHttpService<crate::AvenirServer, LocalSessionManager> {
     StreamableHttpService::new(
-        move || Ok(server.clone()),
+        // Each session its own (the dynamic mode's enabled toolsets).
+        move || Ok(server.new_session()),
         LocalSessionManager::default().into(),
         StreamableHttpServerConfig::default()
             .with_legacy_session_mode(true)

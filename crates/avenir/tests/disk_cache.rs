@@ -59,6 +59,7 @@ impl Server {
             asker: None,
             apps: false,
             url: false,
+            list_changed: Arc::default(),
         }
         .serve_with_lifecycle(
             client_io,

@@ -176,3 +176,108 @@ async fn what_a_model_reads_before_its_first_question_per_toolset() {
     assert!(total("default") <= 48_500, "default: {}", total("default"));
     assert!(total("all") <= 71_000, "all: {}", total("all"));
 }
+
+async fn dynamic(era: Era) -> Harness {
+    let mut options = Options::new(era);
+    options.settings.toolsets = Toolsets::default();
+    options.settings.dynamic_toolsets = true;
+    start_options(options).await
+}
+
+async fn said(h: &Harness, tool: &'static str, arguments: serde_json::Value) -> String {
+    crate::common::text_of(&h.call(tool, arguments).await)
+}
+
+#[tokio::test]
+async fn the_dynamic_mode_starts_small_and_enables_a_toolset_for_the_session() {
+    let h = dynamic(Era::Legacy).await;
+    let names = listed(&h).await;
+    assert_eq!(
+        names,
+        [
+            "list_plans",
+            "list_accounts",
+            "list_category_groups",
+            "list_toolsets",
+            "enable_toolset"
+        ]
+    );
+    // What a model reads at the start: the definitions and the instructions.
+    let tools = h.client.list_all_tools().await.expect("tools/list");
+    let definitions: usize = tools
+        .iter()
+        .map(|t| {
+            let schema = serde_json::to_string(&*t.input_schema).unwrap_or_default();
+            t.name.len() + t.description.as_deref().map_or(0, str::len) + schema.len()
+        })
+        .sum();
+    let info = h.client.peer_info().expect("server info");
+    let instructions = info.instructions.clone().expect("instructions");
+    assert!(instructions.contains("`enable_toolset`"), "{instructions}");
+    let start = definitions + instructions.len();
+    println!("dynamic mode at session start: {start} characters");
+    assert!(start <= 8_000, "{start}");
+    let capabilities = info.capabilities.tools.clone().expect("tools");
+    assert_eq!(capabilities.list_changed, Some(true));
+
+    // A tool of a toolset not enabled: the refusal says what to call.
+    let refused = refusal(&h, "forecast_balance").await;
+    assert!(
+        refused.contains(r#"call enable_toolset with {"toolset": "analysis"}"#),
+        "{refused}"
+    );
+    let lines = said(&h, "list_toolsets", json!({})).await;
+    assert_eq!(lines.lines().count(), 6, "{lines}");
+    assert!(lines.contains("analysis: trends, forecasts"), "{lines}");
+    assert!(lines.contains("(7 tools, not enabled)"), "{lines}");
+
+    // Enabled: the client is told, lists again, and calls a tool of that toolset.
+    let enabled = said(&h, "enable_toolset", json!({"toolset": "analysis"})).await;
+    assert!(enabled.contains("forecast_balance"), "{enabled}");
+    let told = &h.client.service().list_changed;
+    for _ in 0..100 {
+        if told.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(told.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let names = listed(&h).await;
+    assert!(names.iter().any(|n| n == "forecast_balance"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "find_transactions"), "{names:?}");
+    let forecast = h
+        .ok(
+            "forecast_balance",
+            json!({"plan_id": "last-used", "until": "2026-12"}),
+        )
+        .await;
+    assert!(forecast.get("currency").is_some(), "{forecast}");
+    // Enabling it again changes nothing and tells nobody; a name it does not know is refused.
+    said(&h, "enable_toolset", json!({"toolset": "analysis"})).await;
+    let wrong = h
+        .call("enable_toolset", json!({"toolset": "reports"}))
+        .await;
+    assert_eq!(wrong.is_error, Some(true));
+    assert!(crate::common::text_of(&wrong).contains("list_toolsets says"));
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    assert_eq!(told.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
+
+/// 2026-07-28 has no session to enable a toolset in: its requests are served the process's
+/// toolsets, statically, and the dynamic mode's two tools are not there.
+#[tokio::test]
+async fn on_2026_07_28_the_dynamic_mode_serves_the_static_toolsets() {
+    let h = dynamic(Era::Modern).await;
+    let names = listed(&h).await;
+    assert_eq!(names, registry_in(&Toolset::DEFAULT, true));
+    let refused = refusal(&h, "enable_toolset").await;
+    assert!(
+        refused.contains("Unknown tool: enable_toolset"),
+        "{refused}"
+    );
+    assert!(
+        refusal(&h, "forecast_balance")
+            .await
+            .contains("toolset `analysis`")
+    );
+}

@@ -2,6 +2,7 @@
 //! gate, the call dispatch that turns outcomes into results, and the resources.
 
 pub mod app;
+pub mod dynamic;
 pub mod guide;
 pub mod progress;
 pub mod prompts;
@@ -48,6 +49,9 @@ pub struct AvenirServer {
     read_tools: Arc<Vec<ToolSpec>>,
     /// The hosted mode: every request must come with a [`Person`]; none is refused.
     hosted: bool,
+    /// The dynamic mode's session (`AVENIR_MCP_DYNAMIC_TOOLSETS=1`): `tools` then holds every
+    /// toolset's tools, and a request lists what [`Self::listed_in`] says.
+    dynamic: Option<dynamic::Session>,
 }
 
 /// A person signed in to the hosted mode, as its HTTP layer hands them to the server: put in
@@ -63,7 +67,11 @@ pub struct Person {
 impl AvenirServer {
     pub fn new(context: Arc<Context>) -> Self {
         let writes = context.settings.writes_enabled;
-        let sets = context.settings.toolsets;
+        let dynamic = context.settings.dynamic_toolsets;
+        let sets = match dynamic {
+            true => tools::toolsets::Toolsets::all(),
+            false => context.settings.toolsets,
+        };
         let chosen = || {
             tools::registry()
                 .into_iter()
@@ -77,6 +85,15 @@ impl AvenirServer {
             writes,
             read_tools: Arc::new(read_tools),
             hosted: false,
+            dynamic: dynamic.then(dynamic::Session::new),
+        }
+    }
+
+    /// The same server for a new session: in the dynamic mode, with no toolset enabled yet.
+    pub fn new_session(&self) -> Self {
+        AvenirServer {
+            dynamic: self.dynamic.as_ref().map(|_| dynamic::Session::new()),
+            ..self.clone()
         }
     }
 
@@ -110,6 +127,7 @@ impl AvenirServer {
                     writes,
                     read_tools: self.read_tools.clone(),
                     hosted: true,
+                    dynamic: self.dynamic.clone(),
                 })
             }
             None if self.hosted => Err(McpError::invalid_request(
@@ -124,23 +142,40 @@ impl AvenirServer {
         &self.context
     }
 
-    /// The guide for this process (instructions and `avenir-mcp://guide`).
+    /// The guide for this process (instructions and `avenir-mcp://guide`), as a session of
+    /// 2025-11-25 starts (in the dynamic mode: the core, and how to enable more).
     pub fn guide(&self) -> String {
-        guide::guide(&self.tools, self.writes)
+        let listed: Vec<ToolSpec> = self.listed_in(false).cloned().collect();
+        let mut text = guide::guide(&listed, self.writes);
+        if self.dynamic.is_some() {
+            text.push_str(dynamic::GUIDE);
+        }
+        text
     }
 
-    fn spec(&self, name: &str) -> Option<&ToolSpec> {
-        self.listed().find(|t| t.name == name)
+    fn spec(&self, name: &str, modern: bool) -> Option<&ToolSpec> {
+        self.listed_in(modern).find(|t| t.name == name)
     }
 
-    /// The tools `tools/list` shows: this build's, then the conformance suite's fixtures when
+    /// The tools `tools/list` shows to a request of 2026-07-28 (`modern`) or of an older
+    /// protocol: this build's (in the dynamic mode, what the session enabled, or on 2026-07-28,
+    /// which has no session, the process's toolsets), then the conformance suite's fixtures when
     /// served ([`Self::fixtures`]).
-    fn listed(&self) -> impl Iterator<Item = &ToolSpec> {
+    fn listed_in(&self, modern: bool) -> impl Iterator<Item = &ToolSpec> {
         #[cfg(debug_assertions)]
         let fixtures = crate::conformance::TOOLS.iter().filter(|_| self.fixtures());
         #[cfg(not(debug_assertions))]
         let fixtures = std::iter::empty();
-        self.tools.iter().chain(fixtures)
+        let session = self.dynamic.as_ref().map(|s| (s.clone(), s.enabled()));
+        let sets = self.context.settings.toolsets;
+        self.tools
+            .iter()
+            .filter(move |spec| match (&session, modern) {
+                (None, _) => true,
+                (Some(_), true) => sets.contains(spec.toolset),
+                (Some((session, _)), false) => session.lists(spec),
+            })
+            .chain(fixtures)
     }
 
     /// Whether the conformance suite's fixtures are served: a debug build started with
@@ -295,12 +330,18 @@ fn unknown_tool(name: &str) -> McpError {
 impl AvenirServer {
     /// The refusal of a call to a tool this server does not list: where this build has it, the
     /// toolset it is in or the write gate that hides it, and how the person turns it on.
-    fn not_listed(&self, name: &str) -> McpError {
+    fn not_listed(&self, name: &str, modern: bool) -> McpError {
         let Some(spec) = tools::registry().into_iter().find(|t| t.name == name) else {
             return unknown_tool(name);
         };
         let sets = self.context.settings.toolsets;
-        let message = if !sets.contains(spec.toolset) {
+        let in_session = self.dynamic.is_some() && !modern;
+        let message = if in_session && self.tools.iter().any(|t| t.name == name) {
+            let set = spec.toolset.name();
+            format!(
+                "{name} is in the toolset `{set}`, not enabled in this session: call enable_toolset with {{\"toolset\": \"{set}\"}}, then call {name} again."
+            )
+        } else if !sets.contains(spec.toolset) && !in_session {
             let set = spec.toolset.name();
             format!(
                 "{name} is in the toolset `{set}` ({}), which this server does not list (it lists: {}). The user can turn it on by adding {set} to AVENIR_MCP_TOOLSETS (for example `AVENIR_MCP_TOOLSETS={},{set}`, or `all`) and restarting the server.",
@@ -365,12 +406,18 @@ impl AvenirServer {
 
 impl ServerHandler for AvenirServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
             .enable_prompts()
             .enable_extensions_with(app::server_extensions())
             .build();
+        // The dynamic mode changes the list within a session, and says so.
+        if self.dynamic.is_some()
+            && let Some(tools) = capabilities.tools.as_mut()
+        {
+            tools.list_changed = Some(true);
+        }
         let mut implementation = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
         implementation.title = Some("avenir-mcp: YNAB for agents, safely".into());
         ServerConfig::new(capabilities)
@@ -408,15 +455,19 @@ impl ServerHandler for AvenirServer {
     ) -> Result<ListToolsResult, McpError> {
         let server = self.for_request(&context)?;
         let apps = app::client_shows_apps(context.client_capabilities().as_ref());
-        let tools = server
-            .listed()
+        let modern = is_modern(&context);
+        let mut tools: Vec<Tool> = server
+            .listed_in(modern)
             .map(|spec| server.tool(spec, apps))
             .collect();
+        if server.dynamic.is_some() && !modern {
+            tools.extend(dynamic::own_tools());
+        }
         Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.spec(name).map(|spec| self.tool(spec, false))
+        self.spec(name, false).map(|spec| self.tool(spec, false))
     }
 
     async fn call_tool(
@@ -521,8 +572,19 @@ impl AvenirServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
-        let Some(spec) = self.spec(name) else {
-            return Err(self.not_listed(name));
+        let modern = is_modern(&context);
+        if let (Some(session), false) = (&self.dynamic, modern)
+            && [dynamic::LIST_TOOLSETS, dynamic::ENABLE_TOOLSET].contains(&name)
+        {
+            let arguments = request.arguments.unwrap_or_default();
+            let (result, changed) = dynamic::call(session, &self.tools, name, &arguments);
+            if changed && let Err(error) = context.peer.notify_tool_list_changed().await {
+                tracing::info!("the client was not told the tool list changed: {error}");
+            }
+            return Ok(result.into());
+        }
+        let Some(spec) = self.spec(name, modern) else {
+            return Err(self.not_listed(name, modern));
         };
         let arguments = request.arguments.unwrap_or_default();
         tracing::info!("tool {}", spec.name);

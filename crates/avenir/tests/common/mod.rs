@@ -100,9 +100,16 @@ pub struct TestClient {
     pub apps: bool,
     /// Declares URL-mode elicitation (beside the form) and answers on the page it is sent to.
     pub url: bool,
+    /// How many `notifications/tools/list_changed` the server sent.
+    pub list_changed: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl ClientHandler for TestClient {
+    async fn on_tool_list_changed(&self, _context: rmcp::service::NotificationContext<RoleClient>) {
+        self.list_changed
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
     async fn create_elicitation(
         &self,
         request: rmcp::model::ElicitRequestParams,
@@ -367,6 +374,7 @@ pub async fn start_options(options: Options) -> Harness {
         asker: options.asker,
         apps: options.apps,
         url: options.url,
+        list_changed: Arc::default(),
     }
     .serve_with_lifecycle(client_io, lifecycle)
     .await
