@@ -50,3 +50,52 @@ async fn every_read_tool_answers_the_heavy_plan_within_a_context_budget() {
         "over {MOST} characters: {over:?} (all: {sizes:?})"
     );
 }
+
+/// What is cut to a page is still reachable: following `next_cursor` through year-long windows,
+/// find_transactions gives every one of the heavy plan's transactions, each exactly once.
+#[tokio::test]
+async fn every_transaction_of_the_heavy_plan_is_reached_by_cursor_exactly_once() {
+    let plan = heavy::heavy_plan(
+        heavy::DEFAULT_SEED,
+        heavy::DEFAULT_MONTHS,
+        heavy::DEFAULT_PER_MONTH,
+        heavy::HEAVY_TODAY,
+    );
+    let live = plan.transactions.iter().filter(|t| !t.deleted).count();
+    let first = plan
+        .transactions
+        .iter()
+        .map(|t| t.date.clone())
+        .min()
+        .expect("transactions");
+    let mut options = Options::new(Era::Modern);
+    options.settings.today = Some(heavy::HEAVY_TODAY);
+    options.plan = Some(plan);
+    let h = start_options(options).await;
+    let mut seen = std::collections::HashSet::new();
+    let (mut until, mut pages) = (heavy::HEAVY_TODAY, 0);
+    while until.to_string() >= first {
+        let since = until - chrono::Days::new(365);
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut arguments = json!({"plan_id": "last-used", "since_date": since.to_string(),
+                "until_date": until.to_string(), "limit": 200});
+            if let Some(cursor) = &cursor {
+                arguments["cursor"] = json!(cursor);
+            }
+            let page = h.ok("find_transactions", arguments).await;
+            pages += 1;
+            for row in page["transactions"].as_array().expect("transactions") {
+                let id = row["transaction_id"].as_str().expect("id").to_string();
+                assert!(seen.insert(id.clone()), "{id} came twice");
+            }
+            match page["next_cursor"].as_str() {
+                Some(next) => cursor = Some(next.to_string()),
+                None => break,
+            }
+        }
+        until = since - chrono::Days::new(1);
+    }
+    assert_eq!(seen.len(), live, "in {pages} pages");
+    assert!(live >= 9_000);
+}

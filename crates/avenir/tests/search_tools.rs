@@ -354,12 +354,16 @@ async fn find_transactions_errors_name_the_problem() {
             "Argument limit: must be an integer from 1 to 200, got 201.",
         ),
         (
+            json!({"plan_id": plan, "since_date": "2026-09-01", "cursor": "not a cursor"}),
+            INVALID_CURSOR,
+        ),
+        (
             json!({"plan_id": plan, "since_date": "2026-09-01", "category_ids": "x"}),
             "Argument category_ids: must be an array of ids, got a string.",
         ),
         (
             json!({"plan_id": plan, "since_date": "2026-09-01", "payees": "x"}),
-            "Argument payees: is not an argument of find_transactions: it takes plan_id, since_date, until_date, amount, account_ids, category_ids, payee, limit.",
+            "Argument payees: is not an argument of find_transactions: it takes plan_id, since_date, until_date, amount, account_ids, category_ids, payee, limit, cursor.",
         ),
     ] {
         assert_eq!(h.refused("find_transactions", arguments).await, message);

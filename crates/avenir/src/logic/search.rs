@@ -22,6 +22,8 @@ pub struct Query {
     pub category_ids: Option<Vec<String>>,
     /// The merchant a payee term normalises to (see [`payee_term`]); `None` matches any payee.
     pub merchant: Option<String>,
+    /// Matches skipped, newest first: where a page after the first starts.
+    pub offset: usize,
     pub limit: usize,
 }
 
@@ -123,9 +125,11 @@ pub fn search_indexed(plan: &PlanDetail, index: &PlanIndex, query: &Query) -> Ma
                 .is_none_or(|wanted| index.merchant(t.payee_id.as_deref()).contains(wanted))
         })
         .collect();
-    // Newest first (a stable sort: one day's keep the plan's order), cut to the limit, then only
-    // the rows kept are written out, their names looked up (a plan has thousands of payees).
+    // Newest first (a stable sort: one day's keep the plan's order, so that pages cut at the
+    // same offsets of an unchanged plan), the page cut out, then only the rows kept are written
+    // out, their names looked up (a plan has thousands of payees).
     found.sort_by(|a, b| b.date.cmp(&a.date));
+    found.drain(..query.offset.min(found.len()));
     let truncated = found.len() > query.limit;
     found.truncate(query.limit);
     let names = PlanNames::for_payees(plan, found.iter().filter_map(|t| t.payee_id.as_deref()));
@@ -209,6 +213,7 @@ mod tests {
             account_ids: None,
             category_ids: None,
             merchant: None,
+            offset: 0,
             limit: 50,
         }
     }
