@@ -1,6 +1,7 @@
 //! Answers sized for a model's context: on the heavy plan (9,000 transactions over five years),
 //! every read tool called with its default arguments answers in at most 16,000 characters of
-//! text, what a model reads.
+//! text, what a model reads (printed with `--nocapture`), and what a page cuts off is reachable by
+//! cursor.
 
 use crate::common::{Era, Options, start_options, text_of};
 use avenir::tools::tool_names::READ_TOOLS;
@@ -44,6 +45,10 @@ async fn every_read_tool_answers_the_heavy_plan_within_a_context_budget() {
         sizes.push((text_of(&result).chars().count(), tool));
     }
     sizes.sort_unstable();
+    // `cargo test -p avenir --test suite answer_sizes -- --nocapture` prints them, largest last.
+    for (characters, tool) in &sizes {
+        println!("{characters:7}  {tool}");
+    }
     let over: Vec<_> = sizes.iter().filter(|(n, _)| *n > MOST).collect();
     assert!(
         over.is_empty(),
