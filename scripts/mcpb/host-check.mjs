@@ -1,8 +1,9 @@
 // Starts an unpacked bundle the way an MCPB host does and lists its tools: the launch command and
 // environment come from the official package's getMcpConfigForManifest (the code Claude Desktop
 // uses to turn a manifest and the person's settings into a server configuration), for each value
-// of the "Allow changes" setting. Checks that the server starts, that with 0 it lists only read
-// tools and with 1 every tool the manifest declares, and that the token setting reached it.
+// of the "Allow changes" setting and of "Toolsets". Checks that the server starts, that with 0 it
+// lists only read tools, with 1 and toolsets "all" every tool the manifest declares, with the
+// default toolsets a part of them, and that the token setting reached it.
 //
 //   node scripts/mcpb/host-check.mjs MCPB_PACKAGE_DIR UNPACKED_BUNDLE_DIR
 //
@@ -26,12 +27,17 @@ function fail(why) {
   process.exit(1);
 }
 
-async function listTools(allowWrites) {
+// `toolsets`: the "Toolsets" setting, or undefined for the manifest's default.
+async function listTools(allowWrites, toolsets) {
   const config = await getMcpConfigForManifest({
     manifest,
     extensionPath: bundle,
     systemDirs: { HOME: tmpdir(), DESKTOP: tmpdir(), DOCUMENTS: tmpdir(), DOWNLOADS: tmpdir() },
-    userConfig: { ynab_api_key: "placeholder-token", allow_writes: allowWrites },
+    userConfig: {
+      ynab_api_key: "placeholder-token",
+      allow_writes: allowWrites,
+      ...(toolsets === undefined ? {} : { toolsets }),
+    },
     pathSeparator: "/",
   });
   if (!config) fail("the host found the configuration incomplete");
@@ -82,8 +88,11 @@ async function listTools(allowWrites) {
   return answer.result.tools.map((t) => t.name);
 }
 
-const readOnly = await listTools(0);
-const all = await listTools(1);
+const readOnly = await listTools(0, "all");
+const all = await listTools(1, "all");
+const byDefault = await listTools(1, undefined);
+if (!(byDefault.length > 0 && byDefault.length < all.length && byDefault.every((t) => all.includes(t))))
+  fail(`with the default toolsets the server lists ${byDefault.length} of its ${all.length} tools`);
 if (JSON.stringify(all) !== JSON.stringify(declared))
   fail(
     `with writes allowed the server lists ${all.length} tools, the manifest declares ${declared.length}` +
@@ -92,5 +101,5 @@ if (JSON.stringify(all) !== JSON.stringify(declared))
 if (!(readOnly.length > 0 && readOnly.length < all.length && readOnly.every((t) => all.includes(t))))
   fail(`read-only, the server lists ${readOnly.length} of its ${all.length} tools`);
 console.log(
-  `mcpb host check: started as a host would; ${readOnly.length} tools read-only, ${all.length} (the manifest's) with "Allow changes" = 1`,
+  `mcpb host check: started as a host would; ${readOnly.length} tools read-only, ${byDefault.length} with the default toolsets, ${all.length} (the manifest's) with "Allow changes" = 1 and toolsets all`,
 );

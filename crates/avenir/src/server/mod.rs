@@ -565,6 +565,27 @@ impl ServerHandler for AvenirServer {
 }
 
 impl AvenirServer {
+    /// A call of the dynamic mode's own tools (`dynamic`), answered here; `None` for any other.
+    /// The client is told when the list of tools changed.
+    async fn own_tool(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        modern: bool,
+    ) -> Option<CallToolResult> {
+        let name = request.name.as_ref();
+        let session = self.dynamic.as_ref().filter(|_| !modern)?;
+        if ![dynamic::LIST_TOOLSETS, dynamic::ENABLE_TOOLSET].contains(&name) {
+            return None;
+        }
+        let arguments = request.arguments.clone().unwrap_or_default();
+        let (result, changed) = dynamic::call(session, &self.tools, name, &arguments);
+        if changed && let Err(error) = context.peer.notify_tool_list_changed().await {
+            tracing::info!("the client was not told the tool list changed: {error}");
+        }
+        Some(result)
+    }
+
     /// `tools/call` on this (the request's person's) server.
     async fn call(
         &self,
@@ -573,31 +594,24 @@ impl AvenirServer {
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
         let modern = is_modern(&context);
-        if let (Some(session), false) = (&self.dynamic, modern)
-            && [dynamic::LIST_TOOLSETS, dynamic::ENABLE_TOOLSET].contains(&name)
-        {
-            let arguments = request.arguments.unwrap_or_default();
-            let (result, changed) = dynamic::call(session, &self.tools, name, &arguments);
-            if changed && let Err(error) = context.peer.notify_tool_list_changed().await {
-                tracing::info!("the client was not told the tool list changed: {error}");
-            }
-            return Ok(result.into());
+        if let Some(answered) = self.own_tool(&request, &context, modern).await {
+            return Ok(answered.into());
         }
         let Some(spec) = self.spec(name, modern) else {
             return Err(self.not_listed(name, modern));
         };
-        let arguments = request.arguments.unwrap_or_default();
         tracing::info!("tool {}", spec.name);
         let ask = AskContext {
             arguments: Map::new(),
             confirmation: None,
             request_state: request.request_state.clone(),
             input_responses: request.input_responses.clone(),
-            modern: is_modern(&context),
+            modern,
             can_ask: can_ask(&context),
             url_mode: url_mode(&context),
             peer: Some(context.peer.clone()),
         };
+        let arguments = request.arguments.unwrap_or_default();
         let said = Said {
             left_out: tools::plan_left_out(spec.fields, &arguments),
             // The chart view writes amounts in the plan's currency: said to clients that show it.
