@@ -131,7 +131,12 @@ struct SandboxArgs {
 fn runtime_for(cli: &Cli) -> tokio::runtime::Builder {
     let http = std::env::var("AVENIR_MCP_TRANSPORT").as_deref() == Ok("http");
     if cli.command.is_none() && !http {
-        return tokio::runtime::Builder::new_current_thread();
+        // Blocking work on three threads at most — stdin's pending read, stdout's writes (the
+        // progress of a long load among them) and a plan's parse or a file: each thread that
+        // allocates gets an allocator arena of its own, whose freed memory stays resident.
+        let mut builder = tokio::runtime::Builder::new_current_thread();
+        builder.max_blocking_threads(3);
+        return builder;
     }
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     builder.worker_threads(2);
