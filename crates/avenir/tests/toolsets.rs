@@ -137,10 +137,10 @@ fn every_tool_is_in_one_toolset_and_every_toolset_has_a_tool() {
     assert_eq!(counted, registry.len());
 }
 
-/// What a model receives before its first question when `toolsets` are listed with writes on:
-/// each tool's name, description and input schema (compact JSON), and the instructions.
-async fn context_cost(toolsets: &str) -> (usize, usize, usize) {
-    let h = serving(Era::Legacy, toolsets, true).await;
+/// What a model receives from `h` before its first question: each listed tool's name,
+/// description and input schema (compact JSON), and the instructions — how many tools, and the
+/// characters of each part.
+async fn reads_at_start(h: &Harness) -> (usize, usize, usize) {
     let tools = h.client.list_all_tools().await.expect("tools/list");
     let definitions = tools
         .iter()
@@ -152,6 +152,11 @@ async fn context_cost(toolsets: &str) -> (usize, usize, usize) {
     let info = h.client.peer_info().expect("server info");
     let instructions = info.instructions.as_deref().map_or(0, str::len);
     (tools.len(), definitions, instructions)
+}
+
+/// The same for a server listing `toolsets`, writes on.
+async fn context_cost(toolsets: &str) -> (usize, usize, usize) {
+    reads_at_start(&serving(Era::Legacy, toolsets, true).await).await
 }
 
 /// Prints, for each toolset, `default` and `all`, what a model reads before its first question
@@ -203,18 +208,11 @@ async fn the_dynamic_mode_starts_small_and_enables_a_toolset_for_the_session() {
         ]
     );
     // What a model reads at the start: the definitions and the instructions.
-    let tools = h.client.list_all_tools().await.expect("tools/list");
-    let definitions: usize = tools
-        .iter()
-        .map(|t| {
-            let schema = serde_json::to_string(&*t.input_schema).unwrap_or_default();
-            t.name.len() + t.description.as_deref().map_or(0, str::len) + schema.len()
-        })
-        .sum();
+    let (_, definitions, instructions) = reads_at_start(&h).await;
     let info = h.client.peer_info().expect("server info");
-    let instructions = info.instructions.clone().expect("instructions");
-    assert!(instructions.contains("`enable_toolset`"), "{instructions}");
-    let start = definitions + instructions.len();
+    let guide = info.instructions.clone().expect("instructions");
+    assert!(guide.contains("`enable_toolset`"), "{guide}");
+    let start = definitions + instructions;
     println!("dynamic mode at session start: {start} characters");
     assert!(start <= 8_000, "{start}");
     let capabilities = info.capabilities.tools.clone().expect("tools");
