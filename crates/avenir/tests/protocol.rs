@@ -70,9 +70,8 @@ async fn both_eras_list_the_read_tools_with_annotations_and_schemas() {
             );
             let description = tool.description.as_deref().unwrap_or("");
             assert!(
-                description.contains("YNAB request"),
-                "{}: cost stated",
-                tool.name
+                !description.contains("YNAB request once the plan is loaded"),
+                "the cost is said once, in the guide (D28): {description}"
             );
         }
         let title = |name: &str| {
@@ -104,6 +103,11 @@ async fn server_identity_and_instructions_name_only_existing_tools() {
         let instructions = info.instructions.clone().expect("instructions");
         assert!(instructions.starts_with("# avenir-mcp: how to work with this YNAB server"));
         assert!(instructions.contains("YNAB method"));
+        // What a call costs is said once, here (D28), not on every tool.
+        assert!(
+            instructions.contains("A tool costs at most one YNAB request once its plan is loaded"),
+            "{instructions}"
+        );
         assert!(instructions.contains("v1.86.0"));
         for tool in [
             "list_plans",

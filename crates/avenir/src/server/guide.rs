@@ -64,6 +64,10 @@ transactions); users often still say *budget*: use the user's word. \"My budget 
 means a category's assigned amount, not a plan."
             .into(),
         "Amounts are in currency units; spending is negative.".into(),
+        "A tool costs at most one YNAB request once its plan is loaded (loading it the first time \
+is one request); a write, one to preview and one to apply; a tool that costs more says so. YNAB \
+allows about 200 requests an hour (D28)."
+            .into(),
     ];
     if tools.has("list_plans") {
         lines.push(

@@ -172,8 +172,7 @@ impl ConfirmedTool for ApplyCategories {
     fn description(_writes: bool) -> String {
         "Give transactions a category, or replace the one they have (from suggest_categories, or \
 the user's own choice), in one step. The user sees every change (date, payee, amount, before → \
-after) and confirms; until then nothing changes. undo_operation reverts it; anything changed since is left alone. Cost: ≤ 1 YNAB request to \
-preview once the plan is loaded, plus one to apply."
+after) and confirms; until then nothing changes. undo_operation reverts it; anything changed since is left alone."
             .to_string()
     }
 

@@ -81,7 +81,7 @@ impl ConfirmedTool for CreateAccount {
 savings, cash, creditCard: on budget; otherAsset, otherLiability: tracking) and its starting \
 balance, which YNAB records as a cleared Starting Balance transaction dated today. The user sees it \
 and confirms; until then nothing changes. It cannot be undone here: YNAB's API cannot delete or \
-close an account (the question says so; the user closes it in YNAB's app). Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
+close an account (the question says so; the user closes it in YNAB's app)."
             .to_string()
     }
 

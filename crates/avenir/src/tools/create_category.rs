@@ -76,7 +76,7 @@ impl ConfirmedTool for CreateCategory {
     fn description(_writes: bool) -> String {
         "Create a category in a group (category_group_id from list_category_groups). The user \
 sees the name and the group and confirms; until then nothing changes. undo_operation cannot remove it (YNAB's API cannot delete or hide a category): the user \
-hides it in YNAB. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
+hides it in YNAB."
             .to_string()
     }
 

@@ -94,7 +94,7 @@ ahead), frequency, amount, and optionally payee (payee_id, payee_name for a new 
 transfer_account_id for a transfer), category, memo, flag. Refused as YNAB would: a split, a \
 credit-card payment category, a category on a transfer between budget accounts. The user sees it \
 and confirms; until then nothing is created. undo_operation \
-deletes it. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
+deletes it."
             .to_string()
     }
 

@@ -175,8 +175,7 @@ impl ConfirmedTool for CreateTransactions {
         "Record transactions the bank did not bring (cash, a missed import) on one account, in \
 one step: amounts in currency units, negative for money out; dates not in the future. First check \
 list_accounts for a broken bank link, which is fixed in YNAB. The user sees every transaction \
-(date, payee, amount, category) and confirms; until then nothing is created. undo_operation deletes them. Cost: ≤ 1 YNAB request to preview once the plan is \
-loaded, plus one to apply."
+(date, payee, amount, category) and confirms; until then nothing is created. undo_operation deletes them."
             .to_string()
     }
 

@@ -71,8 +71,7 @@ impl ConfirmedTool for DeleteScheduledTransaction {
         "Delete one scheduled transaction (from list_scheduled_transactions). The user sees it \
 (next date, frequency, payee, amount, account, category) and confirms; until then nothing is \
 deleted. undo_operation recreates it with a new id. A split \
-schedule is refused (YNAB's API cannot recreate it). Cost: ≤ 1 YNAB request to preview once the \
-plan is loaded, plus one to apply."
+schedule is refused (YNAB's API cannot recreate it)."
             .to_string()
     }
 

@@ -121,8 +121,7 @@ impl ConfirmedTool for FlagTransactions {
     fn description(_writes: bool) -> String {
         "Flag transactions for the user to check in YNAB (a likely duplicate, a charge they do not \
 recognise), or remove a flag (color null), in one step. The user sees every change (date, payee, \
-amount, flag before → after) and confirms; until then nothing changes. undo_operation puts the flags back; anything changed since is left alone. Cost: ≤ 1 YNAB \
-request to preview once the plan is loaded, plus one to apply."
+amount, flag before → after) and confirms; until then nothing changes. undo_operation puts the flags back; anything changed since is left alone."
             .to_string()
     }
 

@@ -2,7 +2,7 @@
 //! the current one, with the latest figure, its trend and notes, read from the plan's month
 //! summaries.
 
-use super::month_figures::{PLAN_READ_COST, in_build};
+use super::month_figures::in_build;
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Flag, IntOr};
 use crate::charts;
@@ -81,7 +81,7 @@ the first month shown that has one). Over 30 days means living on last month's i
 YNAB aims for. months_count counts back from the current month, included (1 = this month only; \
 default 12, at most 24); a younger plan shows the months it holds, with a note; months budgeted \
 ahead are never shown. A month YNAB gives no figure for has days null and is named in the notes; \
-relay the message and the notes.{runway} {PLAN_READ_COST} Changes nothing."
+relay the message and the notes.{runway} Changes nothing."
         )
     }
 

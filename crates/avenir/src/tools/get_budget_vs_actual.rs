@@ -1,7 +1,7 @@
 //! `get_budget_vs_actual` (`docs/contract/reads.md` §10): the share of each category's budget spent
 //! in one month, with what the months before carried over.
 
-use super::month_figures::{PLAN_READ_COST, Percent, month_of, pointer, read_month};
+use super::month_figures::{Percent, month_of, pointer, read_month};
 use super::{AnswerTool, Answered, ListOf, PlanId, ToolError};
 use crate::args::MonthOrCurrent;
 use crate::context::Context;
@@ -71,7 +71,7 @@ positive for money spent, reduced by refunds), balance and utilization_pct (actu
 above 100 = over budget). carried_over + budgeted is what the month had to spend, so a category \
 can be over budget and still have money left. month is 'current' (the default), 'last', YYYY-MM or \
 YYYY-MM-01; in the current month a share under 100 may only mean the month is not over. Amounts \
-are in currency units.{left}{totals}{trends} {PLAN_READ_COST} Changes nothing."
+are in currency units.{left}{totals}{trends} Changes nothing."
         )
     }
 

@@ -1,7 +1,7 @@
 //! `get_monthly_summary` (`docs/contract/reads.md` §8): a month at a glance — income, assigned,
 //! activity, Ready to Assign, Age of Money and the overspent categories.
 
-use super::month_figures::{PLAN_READ_COST, month_of, pointer, read_month};
+use super::month_figures::{month_of, pointer, read_month};
 use super::{AnswerTool, Answered, PlanId, ToolError};
 use crate::args::MonthOrCurrent;
 use crate::context::Context;
@@ -77,7 +77,7 @@ impl AnswerTool for GetMonthlySummary {
 zero). month is 'current' (the default), 'last', YYYY-MM or YYYY-MM-01; any other day is refused. \
 The current month is partial: it already counts what was entered for the days left. Amounts are in \
 currency units, activity negative for spending. Only overspent categories are listed; hidden and \
-YNAB's internal categories never are.{balances}{trends}{forecast} {PLAN_READ_COST} Changes nothing."
+YNAB's internal categories never are.{balances}{trends}{forecast} Changes nothing."
         )
     }
 

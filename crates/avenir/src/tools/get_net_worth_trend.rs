@@ -1,7 +1,7 @@
 //! `get_net_worth_trend` (`docs/contract/reads.md` §17): assets, debts and net worth at the end of
 //! each of the last months, the current one included, rebuilt by the logic from today's balances.
 
-use super::month_figures::{PLAN_READ_COST, in_build};
+use super::month_figures::in_build;
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Flag, IntOr};
 use crate::charts;
@@ -88,7 +88,7 @@ asset; a closed account counts while it had a balance. months_count counts back 
 month, included (1 = this month; default 12, at most 24), whatever the plan's age. Each month is \
 read on its last day, rebuilt from today's balances, so this month already counts what is entered \
 for the days left. Amounts are in currency units; debts are negative and net_worth = assets + \
-debts.{today}{future} {PLAN_READ_COST} Changes nothing."
+debts.{today}{future} Changes nothing."
         )
     }
 

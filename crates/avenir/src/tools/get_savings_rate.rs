@@ -2,7 +2,7 @@
 //! complete month before the current one, from the budget accounts' transactions, with totals and
 //! notes.
 
-use super::month_figures::{PLAN_READ_COST, Percent, in_build};
+use super::month_figures::{Percent, in_build};
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::IntOr;
 use crate::context::Context;
@@ -104,7 +104,7 @@ out; money moved to a tracking asset account (savings, investments) is saved, to
 debt is spending. saved = income + spending; rate = saved ÷ income in percent, null in a month \
 without income. Totals, the average saved, the best and worst months and the money moved to \
 tracking accounts come with it. Relay the notes: they say what was counted and what was left out. \
-Amounts are in currency units, spending negative.{trends} {PLAN_READ_COST} Changes nothing."
+Amounts are in currency units, spending negative.{trends} Changes nothing."
         )
     }
 

@@ -2,7 +2,7 @@
 //! over the last months up to the current one, keyed by category id with each category's group and
 //! name.
 
-use super::month_figures::{PLAN_READ_COST, in_build};
+use super::month_figures::in_build;
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::{Flag, IntOr};
 use crate::charts;
@@ -90,7 +90,7 @@ the two before; at most 24); a younger plan gives the months it holds, and month
 are never read. The answer maps each category id to its group, its name and its monthly amounts, \
 oldest first. An amount is the spending: YNAB's activity with the sign flipped, positive for money \
 spent, reduced by refunds (negative when refunds exceed it). Hidden and YNAB's internal categories \
-are left out.{single}{future} {PLAN_READ_COST} Changes nothing."
+are left out.{single}{future} Changes nothing."
         )
     }
 

@@ -56,8 +56,7 @@ impl ConfirmedTool for ImportTransactions {
 YNAB's own \"Import\" button does), before classifying them with suggest_categories. YNAB never \
 imports a transaction twice; imported transactions stay unapproved. The user confirms first; until \
 then nothing is imported. undo_operation deletes what it \
-imported (each named before the user agrees). Cost: ≤ 1 YNAB request to preview once the plan is \
-loaded, plus one to apply."
+imported (each named before the user agrees)."
             .to_string()
     }
 

@@ -56,7 +56,7 @@ impl AnswerTool for ListAccounts {
 (cleared = what the bank has shown), the health of each bank link and the date of the last \
 reconciliation: use it to tell the user about a broken bank link or an account not reconciled for \
 months. The ids are the account_ids other tools take. {reconcile} Pass the plan id when there are \
-several plans. Cost: ≤ 1 YNAB request once the plan is loaded (loading it the first time is 1 request). Changes nothing."
+several plans. Changes nothing."
         )
     }
 

@@ -35,7 +35,7 @@ impl AnswerTool for ListCategoryGroups {
         format!(
             "List a plan's category groups, ids and names: a group is a heading with no amount of \
 its own. {create} Hidden, deleted and YNAB's own system groups are left out. Pass the plan id when \
-there are several plans. Cost: ≤ 1 YNAB request once the plan is loaded (loading it the first time is 1 request). Changes nothing."
+there are several plans. Changes nothing."
         )
     }
 

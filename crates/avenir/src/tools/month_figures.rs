@@ -13,10 +13,6 @@ use serde::Serialize;
 use std::sync::Arc;
 use ynab::models::{Month, PlanDetail};
 
-/// The cost sentence of every tool that reads the plan once (D28).
-pub const PLAN_READ_COST: &str = "Cost: ≤ 1 YNAB request once the plan is loaded (loading it \
-the first time is 1 request).";
-
 /// Whether a tool named `name` is in this build (descriptions name only those).
 pub fn in_build(name: &str) -> bool {
     registry().iter().any(|t| t.name == name)

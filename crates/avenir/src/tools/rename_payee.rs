@@ -73,8 +73,7 @@ impl ConfirmedTool for RenamePayee {
 that names it shows the new name. The user sees the old and new names and how many transactions \
 name it, and confirms; until then nothing changes. YNAB's \
 API cannot merge two payees, so a name another payee has is refused; transfer payees are named \
-after their account. undo_operation puts the old name back. Cost: ≤ 1 YNAB request to preview \
-once the plan is loaded, plus one to apply."
+after their account. undo_operation puts the old name back."
             .to_string()
     }
 

@@ -79,8 +79,7 @@ impl ConfirmedTool for SetBudget {
     fn description(_writes: bool) -> String {
         "Set the amount assigned to one category for a month (absolute, not a change: 0 empties \
 it). The user sees the change, with the available amount before and after, and confirms it; until \
-then nothing changes. undo_operation reverts it. \
-Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
+then nothing changes. undo_operation reverts it."
             .to_string()
     }
 

@@ -89,8 +89,7 @@ impl ConfirmedTool for SetTarget {
 each month; an existing one keeps its kind), an amount by a date, or an amount set aside each \
 week, month or year; no amount removes the target. The user sees the target before and after and \
 confirms; until then nothing changes. undo_operation restores the \
-previous target when YNAB's API can recreate it (the question says when it cannot). Cost: ≤ 1 YNAB \
-request to preview once the plan is loaded, plus one to apply."
+previous target when YNAB's API can recreate it (the question says when it cannot)."
             .to_string()
     }
 

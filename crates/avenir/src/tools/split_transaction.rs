@@ -120,8 +120,7 @@ impl ConfirmedTool for SplitTransaction {
 household), with at least two lines whose amounts add up to the transaction's to the cent, signed \
 as YNAB stores them (negative for money out). The user sees every line and confirms; until then \
 nothing changes. undo_operation puts it back on one line by \
-creating the transaction again (a new id, no bank-import link). Cost: ≤ 1 YNAB request to preview \
-once the plan is loaded, plus one to apply."
+creating the transaction again (a new id, no bank-import link)."
             .to_string()
     }
 

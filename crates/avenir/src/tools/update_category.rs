@@ -86,8 +86,7 @@ impl ConfirmedTool for UpdateCategory {
     fn description(_writes: bool) -> String {
         "Rename a category, move it to another group (category_group_id from \
 list_category_groups), or both; omit what stays. The user sees the name and group before and \
-after and confirms; until then nothing changes. undo_operation puts the previous name and group back, unless the category changed since. \
-Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
+after and confirms; until then nothing changes. undo_operation puts the previous name and group back, unless the category changed since."
             .to_string()
     }
 

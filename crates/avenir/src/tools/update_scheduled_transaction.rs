@@ -109,8 +109,7 @@ transfer), category, memo, account or flag; give only the fields to change. Refu
 schedule and the field, as YNAB would: a date not after today or more than five years ahead, a \
 split schedule, a credit-card payment category, a category on a transfer between budget \
 accounts. The user sees each field before → after and confirms; until then nothing changes. \
-undo_operation puts back every value not changed since. Cost: ≤ 1 \
-YNAB request to preview once the plan is loaded, plus one to apply."
+undo_operation puts back every value not changed since."
             .to_string()
     }
 

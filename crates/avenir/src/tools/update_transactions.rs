@@ -184,7 +184,7 @@ transaction_id with only the fields to change. Refused, naming the transaction a
 split's amount, date or category, a category on a transfer between budget accounts, a future \
 date. The user sees every change (the transaction, each field before → after) and confirms; until \
 then nothing changes. undo_operation puts back every value \
-not changed since. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one to apply."
+not changed since."
             .to_string()
     }
 
