@@ -92,10 +92,9 @@ impl BrowserSessions {
         let mut parts = value.splitn(4, '.');
         let (person, expires) = (parts.next()?, parts.next()?);
         let (session, tag) = (parts.next()?, parts.next()?);
-        let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
-        let signed = Self::signed(person, expires.parse().ok()?, session);
+        let (expires, tag): (i64, _) = (expires.parse().ok()?, URL_SAFE_NO_PAD.decode(tag).ok()?);
+        let signed = Self::signed(person, expires, session);
         hmac::verify(&self.key, signed.as_bytes(), &tag).ok()?;
-        let expires: i64 = expires.parse().ok()?;
         ((self.clock)() < expires).then(|| person.to_string())
     }
 }

@@ -24,6 +24,11 @@ pub fn sha256_hex(value: &Value) -> String {
     hex::encode(sha256(canon(value).as_bytes()))
 }
 
+/// Lower-case hex SHA-256 of `text` (a call's tool and canonical arguments, say).
+pub fn text_sha256_hex(text: &str) -> String {
+    hex::encode(sha256(text.as_bytes()))
+}
+
 /// SHA-256 of `bytes` (ring's, the server's one crypto library).
 pub fn sha256(bytes: &[u8]) -> [u8; 32] {
     let digest = ring::digest::digest(&ring::digest::SHA256, bytes);

@@ -8,9 +8,6 @@ use avenir::store::shared::PageRow;
 
 pub(super) const COLUMNS: &str = "token, page_key, question, form, fingerprint, answer, opened_at";
 
-pub(super) const SELECT_BY_KEY: &str = "SELECT token, page_key, question, form, fingerprint, \
-     answer, opened_at FROM confirmation_pages WHERE person_id = $1 AND page_key = $2";
-
 /// A row of `COLUMNS`.
 pub(super) fn page_from(row: &[Value]) -> Result<PageRow, SqlError> {
     Ok(PageRow {

@@ -29,7 +29,7 @@ impl DbShared {
         DbShared { db, person }
     }
 
-    fn query(&self, sql: &'static str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError> {
+    fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError> {
         match &self.db.backend {
             Backend::Postgres(pg) => {
                 self.db
@@ -254,7 +254,10 @@ impl SharedStore for DbShared {
     fn page(&self, key: &str) -> Result<Option<PageRow>, StoreError> {
         let rows = self
             .query(
-                super::pages::SELECT_BY_KEY,
+                &format!(
+                    "SELECT {} FROM confirmation_pages WHERE person_id = $1 AND page_key = $2",
+                    super::pages::COLUMNS
+                ),
                 vec![self.person.as_str().into(), key.into()],
             )
             .map_err(StoreError::of)?;

@@ -227,7 +227,7 @@ async fn by_page(
 /// device); the agent's next call with the same arguments takes the answer. The page is kept
 /// under the call's digest; a page showing an older preview is replaced.
 async fn on_page(host: &PageHost, call: &str, fp: &str, question: &str) -> Decision {
-    let key = hex::encode(crate::digest::sha256(call.as_bytes()));
+    let key = crate::digest::text_sha256_hex(call);
     let kept = match host.state(&key).await {
         Ok(kept) => kept,
         Err(error) => {

@@ -4,6 +4,7 @@
 //! (`avenir-mcp call`), whose process ends between the preview and `--confirm CODE`: its codes
 //! live in a file of digests ([`CodeStore::on_disk`]).
 
+use crate::digest::text_sha256_hex as digest;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -248,10 +249,6 @@ struct CodeFile {
 }
 
 const CODE_FILE_VERSION: u32 = 1;
-
-fn digest(text: &str) -> String {
-    hex::encode(crate::digest::sha256(text.as_bytes()))
-}
 
 fn unix_now() -> i64 {
     chrono::Utc::now().timestamp()

@@ -41,7 +41,7 @@ impl Session {
     fn enable(&self, set: Toolset) -> bool {
         let mut enabled = self.0.lock().unwrap_or_else(|p| p.into_inner());
         let was = enabled.contains(set);
-        *enabled = Toolsets::of(&enabled.listed().chain([set]).collect::<Vec<_>>());
+        *enabled = enabled.with(set);
         !was
     }
 

@@ -229,9 +229,20 @@ struct Said {
 }
 
 /// Whether `spec`'s answers name the plan's currency: a tool that reads one plan (it takes
-/// `plan_id`) and answers an object of named fields (not a map keyed by ids).
+/// `plan_id`) and answers an object of named fields (not a map keyed by ids). Decided once per
+/// tool, from its output schema, for every call and listing after.
 fn names_currency(spec: &ToolSpec) -> bool {
-    spec.fields.contains(&"plan_id") && (spec.output_schema)().get("properties").is_some()
+    static NAMING: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+        std::sync::LazyLock::new(|| {
+            tools::registry()
+                .into_iter()
+                .filter(|t| {
+                    t.fields.contains(&"plan_id") && (t.output_schema)().get("properties").is_some()
+                })
+                .map(|t| t.name)
+                .collect()
+        });
+    NAMING.contains(spec.name)
 }
 
 /// `spec`'s output schema with `currency` where its answers name it.

@@ -128,6 +128,13 @@ impl Toolsets {
         })
     }
 
+    /// These and `set`.
+    pub fn with(self, set: Toolset) -> Self {
+        let mut chosen = self.0;
+        chosen[set as usize] = true;
+        Toolsets(chosen)
+    }
+
     pub fn contains(self, set: Toolset) -> bool {
         self.0[set as usize]
     }
