@@ -6,6 +6,7 @@ pub mod assigned_amounts;
 pub mod category_checks;
 pub mod month_figures;
 pub mod scheduled_writes;
+pub mod schemas;
 pub mod tool_names;
 pub mod toolsets;
 pub mod undo_reverts;
@@ -40,7 +41,8 @@ use crate::context::Context;
 pub use crate::tool_error::ToolError;
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
+pub use schemas::{confirmed_input_schema, input_schema, schema_value};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -322,98 +324,6 @@ fn run_confirmed<T: ConfirmedTool>(
     })
 }
 
-/// The input schema of `T`: draft 2020-12, nested objects inline, a member with a default not
-/// required.
-pub fn input_schema<T: JsonSchema>() -> Value {
-    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
-    settings.inline_subschemas = true;
-    let schema = settings.into_generator().into_root_schema_for::<T>();
-    let mut value = serde_json::to_value(schema).unwrap_or_else(|_| json!({"type": "object"}));
-    if let Some(object) = value.as_object_mut() {
-        object.remove("$schema");
-        object.remove("title");
-        object.remove("description");
-        // A tool with no argument (list_plans) still states its empty `properties`, as clients
-        // that read the schema expect.
-        object
-            .entry("properties")
-            .or_insert_with(|| Value::Object(Map::new()));
-    }
-    defaults_not_required(&mut value);
-    one_line_descriptions(&mut value);
-    value
-}
-
-/// `T`'s input schema with the `confirmation` member every confirmed write takes.
-pub fn confirmed_input_schema<T: JsonSchema>() -> Value {
-    let mut value = input_schema::<T>();
-    if let Some(properties) = value.get_mut("properties").and_then(Value::as_object_mut) {
-        properties.insert(
-            "confirmation".into(),
-            json!({"type": ["string", "null"], "description": "Code from a previous \"confirmation_required\" result."}),
-        );
-    }
-    value
-}
-
-/// A doc comment's line breaks are its source's, not its meaning's: descriptions read as one line
-/// (a blank line, a new paragraph, is kept).
-fn one_line_descriptions(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::String(text)) = map.get_mut("description") {
-                *text = text
-                    .split("\n\n")
-                    .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
-                    .collect::<Vec<_>>()
-                    .join("\n\n");
-            }
-            map.values_mut().for_each(one_line_descriptions);
-        }
-        Value::Array(items) => items.iter_mut().for_each(one_line_descriptions),
-        _ => {}
-    }
-}
-
-fn defaults_not_required(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            let defaulted: Vec<String> = map
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|p| {
-                    p.iter()
-                        .filter(|(_, v)| v.get("default").is_some())
-                        .map(|(k, _)| k.clone())
-                        .collect()
-                })
-                .unwrap_or_default();
-            if let Some(Value::Array(required)) = map.get_mut("required") {
-                required.retain(|r| r.as_str().is_none_or(|r| !defaulted.iter().any(|d| d == r)));
-                if required.is_empty() {
-                    map.remove("required");
-                }
-            }
-            map.values_mut().for_each(defaults_not_required);
-        }
-        Value::Array(items) => items.iter_mut().for_each(defaults_not_required),
-        _ => {}
-    }
-}
-
-/// The JSON Schema (draft 2020-12) of `T` as a value.
-pub fn schema_value<T: JsonSchema>() -> Value {
-    let settings = schemars::generate::SchemaSettings::draft2020_12().for_serialize();
-    let schema = settings.into_generator().into_root_schema_for::<T>();
-    let mut value = serde_json::to_value(schema).unwrap_or_else(|_| json!({"type": "object"}));
-    if let Some(object) = value.as_object_mut() {
-        object.remove("$schema");
-        object.remove("title");
-    }
-    one_line_descriptions(&mut value);
-    value
-}
-
 /// The `plan_id` argument every plan tool takes. Left out, it means YNAB's `last-used` plan
 /// (D40); a write then checks that the token reads only one plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -436,8 +346,7 @@ impl JsonSchema for PlanId {
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "type": "string",
-            "description": "Plan id from list_plans, or 'last-used' (the default)."
+            "type": "string"
         })
     }
 }

@@ -35,7 +35,7 @@ impl JsonSchema for Money {
         "Money".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "number", "minimum": -1_000_000_000, "maximum": 1_000_000_000})
+        json_schema!({"type": "number"})
     }
 }
 
@@ -79,7 +79,7 @@ impl JsonSchema for PositiveMoney {
         "PositiveMoney".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "number", "exclusiveMinimum": 0, "maximum": 1_000_000_000})
+        json_schema!({"type": "number", "exclusiveMinimum": 0})
     }
 }
 
@@ -109,7 +109,7 @@ impl JsonSchema for NonNegativeMoney {
         "NonNegativeMoney".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "number", "minimum": 0, "maximum": 1_000_000_000})
+        json_schema!({"type": "number", "minimum": 0})
     }
 }
 
@@ -136,6 +136,6 @@ impl JsonSchema for MovedAmount {
         "MovedAmount".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "number", "exclusiveMinimum": 0, "maximum": 1_000_000_000})
+        json_schema!({"type": "number", "exclusiveMinimum": 0})
     }
 }

@@ -56,7 +56,7 @@ impl<const MIN: usize, const MAX: usize> JsonSchema for Text<MIN, MAX> {
         "Text".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "string", "minLength": MIN, "maxLength": MAX})
+        json_schema!({"type": "string"})
     }
 }
 
@@ -126,7 +126,7 @@ impl<const MIN: usize, const MAX: usize> JsonSchema for MemberText<MIN, MAX> {
         "MemberText".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "string", "minLength": MIN, "maxLength": MAX})
+        json_schema!({"type": "string"})
     }
 }
 
