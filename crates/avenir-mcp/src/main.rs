@@ -29,7 +29,7 @@ struct Cli {
     /// enabled, "today" 2026-09-25 unless AVENIR_MCP_TODAY says otherwise.
     #[arg(long)]
     demo: bool,
-    /// The toolsets whose tools the server lists, separated by commas: plans, budget,
+    /// The toolsets whose tools the server lists, separated by commas: plans, setup, budget,
     /// transactions, schedules, analysis, undo; `default` (plans, budget, transactions, undo) or
     /// `all`. The same as AVENIR_MCP_TOOLSETS, which it overrides.
     #[arg(long, value_name = "LIST", value_parser = parse_toolsets)]

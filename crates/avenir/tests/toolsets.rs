@@ -51,8 +51,12 @@ async fn by_default_plans_budget_transactions_and_undo_are_listed_and_nothing_el
         ] {
             assert!(names.iter().any(|n| n == wanted), "{era:?}: {wanted}");
         }
-        let left_out = registry_in(&[Toolset::Schedules, Toolset::Analysis], true);
+        let left_out = registry_in(
+            &[Toolset::Setup, Toolset::Schedules, Toolset::Analysis],
+            true,
+        );
         assert!(left_out.contains(&"forecast_balance".to_string()));
+        assert!(left_out.contains(&"merge_payees".to_string()));
         let info = h.client.peer_info().expect("server info");
         let instructions = info.instructions.clone().expect("instructions");
         let mut prompts = Vec::new();
@@ -225,7 +229,7 @@ async fn the_dynamic_mode_starts_small_and_enables_a_toolset_for_the_session() {
         "{refused}"
     );
     let lines = said(&h, "list_toolsets", json!({})).await;
-    assert_eq!(lines.lines().count(), 6, "{lines}");
+    assert_eq!(lines.lines().count(), 7, "{lines}");
     assert!(lines.contains("analysis: trends, forecasts"), "{lines}");
     assert!(lines.contains("(7 tools, not enabled)"), "{lines}");
 

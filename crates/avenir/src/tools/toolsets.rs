@@ -3,14 +3,17 @@
 //! definitions of tools a person does not use. The write gate still applies inside each.
 //!
 //! The default is what people ask a budgeting agent most: reading the plan, categorising and
-//! fixing transactions, budgeting, and undo; schedules and the longer analyses are one word away
-//! (`default,schedules`, or `all`).
+//! fixing transactions, budgeting, and undo. Reorganising the plan (new categories and accounts,
+//! merging payees), schedules and the longer analyses are one word away (`default,setup`, or
+//! `all`).
 
 /// A named group of tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Toolset {
     /// Plans, accounts, categories and payees: what there is, and their names.
     Plans,
+    /// Creating, renaming and merging categories, payees and accounts.
+    Setup,
     /// The month's budget: what is assigned, spent and available, and moving money.
     Budget,
     /// Finding, categorising, approving and fixing transactions.
@@ -25,8 +28,9 @@ pub enum Toolset {
 
 impl Toolset {
     /// Every toolset, in the order they are listed.
-    pub const ALL: [Toolset; 6] = [
+    pub const ALL: [Toolset; 7] = [
         Toolset::Plans,
+        Toolset::Setup,
         Toolset::Budget,
         Toolset::Transactions,
         Toolset::Schedules,
@@ -46,6 +50,7 @@ impl Toolset {
     pub fn name(self) -> &'static str {
         match self {
             Toolset::Plans => "plans",
+            Toolset::Setup => "setup",
             Toolset::Budget => "budget",
             Toolset::Transactions => "transactions",
             Toolset::Schedules => "schedules",
@@ -57,7 +62,8 @@ impl Toolset {
     /// What it holds, in one line.
     pub fn summary(self) -> &'static str {
         match self {
-            Toolset::Plans => "plans, accounts, categories and payees",
+            Toolset::Plans => "plans, accounts, categories and payees: what there is",
+            Toolset::Setup => "creating, renaming and merging categories, payees and accounts",
             Toolset::Budget => "the month's budget: assigned, spent, available; moving money",
             Toolset::Transactions => "finding, categorising, approving and fixing transactions",
             Toolset::Schedules => "scheduled transactions and recurring charges",
@@ -75,7 +81,7 @@ impl Toolset {
 
 /// The toolsets a process lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Toolsets([bool; 6]);
+pub struct Toolsets([bool; Toolset::ALL.len()]);
 
 /// `AVENIR_MCP_TOOLSETS` (or `--toolsets`) names no toolset this server has.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -101,7 +107,7 @@ impl Toolsets {
 
     /// Exactly these.
     pub fn of(sets: &[Toolset]) -> Self {
-        let mut chosen = [false; 6];
+        let mut chosen = [false; Toolset::ALL.len()];
         for set in sets {
             chosen[*set as usize] = true;
         }
