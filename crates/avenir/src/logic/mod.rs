@@ -43,6 +43,7 @@ pub mod schedules;
 pub mod search;
 pub mod split;
 pub mod split_edit;
+pub mod statement_balance;
 pub mod statement_match;
 pub mod target_change;
 pub mod targets;
