@@ -104,6 +104,7 @@ fn main() {
             journal: Some(std::env::temp_dir().join("avenir-bench-journal.jsonl")),
             cache: None,
             conformance_fixtures: false,
+            hosted: false,
         };
         let context = avenir::Context::new(settings, client.clone());
         let (rss_before, _) = common::memory_kib();

@@ -34,6 +34,9 @@ pub struct Settings {
     /// suite's fixtures are served beside the product (`crate::conformance`). A release build
     /// has none, and refuses the variable rather than ignore it.
     pub conformance_fixtures: bool,
+    /// The server runs for others (the hosted mode, `Context::hosted`): it reads no file of its
+    /// own machine on a caller's behalf (`compare_statement`'s `path`).
+    pub hosted: bool,
 }
 
 /// A share from 0 to 1; 0.90 unless `AVENIR_MCP_CONFIDENCE_THRESHOLD` says otherwise.
@@ -125,6 +128,7 @@ impl Settings {
             journal: None,
             cache,
             conformance_fixtures: conformance_fixtures()?,
+            hosted: false,
         })
     }
 

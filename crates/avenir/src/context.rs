@@ -56,6 +56,7 @@ impl Context {
     ) -> Result<Self, String> {
         settings.cache = None;
         settings.journal = None;
+        settings.hosted = true;
         let fresh_for = std::time::Duration::from_secs(settings.fresh_seconds);
         let states = AnswerStates::shared(answer_key, shared.clone())
             .ok_or("the answer states' key was refused by the codec")?;

@@ -11,7 +11,7 @@ mod money;
 mod numbers;
 mod text;
 
-pub use choices::{Flag, FlagColour, Frequency, PayoffStrategy};
+pub use choices::{Detail, Flag, FlagColour, Frequency, PayoffStrategy};
 pub use dates::{Date, Month, MonthOrCurrent};
 pub use money::{Money, MovedAmount, NonNegativeMoney, PositiveMoney};
 pub use numbers::{Int, IntOr, RatePercentArg};

@@ -4,7 +4,7 @@
 mod fields;
 
 pub use fields::{
-    ArgField, ArgObject, Date, Flag, Ids, Int, IntOr, MemberText, Money, Month, MovedAmount,
+    ArgField, ArgObject, Date, Detail, Flag, Ids, Int, IntOr, MemberText, Money, Month, MovedAmount,
     StringMember, Text,
 };
 pub use fields::{MonthOrCurrent, NonNegativeMoney, PayoffStrategy, PositiveMoney, RatePercentArg};

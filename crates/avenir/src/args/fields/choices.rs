@@ -176,3 +176,42 @@ impl JsonSchema for Frequency {
         json_schema!({"type": "string", "enum": ["monthly", "weekly", "yearly"]})
     }
 }
+
+/// How much an answer shows (`detail`): `summary`, the default, counts and totals with what needs
+/// the person's attention; `full`, every item behind them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    #[default]
+    Summary,
+    Full,
+}
+
+impl ArgField for Detail {
+    fn absent(_name: &str, _give: Option<&str>) -> Result<Self, InvalidArgument> {
+        Ok(Detail::Summary)
+    }
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        match String::present(name, value)?.as_str() {
+            "summary" => Ok(Detail::Summary),
+            "full" => Ok(Detail::Full),
+            other => Err(ArgError::at(
+                name,
+                format!("must be 'summary' or 'full', got {}.", quoted(other)),
+            )
+            .into()),
+        }
+    }
+}
+
+impl JsonSchema for Detail {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "Detail".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "enum": ["summary", "full"], "default": "summary"})
+    }
+}
