@@ -72,9 +72,8 @@ async fn the_three_tools_are_listed_with_their_cost_and_no_write_tool_named() {
             .and_then(|t| t.description.clone())
             .unwrap_or_default();
         assert!(
-            suggest.ends_with(
-                "Nothing is changed here: give the user the suggestions to apply in YNAB."
-            )
+            suggest.ends_with("The user applies them in YNAB."),
+            "{suggest}"
         );
     }
 }
@@ -561,9 +560,9 @@ async fn with_writes_on_suggest_categories_points_to_apply_categories_only_when_
         .and_then(|t| t.description.clone())
         .unwrap_or_default();
     let sentence = if listed {
-        "Nothing is changed here: apply_categories assigns a category, or replaces one."
+        "apply_categories applies them."
     } else {
-        "Nothing is changed here: give the user the suggestions to apply in YNAB."
+        "The user applies them in YNAB."
     };
     assert!(description.ends_with(sentence), "{description}");
 }

@@ -74,7 +74,6 @@ crate::tool_args! {
     /// The arguments of `apply_categories`.
     pub struct ApplyCategoriesArgs {
         pub plan_id: Option<PlanId>,
-        /// One entry per transaction: the category to give it.
         pub assignments: Vec<AssignmentArgs>,
     }
 }
@@ -170,9 +169,8 @@ impl ConfirmedTool for ApplyCategories {
     type Details = RecategorisationDetails;
 
     fn description(_writes: bool) -> String {
-        "Give transactions a category, or replace the one they have (from suggest_categories, or \
-the user's own choice), in one step. The user sees every change (date, payee, amount, before → \
-after) and confirms; until then nothing changes. undo_operation reverts it; anything changed since is left alone."
+        "Give transactions a category or replace theirs (from suggest_categories or the user's \
+choice). The user sees each change and confirms. undo_operation reverts it."
             .to_string()
     }
 

@@ -16,7 +16,6 @@ crate::tool_args! {
     /// The arguments of `approve_transactions`.
     pub struct ApproveArgs {
         pub plan_id: Option<PlanId>,
-        /// Ids of the transactions to approve.
         pub tx_ids: Ids,
     }
 }
@@ -47,10 +46,8 @@ impl AnswerTool for ApproveTransactions {
     type Answer = Approval;
 
     fn description(_writes: bool) -> String {
-        "Mark transactions as approved (reviewed), as the user does in YNAB after checking new \
-imports. It applies at once, with no preview: approving changes no amount and no category. It is \
-journaled, and undo_operation marks them unapproved again. Cost: ≤ 1 YNAB request once the plan \
-is loaded, plus one to apply."
+        "Mark transactions approved (reviewed). Applies at once, no preview; amounts and \
+categories stay. undo_operation unapproves them."
             .to_string()
     }
 

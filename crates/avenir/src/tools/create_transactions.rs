@@ -84,18 +84,18 @@ pub struct Creation {
 }
 
 crate::tool_args! {
-    /// One transaction to create.
+    // One transaction to create. (A plain comment: a doc comment would become the description
+    // of the list's items.)
     pub struct NewItemArgs {
-        /// YYYY-MM-DD, today or earlier.
+        /// Today or earlier.
         #[give = "the date, YYYY-MM-DD"]
         pub date: Date,
-        /// In currency units, negative for money out.
         #[give = "the amount in currency units, negative for money out"]
         pub amount: Money,
         #[give = "the payee's name"]
         pub payee_name: MemberText<1, MAX_PAYEE>,
         pub memo: Option<MemberText<0, MAX_MEMO>>,
-        /// Category id, from get_category_balances; omit for none.
+        /// From get_category_balances.
         pub category_id: Option<String>,
     }
 }
@@ -104,13 +104,12 @@ crate::tool_args! {
     /// The arguments of `create_transactions`.
     pub struct CreateTransactionsArgs {
         pub plan_id: Option<PlanId>,
-        /// Account id, from list_accounts.
+        /// From list_accounts.
         #[give = "an account id from list_accounts"]
         pub account_id: String,
-        /// The transactions to create on the account.
         #[give = "the transactions to create"]
         pub transactions: Vec<NewItemArgs>,
-        /// true skips YNAB's review step.
+        /// true skips YNAB's review.
         pub approved: Flag<false>,
     }
 }
@@ -172,10 +171,9 @@ impl ConfirmedTool for CreateTransactions {
     type Details = CreationDetails;
 
     fn description(_writes: bool) -> String {
-        "Record transactions the bank did not bring (cash, a missed import) on one account, in \
-one step: amounts in currency units, negative for money out; dates not in the future. First check \
-list_accounts for a broken bank link, which is fixed in YNAB. The user sees every transaction \
-(date, payee, amount, category) and confirms; until then nothing is created. undo_operation deletes them."
+        "Record transactions the bank did not bring (cash, a missed import) on one account; if \
+imports stopped, check list_accounts for a broken bank link first. The user sees each one and \
+confirms. undo_operation deletes them."
             .to_string()
     }
 

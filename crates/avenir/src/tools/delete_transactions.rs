@@ -36,7 +36,7 @@ crate::tool_args! {
     /// The arguments of `delete_transactions`.
     pub struct DeleteTransactionsArgs {
         pub plan_id: Option<PlanId>,
-        /// Ids of the transactions to delete (at most 100), from find_transactions.
+        /// At most 100, from find_transactions.
         #[give = "a list of transaction ids from find_transactions"]
         pub transaction_ids: Ids,
     }
@@ -98,12 +98,10 @@ impl ConfirmedTool for DeleteTransactions {
     type Details = DeletionDetails;
 
     fn description(_writes: bool) -> String {
-        "Delete up to 100 transactions by id (from find_transactions), e.g. a charge the bank \
-imported twice. Deleting one side of a transfer deletes the other side too. The user sees each \
-one (date, payee, amount, account) and confirms; until then nothing is deleted. undo_operation recreates them (date, amount, payee, category or split lines, memo, \
-cleared, approved, flag, transfer), with new ids and without their bank-import link. Cost: ≤ 1 \
-YNAB request to preview once the plan is loaded, plus one per transaction to apply."
-            .to_string()
+        format!(
+            "Delete transactions, e.g. a duplicate import; a transfer's other side goes too. The \
+user sees each one and confirms. {LOSSY}. Costs a request each."
+        )
     }
 
     fn from_args(args: DeleteTransactionsArgs, _today: NaiveDate) -> Result<Self, ToolError> {

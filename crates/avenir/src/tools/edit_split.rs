@@ -46,11 +46,9 @@ crate::tool_args! {
     /// The arguments of `edit_split`.
     pub struct EditSplitArgs {
         pub plan_id: Option<PlanId>,
-        /// Id of a split transaction, from find_transactions.
+        /// A split transaction, from find_transactions.
         #[give = "the id of a split transaction from find_transactions"]
         pub transaction_id: String,
-        /// The new lines (at least two), in the order YNAB shows them; they must add up to the
-        /// transaction's amount.
         #[give = "the new lines of the split"]
         pub lines: Vec<EditSplitLineArgs>,
     }
@@ -60,14 +58,14 @@ crate::tool_args! {
     // One line of `lines`. (A plain comment: a doc comment would become its schema's
     // description.)
     pub struct EditSplitLineArgs {
-        /// In currency units, signed like the transaction (negative for money out).
+        /// Signed like the transaction.
         #[give = "the line's amount in currency units"]
         pub amount: Money,
-        /// Category id, from suggest_categories or get_category_balances.
+        /// From get_category_balances.
         #[give = "the line's category id"]
         pub category_id: String,
         pub memo: Option<Text<0, MAX_MEMO>>,
-        /// Payee id of the line (not a transfer payee), from list_payees; omit for none.
+        /// Not a transfer payee; from list_payees.
         pub payee_id: Option<String>,
     }
 }
@@ -168,14 +166,9 @@ impl ConfirmedTool for EditSplit {
     type Details = EditSplitDetails;
 
     fn description(_writes: bool) -> String {
-        "Replace the lines of a transaction that is already split (to split one that is not, use \
-split_transaction): at least two lines whose amounts add up to the transaction's to the cent, \
-signed as YNAB stores them (negative for money out), each with a category. YNAB's API cannot \
-change a split's lines, so the transaction is created again with the new lines (same date, \
-amount, payee, account, memo, cleared, approved, flag) and the old one deleted: its id changes \
-and its bank-import link is lost. The user sees the lines before and after and confirms; until \
-then nothing changes. undo_operation puts the old lines back \
-the same way. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus two to apply."
+        "Replace an existing split's lines (to split one, use split_transaction): two or \
+more, adding up to its amount to the cent. It is recreated: new id, no bank-import link. The user \
+sees old and new lines and confirms. undo_operation restores the old ones likewise. Costs 3 requests."
             .to_string()
     }
 

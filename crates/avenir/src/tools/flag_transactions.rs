@@ -32,7 +32,6 @@ crate::tool_args! {
     /// The arguments of `flag_transactions`.
     pub struct FlagTransactionsArgs {
         pub plan_id: Option<PlanId>,
-        /// One entry per transaction: the flag it should have.
         #[give = "a list of {transaction_id, color}"]
         pub flags: Vec<FlagEntry>,
     }
@@ -41,10 +40,9 @@ crate::tool_args! {
 crate::tool_args! {
     // One entry of `flags`. (A plain comment: a doc comment would become its schema's description.)
     pub struct FlagEntry {
-        /// A transaction id, from find_transactions.
+        /// From find_transactions.
         #[give = "a transaction id from find_transactions"]
         pub transaction_id: String,
-        /// The flag to give it; null (or absent) removes its flag.
         pub color: FlagColour,
     }
 }
@@ -119,9 +117,8 @@ impl ConfirmedTool for FlagTransactions {
     type Details = FlagDetails;
 
     fn description(_writes: bool) -> String {
-        "Flag transactions for the user to check in YNAB (a likely duplicate, a charge they do not \
-recognise), or remove a flag (color null), in one step. The user sees every change (date, payee, \
-amount, flag before → after) and confirms; until then nothing changes. undo_operation puts the flags back; anything changed since is left alone."
+        "Flag transactions for the user to check (a likely duplicate, an unknown charge), or \
+unflag them. The user sees each change and confirms. undo_operation restores the flags."
             .to_string()
     }
 

@@ -41,6 +41,7 @@ pub struct Import {
 pub struct ImportDetails {
     /// Transactions imported (0 until applied).
     pub imported: usize,
+    /// Their ids; imported transactions stay unapproved.
     pub transaction_ids: Vec<String>,
 }
 
@@ -52,11 +53,8 @@ impl ConfirmedTool for ImportTransactions {
     type Details = ImportDetails;
 
     fn description(_writes: bool) -> String {
-        "Ask YNAB to import the latest transactions from the plan's linked bank accounts (what \
-YNAB's own \"Import\" button does), before classifying them with suggest_categories. YNAB never \
-imports a transaction twice; imported transactions stay unapproved. The user confirms first; until \
-then nothing is imported. undo_operation deletes what it \
-imported (each named before the user agrees)."
+        "Fetch new transactions from the plan's linked banks (YNAB's Import button); none comes \
+twice. The user confirms. undo_operation deletes what came in."
             .to_string()
     }
 

@@ -37,7 +37,7 @@ crate::tool_args! {
     /// The arguments of `link_transfer`.
     pub struct LinkTransferArgs {
         pub plan_id: Option<PlanId>,
-        /// The two transactions, from find_transactions: an outflow on one account and the inflow of the same amount on another, at most 10 days apart.
+        /// Two, from find_transactions.
         #[give = "two transaction ids from find_transactions"]
         pub transaction_ids: Ids,
     }
@@ -75,9 +75,10 @@ pub struct Linking {
 // flattened into the answer, whose schema has no description.)
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct LinkDetails {
-    /// The side kept: it becomes the transfer.
+    /// The side kept, with its date and cleared state: it becomes the transfer (the
+    /// bank-imported side, else the outflow); between two budget accounts it loses its category.
     pub kept: LinkSide,
-    /// The side deleted: YNAB's mirror replaces it.
+    /// The side deleted: YNAB's mirror replaces it, with this side's cleared state.
     pub deleted: LinkSide,
     /// The transfer's other side YNAB made (once applied).
     pub mirror_id: Option<String>,
@@ -161,14 +162,9 @@ impl ConfirmedTool for LinkTransfer {
     type Details = LinkDetails;
 
     fn description(_writes: bool) -> String {
-        "Link two existing transactions as one transfer: an outflow on one account and the \
-inflow of the same amount on another, at most 10 days apart (e.g. a transfer the bank imported on \
-one side and the person entered on the other). The bank-imported side is kept (else the outflow), \
-with its date and cleared state; the other is deleted and YNAB's transfer makes its mirror instead \
-(its cleared state copied). Between two budget accounts the transfer takes no category. The user \
-sees both transactions and confirms; until then nothing changes. undo_operation makes them two separate transactions again; the deleted one comes back with a new \
-id and without its bank-import link. Cost: ≤ 1 YNAB request to preview once the plan is loaded, \
-plus three to apply."
+        "Link an outflow and the same amount's inflow on another account, ≤10 days apart, as one \
+transfer: the bank-imported side stays, the other is deleted for YNAB's mirror. The user sees \
+both and confirms. undo_operation separates them (new id, no bank-import link). Costs 4 requests."
             .to_string()
     }
 

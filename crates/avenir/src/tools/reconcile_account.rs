@@ -64,13 +64,11 @@ crate::tool_args! {
     /// The arguments of `reconcile_account`.
     pub struct ReconcileAccountArgs {
         pub plan_id: Option<PlanId>,
-        /// Account id, from list_accounts.
+        /// From list_accounts.
         #[give = "an account id from list_accounts"]
         pub account_id: String,
-        /// The balance the bank shows today, in currency units.
         #[give = "the balance the bank shows today, in currency units"]
         pub bank_balance: Money,
-        /// Record the remaining difference as a balance adjustment.
         pub adjust: Flag<false>,
     }
 }
@@ -96,6 +94,7 @@ pub struct AnalysisEntry {
     pub difference: Amount,
     pub to_reconcile_count: usize,
     pub uncleared_count: usize,
+    /// To go through with the user when there is a difference.
     pub uncleared: Vec<UnclearedEntry>,
     /// Uncleared transactions whose amount is exactly the difference.
     pub explained_by: Vec<String>,
@@ -123,12 +122,9 @@ impl ConfirmedTool for ReconcileAccount {
     }
 
     fn description(_writes: bool) -> String {
-        "Compare one account with the balance the bank shows today. When they differ, nothing \
-is changed: the answer gives the difference, the uncleared transactions (and those whose amount is \
-exactly the gap) and likely duplicates, to go through with the user; call again once fixed, or \
-with adjust=true to record the remaining gap as a balance adjustment. When they match, the user \
-confirms, then every cleared transaction is marked reconciled. undo_operation reverts it. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus one \
-or two to apply."
+        "Compare an account with the bank's balance today. A gap changes nothing: review it with \
+the user, then call again, or with adjust=true to book it as an adjustment. On a match the user \
+confirms; cleared ones become reconciled. undo_operation reverts it. Costs up to 3 requests."
             .to_string()
     }
 

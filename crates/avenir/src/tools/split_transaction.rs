@@ -44,10 +44,9 @@ crate::tool_args! {
     /// The arguments of `split_transaction`.
     pub struct SplitTransactionArgs {
         pub plan_id: Option<PlanId>,
-        /// Transaction id, from suggest_categories or find_transactions.
+        /// From suggest_categories or find_transactions.
         #[give = "a transaction id from suggest_categories"]
         pub transaction_id: String,
-        /// The lines, in the order YNAB shows them; they must add up to the transaction's amount.
         #[give = "the lines of the split"]
         pub lines: Vec<SplitLineArgs>,
     }
@@ -57,10 +56,10 @@ crate::tool_args! {
     // One line of `lines`. (A plain comment: a doc comment would become its schema's
     // description.)
     pub struct SplitLineArgs {
-        /// In currency units, signed like the transaction (negative for money out).
+        /// Signed like the transaction.
         #[give = "the line's amount in currency units"]
         pub amount: Money,
-        /// Category id, from suggest_categories or get_category_balances.
+        /// From suggest_categories or get_category_balances.
         #[give = "the line's category id"]
         pub category_id: String,
         pub memo: Option<Text<0, MAX_MEMO>>,
@@ -116,11 +115,9 @@ impl ConfirmedTool for SplitTransaction {
     type Details = SplitDetails;
 
     fn description(_writes: bool) -> String {
-        "Split one transaction across several categories (a supermarket receipt: groceries and \
-household), with at least two lines whose amounts add up to the transaction's to the cent, signed \
-as YNAB stores them (negative for money out). The user sees every line and confirms; until then \
-nothing changes. undo_operation puts it back on one line by \
-creating the transaction again (a new id, no bank-import link)."
+        "Split a transaction across categories: two or more lines adding up to its amount to the \
+cent. The user sees each line and confirms. undo_operation restores one line (new id, no \
+bank-import link)."
             .to_string()
     }
 

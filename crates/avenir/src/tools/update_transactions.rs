@@ -43,7 +43,6 @@ crate::tool_args! {
     /// The arguments of `update_transactions`.
     pub struct UpdateTransactionsArgs {
         pub plan_id: Option<PlanId>,
-        /// One entry per transaction (at most 100): its id and only the fields to change.
         #[give = "a list of {transaction_id, and the fields to change}"]
         pub updates: Vec<UpdateEntry>,
     }
@@ -52,28 +51,26 @@ crate::tool_args! {
 crate::tool_args! {
     // One entry of `updates`. (A plain comment: a doc comment would become its schema's description.)
     pub struct UpdateEntry {
-        /// A transaction id, from find_transactions.
+        /// From find_transactions.
         #[give = "a transaction id from find_transactions"]
         pub transaction_id: String,
-        /// The new date, YYYY-MM-DD, today or earlier.
+        /// Today or earlier.
         pub date: Option<Date>,
-        /// The new amount in currency units, negative for money out.
         pub amount: Option<Money>,
-        /// An existing payee, from list_payees.
+        /// From list_payees.
         pub payee_id: Option<String>,
-        /// A payee by its exact name: that payee, or a new one YNAB creates.
+        /// Exact name; a new one is created.
         pub payee_name: Option<MemberText<1, MAX_PAYEE>>,
-        /// A category id, from get_category_balances.
+        /// From get_category_balances.
         pub category_id: Option<String>,
-        /// The new memo; "" removes it.
+        /// "" removes it.
         pub memo: Option<MemberText<0, MAX_MEMO>>,
-        /// Move the transaction to this account, from list_accounts.
+        /// Moves it there.
         pub account_id: Option<String>,
-        /// "cleared" or "uncleared" (reconcile_account reconciles).
+        /// cleared or uncleared.
         pub cleared: Option<String>,
-        /// true approves it, false marks it for review again.
         pub approved: Option<bool>,
-        /// "red", "orange", "yellow", "green", "blue", "purple", or "none" to remove the flag.
+        /// red, orange, yellow, green, blue, purple, or none.
         pub flag: Option<String>,
     }
 }
@@ -178,13 +175,9 @@ impl ConfirmedTool for UpdateTransactions {
     type Details = UpdateDetails;
 
     fn description(_writes: bool) -> String {
-        "Change the date, amount, payee (payee_id, or payee_name for a new one), category, memo, \
-account, cleared, approved or flag of up to 100 existing transactions in one step: give each \
-transaction_id with only the fields to change. Refused, naming the transaction and the field: a \
-split's amount, date or category, a category on a transfer between budget accounts, a future \
-date. The user sees every change (the transaction, each field before → after) and confirms; until \
-then nothing changes. undo_operation puts back every value \
-not changed since."
+        "Change up to 100 transactions, giving only the fields to change. Refused: a split's \
+amount, date or category; a category on a transfer between budget accounts. The user sees each \
+change and confirms. undo_operation reverts it."
             .to_string()
     }
 
