@@ -33,29 +33,27 @@ crate::tool_args! {
     /// The arguments of `create_scheduled_transaction`.
     pub struct CreateScheduledArgs {
         pub plan_id: Option<PlanId>,
-        /// The account it is on, from list_accounts.
+        /// From list_accounts.
         #[give = "an account_id from list_accounts"]
         pub account_id: String,
-        /// The first occurrence, YYYY-MM-DD: after today, at most five years ahead.
+        /// The first one: after today, within five years.
         #[give = "the first occurrence, YYYY-MM-DD, after today"]
         pub date: Date,
-        /// never, daily, weekly, everyOtherWeek, twiceAMonth, every4Weeks, monthly, everyOtherMonth, every3Months, every4Months, twiceAYear, yearly or everyOtherYear.
+        /// YNAB's: never (once), weekly, everyOtherWeek, monthly, yearly, etc.
         #[give = "one of YNAB's frequencies, e.g. monthly"]
         pub frequency: String,
-        /// The amount in currency units, negative for money out.
         #[give = "the amount in currency units, negative for money out"]
         pub amount: Money,
-        /// An existing payee, from list_payees.
+        /// From list_payees.
         pub payee_id: Option<String>,
-        /// A payee by its exact name: that payee, or a new one YNAB creates.
+        /// Exact name; a new one is created.
         pub payee_name: Option<MemberText<1, 200>>,
-        /// Make it a transfer to this account (its transfer payee), from list_accounts.
+        /// Makes it a transfer to this account.
         pub transfer_account_id: Option<String>,
-        /// A category id, from get_category_balances.
+        /// From get_category_balances.
         pub category_id: Option<String>,
-        /// A memo.
         pub memo: Option<MemberText<0, 500>>,
-        /// "red", "orange", "yellow", "green", "blue" or "purple".
+        /// red, orange, yellow, green, blue or purple.
         pub flag: Option<String>,
     }
 }
@@ -89,12 +87,9 @@ impl ConfirmedTool for CreateScheduledTransaction {
     type Details = ScheduleCreateDetails;
 
     fn description(_writes: bool) -> String {
-        "Create one scheduled transaction: account, first date (after today, at most five years \
-ahead), frequency, amount, and optionally payee (payee_id, payee_name for a new one, or \
-transfer_account_id for a transfer), category, memo, flag. Refused as YNAB would: a split, a \
-credit-card payment category, a category on a transfer between budget accounts. The user sees it \
-and confirms; until then nothing is created. undo_operation \
-deletes it."
+        "Create a scheduled transaction (a bill, salary or transfer to come). Refused: a credit-card \
+payment category, or a category on a transfer between budget accounts. The user sees it \
+and confirms. undo_operation deletes it."
             .to_string()
     }
 

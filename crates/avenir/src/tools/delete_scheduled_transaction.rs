@@ -34,7 +34,7 @@ crate::tool_args! {
     /// The arguments of `delete_scheduled_transaction`.
     pub struct DeleteScheduledArgs {
         pub plan_id: Option<PlanId>,
-        /// The schedule to delete, from list_scheduled_transactions.
+        /// From list_scheduled_transactions.
         #[give = "a scheduled_transaction_id from list_scheduled_transactions"]
         pub scheduled_transaction_id: String,
     }
@@ -68,11 +68,10 @@ impl ConfirmedTool for DeleteScheduledTransaction {
     type Details = ScheduleDeleteDetails;
 
     fn description(_writes: bool) -> String {
-        "Delete one scheduled transaction (from list_scheduled_transactions). The user sees it \
-(next date, frequency, payee, amount, account, category) and confirms; until then nothing is \
-deleted. undo_operation recreates it with a new id. A split \
-schedule is refused (YNAB's API cannot recreate it)."
-            .to_string()
+        format!(
+            "Delete one scheduled transaction; a split one is refused (undo could not recreate \
+it). The user sees it and confirms. {LOSSY}."
+        )
     }
 
     fn from_args(args: DeleteScheduledArgs, _today: NaiveDate) -> Result<Self, ToolError> {

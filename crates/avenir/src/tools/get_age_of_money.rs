@@ -33,11 +33,13 @@ pub struct AgeMonth {
 pub struct AgeOfMoneyAnswer {
     /// The conclusion, to relay.
     pub message: String,
-    /// The latest Age of Money, in days; null when no month has one.
+    /// The latest Age of Money, in days; null when no month has one. Over 30 means living on last
+    /// month's income, the buffer YNAB aims for.
     pub days: Option<i64>,
     /// The month of that figure, YYYY-MM-01.
     pub as_of: Option<String>,
-    /// Each month YNAB holds, oldest first, the current one last when YNAB has it.
+    /// Each month YNAB holds, oldest first, the current one last when YNAB has it (a younger plan
+    /// shows fewer, with a note; months budgeted ahead never).
     pub months: Vec<AgeMonth>,
     /// Latest figure less the first one shown; null with fewer than two figures.
     pub change: Option<i64>,
@@ -51,10 +53,9 @@ crate::tool_args! {
     /// The arguments of `get_age_of_money`.
     pub struct AgeArgs {
         pub plan_id: Option<PlanId>,
-        /// Months to show, the current one included.
+        /// Including the current one.
         pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
-        /// Also return a PNG chart (an image after the answer) of the days by month, with the
-        /// 30-day line. The answer itself is the same.
+        /// Adds a PNG chart of the days by month.
         pub chart: Flag<false>,
     }
 }
@@ -70,18 +71,13 @@ impl AnswerTool for GetAgeOfMoney {
 
     fn description(_writes: bool) -> String {
         let runway = if in_build("get_runway") {
-            " How long the money would last without income: get_runway."
+            " Without income: get_runway."
         } else {
             ""
         };
         format!(
-            "\"How old is my money?\", \"am I living on last month's income?\": YNAB's own Age \
-of Money, in days, month by month, with the latest figure and its trend (up, down or steady since \
-the first month shown that has one). Over 30 days means living on last month's income, the buffer \
-YNAB aims for. months_count counts back from the current month, included (1 = this month only; \
-default 12, at most 24); a younger plan shows the months it holds, with a note; months budgeted \
-ahead are never shown. A month YNAB gives no figure for has days null and is named in the notes; \
-relay the message and the notes.{runway} Changes nothing."
+            "YNAB's Age of Money in days, month by month, with its trend: \"how old is my money?\", \
+\"am I living on last month's income?\".{runway}"
         )
     }
 

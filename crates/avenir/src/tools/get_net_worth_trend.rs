@@ -23,9 +23,10 @@ pub const MAX_MONTHS: i64 = 24;
 pub struct MonthWorth {
     /// The month, YYYY-MM-01.
     pub month: String,
-    /// Sum of the balances of every account that is not a debt.
+    /// Sum of the balances of every account that is not a debt, tracking ones included.
     pub assets: Amount,
-    /// Sum of the balances of the debt accounts: negative for money owed.
+    /// Sum of the balances of the credit cards, lines of credit, loans, mortgages and other
+    /// liabilities, tracking ones included: negative for money owed.
     pub debts: Amount,
     /// assets + debts.
     pub net_worth: Amount,
@@ -34,8 +35,9 @@ pub struct MonthWorth {
 /// The answer of `get_net_worth_trend`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct NetWorthAnswer {
-    /// Oldest first; each month's figures are those of its last day (the current month: today's
-    /// balances less anything dated after this month).
+    /// Oldest first; each month's figures are those of its last day, rebuilt from today's balances
+    /// (the current month: today's balances less anything dated after it, so what is already
+    /// entered for its days left counts).
     pub months: Vec<MonthWorth>,
     /// The first month's net worth.
     pub first_net_worth: Amount,
@@ -52,10 +54,9 @@ crate::tool_args! {
     /// The arguments of `get_net_worth_trend`.
     pub struct NetWorthArgs {
         pub plan_id: Option<PlanId>,
-        /// Months to show, the current one included.
+        /// Including the current one.
         pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
-        /// Also return a PNG chart (an image after the answer) of net worth, assets and debts by
-        /// month. The answer itself is the same.
+        /// Adds a PNG chart of the three by month.
         pub chart: Flag<false>,
     }
 }
@@ -71,7 +72,7 @@ impl AnswerTool for GetNetWorthTrend {
 
     fn description(_writes: bool) -> String {
         let today = if in_build("list_accounts") {
-            " Today's balance of each account: list_accounts."
+            " Today's balances: list_accounts."
         } else {
             ""
         };
@@ -81,14 +82,8 @@ impl AnswerTool for GetNetWorthTrend {
             ""
         };
         format!(
-            "Assets, debts and net worth at the end of each month: \"is my debt going down?\", \
-\"is my net worth growing?\". Every account counts, tracking (off-budget) ones included: credit \
-cards, lines of credit, loans, mortgages and other liabilities are debts, everything else is an \
-asset; a closed account counts while it had a balance. months_count counts back from the current \
-month, included (1 = this month; default 12, at most 24), whatever the plan's age. Each month is \
-read on its last day, rebuilt from today's balances, so this month already counts what is entered \
-for the days left. Amounts are in currency units; debts are negative and net_worth = assets + \
-debts.{today}{future} Changes nothing."
+            "Assets, debts and net worth at the end of each month, every account counted: \"is my \
+debt going down?\", \"is my net worth growing?\".{today}{future}"
         )
     }
 

@@ -21,11 +21,13 @@ pub const MAX_MONTHS: i64 = 24;
 pub struct SavingsMonth {
     /// The month, YYYY-MM-01.
     pub month: String,
-    /// Money in categorised to Ready to Assign on the budget accounts.
+    /// Money in categorised to Ready to Assign on the budget accounts (starting balances and
+    /// transfers are not income).
     pub income: Amount,
-    /// Money out of the budget accounts less refunds: negative.
+    /// Money out of the budget accounts less refunds, negative; transfers between budget accounts
+    /// are left out, money moved to a tracking loan or debt counts.
     pub spending: Amount,
-    /// income + spending.
+    /// income + spending: money moved to a tracking asset account (savings, investments) is saved.
     pub saved: Amount,
     /// saved ÷ income in percent, one decimal; null when no income was categorised that month.
     pub rate: Option<Percent>,
@@ -48,7 +50,8 @@ impl From<&MonthSavings> for SavingsMonth {
 pub struct SavingsRateAnswer {
     /// The conclusion, to relay.
     pub message: String,
-    /// Each complete month measured, oldest first.
+    /// Each complete month before the current one, from the month of the budget accounts' first
+    /// transaction, oldest first.
     pub months: Vec<SavingsMonth>,
     /// Total income over the months.
     pub income: Amount,
@@ -74,7 +77,7 @@ crate::tool_args! {
     /// The arguments of `get_savings_rate`.
     pub struct SavingsArgs {
         pub plan_id: Option<PlanId>,
-        /// Complete months to measure, before the current one.
+        /// Complete months before the current one.
         pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
     }
 }
@@ -96,15 +99,7 @@ impl AnswerTool for GetSavingsRate {
         };
         format!(
             "How much of the income was kept, month by month: \"what's my savings rate?\", \"how \
-much do I put aside?\". It measures the complete months before the current one (months_count, \
-default 6, at most 24), from the month of the budget accounts' first transaction. Income is money \
-in categorised to Ready to Assign on the budget accounts (starting balances and transfers are not \
-income); spending is money out of them less refunds; transfers between budget accounts are left \
-out; money moved to a tracking asset account (savings, investments) is saved, to a tracking loan or \
-debt is spending. saved = income + spending; rate = saved ÷ income in percent, null in a month \
-without income. Totals, the average saved, the best and worst months and the money moved to \
-tracking accounts come with it. Relay the notes: they say what was counted and what was left out. \
-Amounts are in currency units, spending negative.{trends} Changes nothing."
+much do I put aside?\".{trends}"
         )
     }
 

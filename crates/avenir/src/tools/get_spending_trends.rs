@@ -27,19 +27,20 @@ pub const MAX_MONTHS: i64 = 24;
 pub struct MonthSpending {
     /// The month, YYYY-MM-01.
     pub month: String,
-    /// Spending: activity with the sign flipped, positive for money spent, reduced by refunds
-    /// (negative when refunds exceed it).
+    /// Spending: YNAB's activity with the sign flipped, positive for money spent, reduced by
+    /// refunds (negative when refunds exceed it).
     pub amount: Amount,
 }
 
-/// One category's trend.
+/// One category's trend (hidden and YNAB's internal categories are left out).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CategoryTrend {
     /// Group name ("" when YNAB gives none).
     pub group: String,
     /// Category name (bank-safe text).
     pub name: String,
-    /// Its spending in each month it appears in, oldest first.
+    /// Its spending in each month it appears in, oldest first: the plan's months up to the current,
+    /// partial one (never a month budgeted ahead).
     pub months: Vec<MonthSpending>,
 }
 
@@ -51,10 +52,9 @@ crate::tool_args! {
     /// The arguments of `get_spending_trends`.
     pub struct SpendingTrendsArgs {
         pub plan_id: Option<PlanId>,
-        /// Months to read, the current one included.
+        /// Including the current, partial one.
         pub months_count: IntOr<1, MAX_MONTHS, DEFAULT_MONTHS>,
-        /// Also return a PNG chart (an image after the answer): a line per category that spent
-        /// most, the rest as one. The answer itself is the same.
+        /// Adds a PNG chart of the top categories.
         pub chart: Flag<false>,
     }
 }
@@ -76,7 +76,7 @@ impl AnswerTool for GetSpendingTrends {
         let single = if single.is_empty() {
             String::new()
         } else {
-            format!(" A single month in detail: {}.", single.join(" or "))
+            format!(" One month in detail: {}.", single.join(", "))
         };
         let future = if in_build("forecast_balance") {
             " The months ahead: forecast_balance."
@@ -84,13 +84,8 @@ impl AnswerTool for GetSpendingTrends {
             ""
         };
         format!(
-            "Spending per category, month by month: \"is my grocery spending going up?\". \
-months_count counts back from the current month, included (default 3 = this month, partial, and \
-the two before; at most 24); a younger plan gives the months it holds, and months budgeted ahead \
-are never read. The answer maps each category id to its group, its name and its monthly amounts, \
-oldest first. An amount is the spending: YNAB's activity with the sign flipped, positive for money \
-spent, reduced by refunds (negative when refunds exceed it). Hidden and YNAB's internal categories \
-are left out.{single}{future} Changes nothing."
+            "Spending per category, month by month: \"is my grocery spending going up?\".\
+{single}{future}"
         )
     }
 

@@ -40,28 +40,27 @@ crate::tool_args! {
     /// The arguments of `update_scheduled_transaction`.
     pub struct UpdateScheduledArgs {
         pub plan_id: Option<PlanId>,
-        /// The schedule, from list_scheduled_transactions.
+        /// From list_scheduled_transactions.
         #[give = "a scheduled_transaction_id from list_scheduled_transactions"]
         pub scheduled_transaction_id: String,
-        /// The next occurrence, YYYY-MM-DD: after today, at most five years ahead.
+        /// The next one: after today, within five years.
         pub date: Option<Date>,
-        /// never, daily, weekly, everyOtherWeek, twiceAMonth, every4Weeks, monthly, everyOtherMonth, every3Months, every4Months, twiceAYear, yearly or everyOtherYear.
+        /// YNAB's: never (once), weekly, everyOtherWeek, monthly, yearly, etc.
         pub frequency: Option<String>,
-        /// The amount in currency units, negative for money out.
         pub amount: Option<Money>,
-        /// An existing payee, from list_payees.
+        /// From list_payees.
         pub payee_id: Option<String>,
-        /// A payee by its exact name: that payee, or a new one YNAB creates.
+        /// Exact name; a new one is created.
         pub payee_name: Option<MemberText<1, 200>>,
-        /// Make it a transfer to this account (its transfer payee), from list_accounts.
+        /// Makes it a transfer to this account.
         pub transfer_account_id: Option<String>,
-        /// A category id from get_category_balances, or "none" to remove it.
+        /// From get_category_balances; "none" removes it.
         pub category_id: Option<String>,
-        /// The memo; "" removes it.
+        /// "" removes it.
         pub memo: Option<MemberText<0, 500>>,
-        /// Move the schedule to this account, from list_accounts.
+        /// Moves it there.
         pub account_id: Option<String>,
-        /// "red", "orange", "yellow", "green", "blue", "purple", or "none" to remove the flag.
+        /// red, orange, yellow, green, blue, purple, or none.
         pub flag: Option<String>,
     }
 }
@@ -103,13 +102,9 @@ impl ConfirmedTool for UpdateScheduledTransaction {
     type Details = ScheduleUpdateDetails;
 
     fn description(_writes: bool) -> String {
-        "Change one scheduled transaction (from list_scheduled_transactions): its next date, \
-frequency, amount, payee (payee_id, payee_name for a new one, or transfer_account_id for a \
-transfer), category, memo, account or flag; give only the fields to change. Refused, naming the \
-schedule and the field, as YNAB would: a date not after today or more than five years ahead, a \
-split schedule, a credit-card payment category, a category on a transfer between budget \
-accounts. The user sees each field before → after and confirms; until then nothing changes. \
-undo_operation puts back every value not changed since."
+        "Change one scheduled transaction, giving only the fields to change. Refused: a split \
+schedule, a credit-card payment category, a category on a transfer between budget accounts. The \
+user sees each field before → after and confirms. undo_operation reverts it."
             .to_string()
     }
 
