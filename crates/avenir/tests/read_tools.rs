@@ -270,6 +270,8 @@ async fn budget_vs_actual_shows_restaurants_over_budget() {
 async fn spending_trends_follow_restaurants_month_by_month() {
     let h = start(Era::Modern, false).await;
     let trends = ok_one_request(&h, "get_spending_trends", json!({"plan_id": "last-used"})).await;
+    assert_eq!(trends["currency"], "EUR");
+    let trends = &trends["categories"];
     let restaurants = &trends[id("cat-restaurants")];
     assert_eq!(
         restaurants,
@@ -295,6 +297,7 @@ async fn spending_trends_follow_restaurants_month_by_month() {
         json!({"plan_id": "last-used", "months_count": 24}),
     )
     .await;
+    let all = &all["categories"];
     let months: Vec<&str> = all[id("cat-rent")]["months"]
         .as_array()
         .map(|m| m.iter().filter_map(|e| e["month"].as_str()).collect())
@@ -456,8 +459,8 @@ async fn untrusted_names_stay_inert() {
     let trends = h
         .ok("get_spending_trends", json!({"plan_id": "last-used"}))
         .await;
-    assert_eq!(trends[id("cat-restaurants")]["name"], shown);
-    assert_eq!(trends[id("cat-restaurants")]["group"], group);
+    assert_eq!(trends["categories"][id("cat-restaurants")]["name"], shown);
+    assert_eq!(trends["categories"][id("cat-restaurants")]["group"], group);
     for answer in [summary, balances, vs, trends] {
         let text = answer.to_string();
         for bad in ['\n', '\u{202E}', '\u{200B}', '\u{2028}'] {
@@ -619,10 +622,11 @@ async fn every_answer_read_from_a_plan_names_its_currency() {
         }
         let plans = h.ok("list_plans", json!({})).await;
         assert!(plans.get("currency").is_none(), "{plans}");
-        // A map keyed by category ids keeps its shape: its schema has no named fields.
+        // The trends keep their categories under a name of their own, beside the currency.
         let trends = h
             .ok("get_spending_trends", json!({"plan_id": "last-used"}))
             .await;
-        assert!(trends.get("currency").is_none());
+        assert_eq!(trends["currency"], "EUR", "{trends}");
+        assert!(trends["categories"].as_object().is_some_and(|c| c.len() > 5));
     }
 }

@@ -1,6 +1,6 @@
 //! `get_spending_trends` (`docs/contract/reads.md` §11): spending per category, month by month,
 //! over the last months up to the current one, keyed by category id with each category's group and
-//! name.
+//! name (under `categories`, beside the plan's `currency`).
 
 use super::month_figures::in_build;
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
@@ -44,9 +44,13 @@ pub struct CategoryTrend {
     pub months: Vec<MonthSpending>,
 }
 
-/// The answer: category id → its trend. (A JSON object's keys carry no order; each entry names
-/// its category.)
-pub type SpendingTrends = BTreeMap<String, CategoryTrend>;
+/// The answer of `get_spending_trends`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SpendingTrends {
+    /// Category id → its trend. (A JSON object's keys carry no order; each entry names its
+    /// category.)
+    pub categories: BTreeMap<String, CategoryTrend>,
+}
 
 crate::tool_args! {
     /// The arguments of `get_spending_trends`.
@@ -123,7 +127,7 @@ impl AnswerTool for GetSpendingTrends {
             let today = CalendarMonth::of(context.settings.today());
             charts::attachment(spending_chart(&money, &categories, today))
         });
-        let answer: SpendingTrends = trends
+        let categories = trends
             .into_iter()
             .map(|trend| {
                 let entry = CategoryTrend {
@@ -141,6 +145,7 @@ impl AnswerTool for GetSpendingTrends {
                 (trend.category_id.to_string(), entry)
             })
             .collect();
+        let answer = SpendingTrends { categories };
         Ok(Answered::new(answer, snapshot.id().to_string()).with_chart(chart))
     }
 }
