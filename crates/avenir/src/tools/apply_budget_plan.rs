@@ -46,12 +46,12 @@ crate::tool_args! {
     /// The arguments of `apply_budget_plan`.
     pub struct ApplyBudgetPlanArgs {
         pub plan_id: Option<PlanId>,
-        /// 'current', 'last', YYYY-MM or YYYY-MM-01: the one month the plan assigns.
+        /// 'current', 'last', YYYY-MM or YYYY-MM-01.
         pub month: Month,
-        /// One line per category (at most 50): its id, and the amount to assign it, its target amount or both.
+        /// One per category, at most 50.
         #[give = "a list of {category_id, amount, target}"]
         pub lines: Vec<PlanLineArg>,
-        /// true lets the plan assign more than Ready to Assign holds (it ends negative).
+        /// true: Ready to Assign may end negative (else refused).
         pub allow_negative_ready_to_assign: Flag<false>,
     }
 }
@@ -59,12 +59,12 @@ crate::tool_args! {
 crate::tool_args! {
     // One line of `lines`. (A plain comment: a doc comment would become its schema's description.)
     pub struct PlanLineArg {
-        /// Category id, from get_category_balances.
+        /// From get_category_balances.
         #[give = "a category id from get_category_balances"]
         pub category_id: String,
-        /// The amount assigned for the month (absolute, not a change), in currency units; omit to leave it.
+        /// Absolute; omit to leave it.
         pub amount: Option<Money>,
-        /// The category's target amount in currency units (more than 0), as set_category_target's amount alone: a new target sets it aside each month, an existing one keeps its kind; omit to leave the target.
+        /// More than 0 (a new target is monthly); omit to leave it.
         pub target: Option<Money>,
     }
 }
@@ -178,12 +178,9 @@ impl ConfirmedTool for ApplyBudgetPlan {
     type Details = BudgetPlanDetails;
 
     fn description(_writes: bool) -> String {
-        "Set the assigned amounts of several categories for one month in one confirmed step \
-(absolute amounts, not changes), for example the plan agreed in plan_next_month, and optionally \
-their target amounts. The user sees each category's assigned amount and target before and after \
-and Ready to Assign before and after, and confirms once; until then nothing changes. A plan that would leave Ready to Assign negative is \
-refused unless allow_negative_ready_to_assign is true. undo_operation reverts it as one. Cost: ≤ 1 YNAB request to preview once the plan is loaded, \
-plus one per changed amount and one per changed target to apply."
+        "Set several categories' assigned amounts (absolute) and optionally targets for one \
+month, in one step. The user sees each, and Ready to Assign, before and after and confirms once. \
+Can be undone as one. Costs 1 request per change, plus 1."
             .to_string()
     }
 

@@ -42,14 +42,13 @@ crate::tool_args! {
     /// The arguments of `create_account`.
     pub struct CreateAccountArgs {
         pub plan_id: Option<PlanId>,
-        /// The account's name (not one of an open account, whatever the case).
+        /// Not an open account's name.
         #[give = "the account's name"]
         pub name: String,
-        /// checking, savings, cash, creditCard (on budget), otherAsset or otherLiability (tracking).
+        /// checking, savings, cash, creditCard; tracking: otherAsset, otherLiability.
         #[give = "one of checking, savings, cash, creditCard, otherAsset, otherLiability"]
         pub account_type: String,
-        /// The starting balance in currency units: what is in the account today; a credit card's
-        /// or a liability's balance owed is negative.
+        /// What is in it today; owed (credit card, liability) is negative.
         #[give = "the starting balance in currency units"]
         pub balance: Money,
     }
@@ -67,6 +66,7 @@ pub struct AccountDetails {
     pub account_type: String,
     /// Whether its transactions are in the budget (false: a tracking account).
     pub on_budget: bool,
+    /// The starting balance, recorded as a cleared Starting Balance transaction dated today.
     pub balance: Amount,
 }
 
@@ -77,11 +77,8 @@ impl ConfirmedTool for CreateAccount {
     type Details = AccountDetails;
 
     fn description(_writes: bool) -> String {
-        "Create an unlinked account (not connected to a bank) with a name, a type (checking, \
-savings, cash, creditCard: on budget; otherAsset, otherLiability: tracking) and its starting \
-balance, which YNAB records as a cleared Starting Balance transaction dated today. The user sees it \
-and confirms; until then nothing changes. It cannot be undone here: YNAB's API cannot delete or \
-close an account (the question says so; the user closes it in YNAB's app)."
+        "Create an account not linked to a bank, with its balance today. The user sees it and \
+confirms. It cannot be undone: YNAB's API cannot delete or close an account."
             .to_string()
     }
 

@@ -48,10 +48,10 @@ crate::tool_args! {
     /// The arguments of `create_category`.
     pub struct CreateCategoryArgs {
         pub plan_id: Option<PlanId>,
-        /// Group id, from list_category_groups.
+        /// From list_category_groups.
         #[give = "a group id from list_category_groups"]
         pub category_group_id: String,
-        /// The new category's name, on one line.
+        /// On one line.
         #[give = "the new category's name"]
         pub name: String,
     }
@@ -74,9 +74,8 @@ impl ConfirmedTool for CreateCategory {
     type Details = NewCategoryDetails;
 
     fn description(_writes: bool) -> String {
-        "Create a category in a group (category_group_id from list_category_groups). The user \
-sees the name and the group and confirms; until then nothing changes. undo_operation cannot remove it (YNAB's API cannot delete or hide a category): the user \
-hides it in YNAB."
+        "Create a category in a group. The user sees its name and group and confirms. It cannot \
+be undone: YNAB's API cannot delete or hide a category."
             .to_string()
     }
 

@@ -11,7 +11,8 @@ use crate::text::safe;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-/// One category: what the month had to spend, what was spent and what is left.
+/// One visible category: what the month had to spend (carried_over + budgeted), what was spent
+/// and what is left.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct BudgetVsActual {
     /// Category id (note: `id`, not `category_id`).
@@ -28,10 +29,11 @@ pub struct BudgetVsActual {
     /// Spending this month: activity with the sign flipped, positive for money spent, reduced by
     /// refunds.
     pub actual: Amount,
-    /// carried_over + budgeted − actual: what is left; negative when overspent.
+    /// carried_over + budgeted − actual: what is left; negative when overspent. A category can be
+    /// over budget and still have money left.
     pub balance: Amount,
     /// actual ÷ budgeted in percent, one decimal; above 100 = over budget; 0 when nothing is
-    /// budgeted.
+    /// budgeted. In the current month, under 100 may only mean the month is not over.
     pub utilization_pct: Percent,
 }
 
@@ -39,7 +41,7 @@ crate::tool_args! {
     /// The arguments of `get_budget_vs_actual`.
     pub struct BudgetVsActualArgs {
         pub plan_id: Option<PlanId>,
-        /// 'current' (the default; partial), 'last' (the month before), YYYY-MM or YYYY-MM-01.
+        /// 'current' (default; partial), 'last', YYYY-MM or YYYY-MM-01.
         pub month: MonthOrCurrent,
     }
 }
@@ -56,22 +58,16 @@ impl AnswerTool for GetBudgetVsActual {
     fn description(_writes: bool) -> String {
         let left = pointer(
             "get_category_balances",
-            "What is still available: get_category_balances.",
+            "Still available: get_category_balances.",
         );
-        let totals = pointer(
-            "get_monthly_summary",
-            "The month's totals: get_monthly_summary.",
+        let totals = pointer("get_monthly_summary", "Totals: get_monthly_summary.");
+        let trends = pointer(
+            "get_spending_trends",
+            "Earlier months: get_spending_trends.",
         );
-        let trends = pointer("get_spending_trends", "Months before: get_spending_trends.");
         format!(
             "The share of each category's budget spent in one month: \"am I over budget?\", \
-\"which categories are nearly used up?\". Every visible category is listed with budgeted, \
-carried_over (what the months before left), actual spending (activity with the sign flipped: \
-positive for money spent, reduced by refunds), balance and utilization_pct (actual ÷ budgeted; \
-above 100 = over budget). carried_over + budgeted is what the month had to spend, so a category \
-can be over budget and still have money left. month is 'current' (the default), 'last', YYYY-MM or \
-YYYY-MM-01; in the current month a share under 100 may only mean the month is not over. Amounts \
-are in currency units.{left}{totals}{trends} Changes nothing."
+\"which categories are nearly used up?\".{left}{totals}{trends}"
         )
     }
 

@@ -27,7 +27,8 @@ pub struct Overspent {
 /// The answer of `get_monthly_summary`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct MonthlySummary {
-    /// The month read, YYYY-MM-01.
+    /// The month read, YYYY-MM-01. The current month is partial, but already counts what was
+    /// entered for its days still to come.
     pub month: String,
     /// Money received in the month and assigned to Ready to Assign.
     pub income: Amount,
@@ -39,7 +40,8 @@ pub struct MonthlySummary {
     pub ready_to_assign: Amount,
     /// YNAB's Age of Money, in days; null when YNAB gives none.
     pub age_of_money: Option<i32>,
-    /// Categories whose available balance is below zero, in YNAB's order.
+    /// Categories whose available balance is below zero, in YNAB's order; hidden and YNAB's
+    /// internal categories are never listed.
     pub overspent: Vec<Overspent>,
 }
 
@@ -47,7 +49,7 @@ crate::tool_args! {
     /// The arguments of `get_monthly_summary`.
     pub struct MonthlySummaryArgs {
         pub plan_id: Option<PlanId>,
-        /// 'current' (the default; partial), 'last' (the month before), YYYY-MM or YYYY-MM-01.
+        /// 'current' (default; partial), 'last', YYYY-MM or YYYY-MM-01.
         pub month: MonthOrCurrent,
     }
 }
@@ -64,20 +66,16 @@ impl AnswerTool for GetMonthlySummary {
     fn description(_writes: bool) -> String {
         let balances = pointer(
             "get_category_balances",
-            "Every category's figures: get_category_balances.",
+            "Per category: get_category_balances.",
         );
         let trends = pointer(
             "get_spending_trends",
-            "Months before, side by side: get_spending_trends.",
+            "Earlier months: get_spending_trends.",
         );
         let forecast = pointer("forecast_balance", "Months ahead: forecast_balance.");
         format!(
-            "A month at a glance, the first tool to review one: income, total assigned \
-(budgeted), activity, Ready to Assign, Age of Money and the overspent categories (available below \
-zero). month is 'current' (the default), 'last', YYYY-MM or YYYY-MM-01; any other day is refused. \
-The current month is partial: it already counts what was entered for the days left. Amounts are in \
-currency units, activity negative for spending. Only overspent categories are listed; hidden and \
-YNAB's internal categories never are.{balances}{trends}{forecast} Changes nothing."
+            "A month at a glance, the first tool to review one: income, assigned, activity, Ready \
+to Assign, Age of Money and the overspent categories.{balances}{trends}{forecast}"
         )
     }
 

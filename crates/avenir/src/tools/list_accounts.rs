@@ -1,6 +1,7 @@
 //! `list_accounts` (`docs/contract/reads.md` §3): accounts with today's balances, bank-link health
 //! and the date of the last reconciliation.
 
+use super::month_figures::write_pointer;
 use super::{AnswerTool, Answered, ListOf, PlanArgs, ToolError};
 use crate::context::Context;
 use crate::logic::accounts::{BankLink, bank_link, last_reconciled};
@@ -24,7 +25,7 @@ pub struct AccountEntry {
     pub on_budget: bool,
     /// Closed in YNAB.
     pub closed: bool,
-    /// Balance of all its transactions.
+    /// Balance of all its transactions, today.
     pub balance: Amount,
     /// The part the bank has shown.
     pub cleared_balance: Amount,
@@ -46,17 +47,14 @@ impl AnswerTool for ListAccounts {
     type Answer = ListOf<AccountEntry>;
 
     fn description(writes: bool) -> String {
-        let reconcile = if writes {
-            "reconcile_account compares one account with the balance the bank shows."
-        } else {
-            "Comparing an account with the bank is done in YNAB itself."
-        };
+        let reconcile = write_pointer(
+            writes,
+            &["reconcile_account"],
+            "Reconciling: reconcile_account.",
+        );
         format!(
-            "List a plan's accounts, closed ones included, with today's balances in currency units \
-(cleared = what the bank has shown), the health of each bank link and the date of the last \
-reconciliation: use it to tell the user about a broken bank link or an account not reconciled for \
-months. The ids are the account_ids other tools take. {reconcile} Pass the plan id when there are \
-several plans. Changes nothing."
+            "A plan's accounts, closed ones included, with today's balances, bank-link health and \
+last reconciliation: spots a broken bank link or an account not reconciled for months.{reconcile}"
         )
     }
 

@@ -1,6 +1,7 @@
 //! `list_category_groups` (`docs/contract/reads.md` §4): the groups a category can be created in or
 //! moved to, ids and names only.
 
+use super::month_figures::write_pointer;
 use super::{AnswerTool, Answered, ListOf, PlanArgs, ToolError};
 use crate::context::Context;
 use crate::logic::categories::assignable_groups;
@@ -8,7 +9,7 @@ use crate::text::safe;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-/// One category group.
+/// One category group (hidden, deleted and YNAB's system groups are left out).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct GroupEntry {
     /// Group id.
@@ -27,15 +28,14 @@ impl AnswerTool for ListCategoryGroups {
     type Answer = ListOf<GroupEntry>;
 
     fn description(writes: bool) -> String {
-        let create = if writes {
-            "A group id goes to create_category, or to update_category as category_group_id."
-        } else {
-            "Categories are created in groups, and moved between them, in YNAB itself."
-        };
+        let create = write_pointer(
+            writes,
+            &["create_category", "update_category"],
+            "A group id goes to create_category, or to update_category as category_group_id.",
+        );
         format!(
-            "List a plan's category groups, ids and names: a group is a heading with no amount of \
-its own. {create} Hidden, deleted and YNAB's own system groups are left out. Pass the plan id when \
-there are several plans. Changes nothing."
+            "A plan's category groups (headings with no amount of their own), ids and names: \
+\"which groups do I have?\".{create}"
         )
     }
 

@@ -35,12 +35,9 @@ impl AnswerTool for ListPlans {
     type Answer = ListOf<PlanEntry>;
 
     fn description(_writes: bool) -> String {
-        "List the plans this YNAB token can read, with the id every other tool takes as plan_id. \
-A plan is what YNAB now calls a budget: the user may still say \"budget\". Call it once and keep the id; \
-no other tool reads this list. 'last-used' also works as a plan_id, but it names the plan last opened in \
-YNAB when the server first meets it and keeps naming that plan while the server runs, so pass the id \
-when there are several plans. For what a plan holds, see list_accounts. \
-Cost: one YNAB request. Changes nothing."
+        "The plans (YNAB's word for budgets) this token can read, with ids. Call it first: with \
+several plans, pass the right id as plan_id to every other tool; left out, plan_id is the plan \
+last opened in YNAB."
             .to_string()
     }
 

@@ -47,10 +47,10 @@ crate::tool_args! {
     /// The arguments of `merge_categories`.
     pub struct MergeCategoriesArgs {
         pub plan_id: Option<PlanId>,
-        /// The category to empty, from get_category_balances.
+        /// From get_category_balances.
         #[give = "the category_id to merge, from get_category_balances"]
         pub source_category_id: String,
-        /// The category it all moves to, from get_category_balances.
+        /// From get_category_balances.
         #[give = "the category_id to merge into, from get_category_balances"]
         pub target_category_id: String,
     }
@@ -101,6 +101,8 @@ pub struct CategoryMerging {
 // is flattened into the answer, whose schema has no description.)
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct MergeCategoriesDetails {
+    /// The category emptied: it stays in YNAB, with its target (the API cannot hide or delete
+    /// a category); tell the user to hide it in YNAB's app.
     pub source_category_id: String,
     pub source_name: String,
     pub target_category_id: String,
@@ -130,16 +132,9 @@ impl ConfirmedTool for MergeCategories {
     type Details = MergeCategoriesDetails;
 
     fn description(_writes: bool) -> String {
-        "Merge categories: move everything of a source category into a target category (both \
-from get_category_balances) — its transactions, its split lines, its scheduled transactions and, \
-month by month, its assigned amount (the target gets the sum, the source 0; Ready to Assign is \
-unchanged). YNAB's API cannot change a split's lines, so each split with a line in the source is \
-created again with that line in the target: its id changes and its bank-import link is lost. \
-Internal categories (Inflow: Ready to Assign) and credit-card payment categories are refused. \
-The user sees what moves, per kind, and confirms; until then nothing changes. The emptied category stays in YNAB (its API cannot hide or delete a category): \
-tell the user to hide it in YNAB's app; its target stays as it is. undo_operation moves \
-everything back. Cost: ≤ 1 YNAB request per month to preview once the plan is loaded; to \
-apply, two per month, one per 100 transactions, two per split and one per schedule."
+        "Move everything of one category into another: transactions, split lines, schedules, \
+each month's assigned amount. Its splits are recreated: new id, bank-import link lost. The user sees \
+what moves and confirms. Can be undone. Costs 2 requests a month, plus per split and schedule."
             .to_string()
     }
 

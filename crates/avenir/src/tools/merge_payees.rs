@@ -45,12 +45,12 @@ crate::tool_args! {
     /// The arguments of `merge_payees`.
     pub struct MergePayeesArgs {
         pub plan_id: Option<PlanId>,
-        /// The payees to empty (at most 100), from list_payees: e.g. every raw bank label of one merchant.
+        /// At most 100, from list_payees.
         #[give = "a list of payee ids from list_payees"]
         pub source_payee_ids: Ids,
-        /// The payee they all move to, from list_payees. Give this or target_name.
+        /// From list_payees; or give target_name.
         pub target_payee_id: Option<String>,
-        /// A new payee to create and move them to, on one line. Give this or target_payee_id.
+        /// A new payee to create, on one line; or give target_payee_id.
         pub target_name: Option<Text<1, MAX_NAME>>,
     }
 }
@@ -94,6 +94,7 @@ pub struct MergeDetails {
     pub target_name: String,
     /// Whether the target is a new payee.
     pub new_payee: bool,
+    /// The payees emptied: they stay in YNAB, whose API cannot delete or merge payees.
     pub sources: Vec<MergedSource>,
     /// Transactions moved (0 until applied).
     pub moved_transactions: usize,
@@ -108,15 +109,9 @@ impl ConfirmedTool for MergePayees {
     type Details = MergeDetails;
 
     fn description(_writes: bool) -> String {
-        "Merge payees: move every transaction and scheduled transaction of one or more source \
-payees (e.g. the raw bank labels of one merchant, from list_payees) to one target payee — an \
-existing one (target_payee_id) or a new one created by name (target_name). Transfer payees are \
-refused. The user sees how many transactions and schedules move from each payee and confirms; \
-until then nothing changes. The emptied payees remain in YNAB (its \
-API cannot delete or merge payees); split lines cannot be moved through the API and are named as \
-not moved. undo_operation moves each one back (the new payee stays). Cost: ≤ 1 YNAB request to \
-preview once the plan is loaded; to apply, one to create a new payee, one per 100 transactions \
-and one per schedule."
+        "Move every transaction and schedule of some payees (e.g. one shop's bank labels) onto \
+one payee, existing or new. The user sees what moves and confirms. Can be undone. Costs 1 \
+request per 100 transactions and per schedule."
             .to_string()
     }
 

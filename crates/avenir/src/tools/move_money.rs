@@ -48,13 +48,10 @@ crate::tool_args! {
         pub plan_id: Option<PlanId>,
         /// 'current', 'last', YYYY-MM or YYYY-MM-01.
         pub month: Month,
-        /// Category the money leaves.
         #[give = "the category the money leaves"]
         pub from_category_id: String,
-        /// Category the money goes to.
         #[give = "the category the money goes to"]
         pub to_category_id: String,
-        /// What moves, in currency units (more than 0).
         #[give = "what moves, in currency units"]
         pub amount: MovedAmount,
     }
@@ -104,10 +101,8 @@ impl ConfirmedTool for MoveMoney {
     type Details = MoveDetails;
 
     fn description(_writes: bool) -> String {
-        "Move an amount of a month's assigned money from one category to another, in one \
-confirmed step (for example to cover an overspent category). The user sees both sides before and \
-after and confirms; until then nothing changes. undo_operation moves it back. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus \
-two to apply."
+        "Move assigned money between two categories in a month, e.g. to cover overspending. The \
+user sees both before and after and confirms. Can be undone. Costs up to 3 requests."
             .to_string()
     }
 

@@ -40,10 +40,10 @@ crate::tool_args! {
     /// The arguments of `rename_payee`.
     pub struct RenamePayeeArgs {
         pub plan_id: Option<PlanId>,
-        /// The payee's id, from list_payees.
+        /// From list_payees.
         #[give = "a payee id from list_payees"]
         pub payee_id: String,
-        /// The new name, on one line (surrounding spaces are trimmed).
+        /// On one line; surrounding spaces are trimmed.
         #[give = "the payee's new name"]
         pub name: Text<1, MAX_PAYEE_NAME>,
     }
@@ -69,11 +69,8 @@ impl ConfirmedTool for RenamePayee {
     type Details = RenameDetails;
 
     fn description(_writes: bool) -> String {
-        "Rename a payee (a bank label from list_payees) for its whole history: every transaction \
-that names it shows the new name. The user sees the old and new names and how many transactions \
-name it, and confirms; until then nothing changes. YNAB's \
-API cannot merge two payees, so a name another payee has is refused; transfer payees are named \
-after their account. undo_operation puts the old name back."
+        "Rename a payee for its whole history. The user sees the old and new names and how many \
+transactions use it, and confirms. Can be undone."
             .to_string()
     }
 

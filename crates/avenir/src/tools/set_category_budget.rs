@@ -44,11 +44,9 @@ crate::tool_args! {
         pub plan_id: Option<PlanId>,
         /// 'current', 'last', YYYY-MM or YYYY-MM-01.
         pub month: Month,
-        /// Category id, from get_category_balances.
+        /// From get_category_balances.
         #[give = "a category id from get_category_balances"]
         pub category_id: String,
-        /// The new assigned amount for the month. In currency units, negative for money out; at
-        /// most a billion either way.
         #[give = "the new assigned amount in currency units"]
         pub amount: Money,
     }
@@ -77,9 +75,8 @@ impl ConfirmedTool for SetBudget {
     type Details = BudgetDetails;
 
     fn description(_writes: bool) -> String {
-        "Set the amount assigned to one category for a month (absolute, not a change: 0 empties \
-it). The user sees the change, with the available amount before and after, and confirms it; until \
-then nothing changes. undo_operation reverts it."
+        "Set one category's assigned amount for a month (absolute, not a change: 0 empties it). \
+The user sees the available amount before and after and confirms. Can be undone."
             .to_string()
     }
 

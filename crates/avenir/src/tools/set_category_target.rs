@@ -53,14 +53,13 @@ crate::tool_args! {
     /// The arguments of `set_category_target`.
     pub struct SetTargetArgs {
         pub plan_id: Option<PlanId>,
-        /// Category id, from get_category_balances or list_category_groups.
+        /// From get_category_balances.
         #[give = "a category id from get_category_balances"]
         pub category_id: String,
-        /// The target amount in currency units (more than 0); omit to remove the target.
+        /// More than 0; omit to remove the target.
         pub amount: Option<Money>,
-        /// YYYY-MM-DD: reach the amount by then.
+        /// Reach the amount by then.
         pub by_date: Option<Date>,
-        /// Set the amount aside that often.
         pub frequency: Option<Frequency>,
     }
 }
@@ -85,11 +84,9 @@ impl ConfirmedTool for SetTarget {
     type Details = TargetDetails;
 
     fn description(_writes: bool) -> String {
-        "Set, change or remove a category's target: an amount alone (a new target sets it aside \
-each month; an existing one keeps its kind), an amount by a date, or an amount set aside each \
-week, month or year; no amount removes the target. The user sees the target before and after and \
-confirms; until then nothing changes. undo_operation restores the \
-previous target when YNAB's API can recreate it (the question says when it cannot)."
+        "Set, change or remove a category's target: an amount alone (monthly if new; an existing \
+target keeps its kind), by a date, or each week, month or year. The user sees it before and \
+after and confirms. Undo restores it when YNAB's API can (the preview says)."
             .to_string()
     }
 

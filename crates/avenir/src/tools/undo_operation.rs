@@ -58,7 +58,7 @@ crate::tool_args! {
     /// The arguments of `undo_operation`.
     pub struct UndoArgs {
         pub plan_id: Option<PlanId>,
-        /// The operation to undo; omit for the latest one still in effect.
+        /// From a write's answer; omit for the latest.
         pub operation_id: Option<Text<1, 100>>,
     }
 }
@@ -90,13 +90,9 @@ impl ConfirmedTool for Undo {
     type Details = UndoDetails;
 
     fn description(_writes: bool) -> String {
-        "Undo a change made through this server: without operation_id the plan's latest one still \
-in effect, or the one named (each applied result gives its operation_id). Anything changed since \
-is left alone and listed in conflicts: undo never overwrites a later change. The user sees what \
-will be reverted and confirms; until then nothing changes. The \
-answer also lists unfinished operations (interrupted before they were recorded). An undo cannot \
-itself be undone. Cost: ≤ 1 YNAB request to preview once the plan is loaded, plus what the \
-revert needs."
+        "Undo a change made through this server: the plan's latest one still in effect, or \
+operation_id's. Anything changed since is left alone and listed in conflicts. The user sees what \
+reverts and confirms. An undo cannot be undone. Costs 1 request plus the revert's."
             .to_string()
     }
 

@@ -55,12 +55,12 @@ crate::tool_args! {
     /// The arguments of `update_category`.
     pub struct UpdateCategoryArgs {
         pub plan_id: Option<PlanId>,
-        /// Category id, from suggest_categories.
+        /// From suggest_categories.
         #[give = "a category id from suggest_categories"]
         pub category_id: String,
-        /// The new name, on one line; omit to keep the current one.
+        /// On one line; omit to keep the name.
         pub name: Option<String>,
-        /// Group to move it to, from list_category_groups; omit to keep it where it is.
+        /// From list_category_groups; omit to keep the group.
         pub category_group_id: Option<String>,
     }
 }
@@ -84,9 +84,8 @@ impl ConfirmedTool for UpdateCategory {
     type Details = CategoryUpdateDetails;
 
     fn description(_writes: bool) -> String {
-        "Rename a category, move it to another group (category_group_id from \
-list_category_groups), or both; omit what stays. The user sees the name and group before and \
-after and confirms; until then nothing changes. undo_operation puts the previous name and group back, unless the category changed since."
+        "Rename a category, move it to another group, or both. The user sees the name and group \
+before and after and confirms. Can be undone unless the category changed since."
             .to_string()
     }
 
