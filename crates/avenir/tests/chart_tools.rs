@@ -184,7 +184,9 @@ async fn a_spending_chart_and_an_age_of_money_chart_are_drawn() {
     )
     .await;
     assert!(
-        answer["categories"].as_object().is_some_and(|a| a.len() > 5),
+        answer["categories"]
+            .as_object()
+            .is_some_and(|a| a.len() > 5),
         "{answer}"
     );
     // the first category's colour and the others' grey

@@ -841,7 +841,7 @@ async fn rename_behind(h: &Harness, category_id: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_input_schema_is_closed_json_schema_2020_12() {
+async fn every_schema_is_json_schema_2020_12_of_an_object() {
     let h = start_options(Options::new(Era::Modern)).await;
     let tools = h.client.list_all_tools().await.expect("tools/list");
     let mut failures = Vec::new();
@@ -850,9 +850,11 @@ async fn every_input_schema_is_closed_json_schema_2020_12() {
         if let Err(error) = jsonschema::draft202012::meta::validate(&input) {
             failures.push(format!("{}: inputSchema: {error}", tool.name));
         }
-        if input["type"] != "object" || input["additionalProperties"] != json!(false) {
+        // Listed lean (tools/schemas.rs): an object of named members; the parser, not the
+        // schema, refuses an unknown one (its sentence: debt_tools.rs, forecast_tools.rs).
+        if input["type"] != "object" || !input["properties"].is_object() {
             failures.push(format!(
-                "{}: inputSchema is not a closed object: {input}",
+                "{}: inputSchema is not an object of named members: {input}",
                 tool.name
             ));
         }

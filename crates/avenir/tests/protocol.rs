@@ -62,9 +62,10 @@ async fn both_eras_list_the_read_tools_with_annotations_and_schemas() {
             assert_eq!(a.destructive_hint, None, "{}", tool.name);
             assert!(a.title.is_some());
             assert!(tool.output_schema.is_some(), "{}", tool.name);
+            // Listed lean: the parser refuses an unknown member, the schema does not repeat it.
             assert_eq!(
                 tool.input_schema.get("additionalProperties"),
-                Some(&Value::Bool(false)),
+                None,
                 "{}",
                 tool.name
             );
@@ -105,10 +106,9 @@ async fn server_identity_and_instructions_name_only_existing_tools() {
         assert!(instructions.contains("YNAB method"));
         // What a call costs is said once, here (D28), not on every tool.
         assert!(
-            instructions.contains("A tool costs at most one YNAB request once its plan is loaded"),
+            instructions.contains("A call costs one YNAB request once its plan is loaded"),
             "{instructions}"
         );
-        assert!(instructions.contains("v1.86.0"));
         for tool in [
             "list_plans",
             "list_accounts",

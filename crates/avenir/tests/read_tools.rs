@@ -627,6 +627,10 @@ async fn every_answer_read_from_a_plan_names_its_currency() {
             .ok("get_spending_trends", json!({"plan_id": "last-used"}))
             .await;
         assert_eq!(trends["currency"], "EUR", "{trends}");
-        assert!(trends["categories"].as_object().is_some_and(|c| c.len() > 5));
+        assert!(
+            trends["categories"]
+                .as_object()
+                .is_some_and(|c| c.len() > 5)
+        );
     }
 }

@@ -4,8 +4,8 @@
 mod fields;
 
 pub use fields::{
-    ArgField, ArgObject, Date, Detail, Flag, Ids, Int, IntOr, MemberText, Money, Month, MovedAmount,
-    StringMember, Text,
+    ArgField, ArgObject, Date, Detail, Flag, Ids, Int, IntOr, MemberText, Money, Month,
+    MovedAmount, StringMember, Text,
 };
 pub use fields::{MonthOrCurrent, NonNegativeMoney, PayoffStrategy, PositiveMoney, RatePercentArg};
 // Field types of single tools (flag_transactions, set_category_target).

@@ -40,9 +40,9 @@ use crate::confirm::{AskContext, ConfirmedWrite, Finished, WriteResult};
 use crate::context::Context;
 pub use crate::tool_error::ToolError;
 use schemars::JsonSchema;
+pub use schemas::{confirmed_input_schema, input_schema, schema_value};
 use serde::Serialize;
 use serde_json::{Map, Value};
-pub use schemas::{confirmed_input_schema, input_schema, schema_value};
 use std::future::Future;
 use std::pin::Pin;
 

@@ -179,6 +179,6 @@ mod tests {
         let error = Toolsets::parse("budget,reports").expect_err("no such toolset");
         let said = error.to_string();
         assert!(said.contains("\"reports\" is not a toolset"), "{said}");
-        assert!(said.contains("plans, budget, transactions, schedules, analysis, undo"));
+        assert!(said.contains("plans, setup, budget, transactions, schedules, analysis, undo"));
     }
 }
