@@ -28,6 +28,8 @@ mod ofx;
 mod qif;
 mod raw;
 
+#[cfg(test)]
+mod tests;
 
 pub use account::AccountRef;
 pub use assumption::{Assumption, TextEncoding};
