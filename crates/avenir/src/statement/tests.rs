@@ -935,3 +935,119 @@ proptest! {
         prop_assert_eq!(sources, expected);
     }
 }
+
+// The sample statements of the demo plan's Checking account (`samples/statements/`).
+
+/// The two lines the bank has and YNAB lacks: a card payment and a fee.
+const SAMPLE_EXTRAS: [(u32, Milliunits); 2] = [(22, -12_300), (24, -2_500)];
+
+/// The bank's balance on 24 September 2026: 3,385.56.
+const SAMPLE_CLOSING: Milliunits = 3_385_560;
+
+#[test]
+fn the_samples_hold_the_demo_checking_month_as_the_bank_shows_it() {
+    let samples: [(&str, &[u8], Format, bool); 5] = [
+        (
+            "checking.csv",
+            include_bytes!("../../../../samples/statements/checking.csv"),
+            Format::Csv,
+            true,
+        ),
+        (
+            "checking.ofx",
+            include_bytes!("../../../../samples/statements/checking.ofx"),
+            Format::Ofx,
+            true,
+        ),
+        (
+            "checking-v2.ofx",
+            include_bytes!("../../../../samples/statements/checking-v2.ofx"),
+            Format::Ofx,
+            true,
+        ),
+        (
+            "checking.qif",
+            include_bytes!("../../../../samples/statements/checking.qif"),
+            Format::Qif,
+            false,
+        ),
+        (
+            "checking.camt053.xml",
+            include_bytes!("../../../../samples/statements/checking.camt053.xml"),
+            Format::Camt053,
+            true,
+        ),
+    ];
+    let expected = demo_checking_september();
+    for (file, bytes, format, has_closing) in samples {
+        let read = read_bytes(bytes, &ReadOptions::default());
+        let Ok(statement) = read else {
+            panic!("{file}: {read:?}");
+        };
+        assert_eq!(statement.format, format, "{file}");
+        assert_eq!(statement.lines.len(), 13, "{file}");
+        let mut got: Vec<(NaiveDate, Milliunits)> =
+            statement.lines.iter().map(|l| (l.date, l.amount)).collect();
+        got.sort();
+        assert_eq!(got, expected, "{file}");
+        let closing = statement.closing.map(|c| (c.amount, c.date));
+        let want = has_closing.then_some((SAMPLE_CLOSING, day(2026, 9, 24)));
+        assert_eq!(closing, want, "{file}");
+        if format != Format::Qif {
+            assert_eq!(statement.currency.as_deref(), Some("EUR"), "{file}");
+            let account = statement
+                .account
+                .as_ref()
+                .and_then(|a| a.needles().first().cloned());
+            let iban = "FR7630004000031234567890143";
+            assert!(account.is_some_and(|a| iban.contains(&a)), "{file}");
+        }
+        let csv_columns = usize::from(format == Format::Csv);
+        assert_eq!(
+            statement.assumptions.len(),
+            csv_columns,
+            "{file}: {:?}",
+            statement.assumptions
+        );
+    }
+}
+
+/// What the bank shows for the demo's Checking from 1 to 24 September 2026, worked out from the
+/// demo plan itself: YNAB's transactions of the month with the twice-imported MARKET FRESH
+/// −71.86 once, and the two lines YNAB lacks; sorted. Checks the closing balance on the way: YNAB's
+/// balance on 24 September, plus the duplicate it should not have, plus the two lines.
+fn demo_checking_september() -> Vec<(NaiveDate, Milliunits)> {
+    let plan = ynab_sandbox::demo::demo_plan(ynab_sandbox::demo::DEMO_TODAY);
+    let checking = ynab_sandbox::ids::id("acc-checking");
+    let rows: Vec<(NaiveDate, Milliunits)> = plan
+        .transactions
+        .iter()
+        .filter(|t| !t.deleted && t.account_id == checking && t.date.as_str() <= "2026-09-24")
+        .filter_map(|t| {
+            Some((
+                NaiveDate::parse_from_str(&t.date, "%Y-%m-%d").ok()?,
+                t.amount,
+            ))
+        })
+        .collect();
+    let ynab_balance: Milliunits = rows.iter().map(|(_, amount)| amount).sum();
+    let duplicate = (day(2026, 9, 19), -71_860);
+    let extras: Milliunits = SAMPLE_EXTRAS.iter().map(|(_, amount)| amount).sum();
+    assert_eq!(ynab_balance, 3_328_500);
+    assert_eq!(ynab_balance - duplicate.1 + extras, SAMPLE_CLOSING);
+    let mut month: Vec<(NaiveDate, Milliunits)> = rows
+        .into_iter()
+        .filter(|(date, _)| *date >= day(2026, 9, 1))
+        .collect();
+    let twin = month.iter().position(|row| *row == duplicate);
+    assert!(twin.is_some(), "the demo's duplicate");
+    month.remove(twin.unwrap_or_default());
+    assert_eq!(month.iter().filter(|row| **row == duplicate).count(), 1);
+    month.extend(
+        SAMPLE_EXTRAS
+            .iter()
+            .map(|(d, amount)| (day(2026, 9, *d), *amount)),
+    );
+    month.sort();
+    month
+}
