@@ -10,6 +10,8 @@
 
 pub mod header;
 
+use std::collections::HashMap;
+
 use super::account::AccountRef;
 use super::assumption::Assumption;
 use super::error::{Place, Shown, StatementError};
@@ -17,6 +19,11 @@ use super::raw::{self, Field, RawAmount, RawLine};
 use super::{
     AmountColumns, ColumnRef, Columns, Decimal, Format, ReadOptions, Statement, collapse, non_empty,
 };
+
+/// How many rows from the top a header (or, with columns given by index, the first row of data)
+/// is looked for in: preambles are a few lines, and a file of rows that all look like headers
+/// must not cost a comparison of every row with every other.
+const HEADER_ROWS: usize = 100;
 
 /// A record of the file: the line it starts on and its cells.
 struct Record {
@@ -175,43 +182,48 @@ fn locate(
     records: &[Record],
     given: Option<&Columns>,
 ) -> Option<(Option<usize>, usize, Columns, bool)> {
+    let top = &records[..records.len().min(HEADER_ROWS)];
     let Some(given) = given else {
         return recognised(records).map(|(i, columns)| (Some(i), i + 1, columns, true));
     };
     if refs(given).any(|c| matches!(c, ColumnRef::Name(_))) {
-        return records.iter().enumerate().find_map(|(i, r)| {
+        return top.iter().enumerate().find_map(|(i, r)| {
             by_name(given, &r.cells).map(|columns| (Some(i), i + 1, columns, false))
         });
     }
     let needed = needed(given);
-    let header = records
+    let header = top
         .iter()
         .position(|r| header::recognise(&r.cells).is_some());
     let from = header.map_or(0, |h| h + 1);
-    let start = records.iter().enumerate().skip(from).find_map(|(i, r)| {
-        let ColumnRef::Index(date) = given.date else {
-            return None;
-        };
-        let dated = r.cells.get(date).is_some_and(|c| super::date::is_date(c));
-        (r.cells.len() >= needed && dated).then_some(i)
+    let ColumnRef::Index(date) = given.date else {
+        return None;
+    };
+    let start = (from..top.len().max(from)).find(|&i| {
+        records.get(i).is_some_and(|r| {
+            let dated = r.cells.get(date).is_some_and(|c| super::date::is_date(c));
+            r.cells.len() >= needed && dated
+        })
     })?;
     Some((header, start, given.clone(), false))
 }
 
-/// The row recognised as the header and its columns. A preamble line can look like a header
-/// (`Date de début;01/09/2026;Montant initial;1000,00`): of several, the one followed by the most
-/// rows of its width is taken, the first on a tie.
+/// The row recognised as the header and its columns, among the first [`HEADER_ROWS`]. A preamble
+/// line can look like a header (`Date de début;01/09/2026;Montant initial;1000,00`): of several,
+/// the one followed by the most rows of its width is taken, the first on a tie.
 fn recognised(records: &[Record]) -> Option<(usize, Columns)> {
+    let mut after: HashMap<usize, usize> = HashMap::new();
+    let mut following = vec![0; records.len()];
+    for (i, r) in records.iter().enumerate().rev() {
+        following[i] = after.get(&r.cells.len()).copied().unwrap_or(0);
+        *after.entry(r.cells.len()).or_insert(0) += 1;
+    }
     let mut best: Option<(usize, usize, Columns)> = None;
-    for (i, r) in records.iter().enumerate() {
+    for (i, r) in records.iter().enumerate().take(HEADER_ROWS) {
         let Some(columns) = header::recognise(&r.cells) else {
             continue;
         };
-        let after = records.get(i + 1..).unwrap_or_default();
-        let rows = after
-            .iter()
-            .filter(|o| o.cells.len() == r.cells.len())
-            .count();
+        let rows = following[i];
         if best.as_ref().is_none_or(|(most, _, _)| rows > *most) {
             best = Some((rows, i, columns));
         }

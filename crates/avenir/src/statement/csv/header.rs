@@ -164,8 +164,13 @@ fn words(cell: &str) -> String {
     )
 }
 
+/// Whether ` word word ` text holds one of `list` as whole words.
 fn has(words: &str, list: &[&str]) -> bool {
-    list.iter().any(|w| words.contains(&format!(" {w} ")))
+    list.iter().any(|w| {
+        words
+            .match_indices(w)
+            .any(|(i, _)| words[..i].ends_with(' ') && words[i + w.len()..].starts_with(' '))
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
