@@ -1,7 +1,9 @@
 //! Bytes of a file to text: a byte order mark (UTF-8, or UTF-16 from a spreadsheet's "Unicode
-//! text") is followed; a charset the file declares (OFX 1's `CHARSET:1252`, XML's
-//! `encoding="ISO-8859-1"`) is honoured; UTF-8 is read as such; anything else is read as
-//! Windows-1252, the encoding of older Western European exports, with an assumption saying so.
+//! text") is followed; valid UTF-8 is read as such, even under a header declaring another charset
+//! (headers copied from a template often say `CHARSET:1252` over UTF-8 bytes, and text in a legacy
+//! charset is almost never valid UTF-8 by accident); otherwise the charset the file declares (OFX
+//! 1's `CHARSET:1252`, XML's `encoding="ISO-8859-1"`) is used, and without one Windows-1252, the
+//! encoding of older Western European exports, with an assumption saying so.
 //! A binary file — a NUL byte, or mostly control characters — is refused, PDFs and spreadsheets
 //! by name.
 
@@ -29,18 +31,16 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, StatementError> {
             kind: BinaryKind::Other,
         });
     }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return checked(text.to_owned(), None);
+    }
     if let Some(declared) = declared(bytes) {
         let (text, _) = declared.decode_without_bom_handling(bytes);
         return checked(text.into_owned(), None);
     }
-    match std::str::from_utf8(bytes) {
-        Ok(text) => checked(text.to_owned(), None),
-        Err(_) => {
-            let (text, _) = WINDOWS_1252.decode_without_bom_handling(bytes);
-            let assumption = Assumption::Encoding(TextEncoding::Windows1252);
-            checked(text.into_owned(), Some(assumption))
-        }
-    }
+    let (text, _) = WINDOWS_1252.decode_without_bom_handling(bytes);
+    let assumption = Assumption::Encoding(TextEncoding::Windows1252);
+    checked(text.into_owned(), Some(assumption))
 }
 
 /// Text given as text: refused when it holds what no statement holds (NUL, mostly controls).
@@ -137,11 +137,18 @@ mod tests {
     }
 
     #[test]
-    fn a_declared_charset_wins_over_valid_utf8() {
-        // "Ã©" is valid UTF-8, but the header says 1252: two characters.
-        let bytes = b"OFXHEADER:100\nCHARSET:1252\n<OFX><NAME>\xc3\xa9</OFX>";
-        let decoded = decode(bytes).map(|d| d.text);
-        assert!(decoded.is_ok_and(|t| t.contains("Ã©")));
+    fn valid_utf8_wins_over_a_declared_charset() {
+        let bytes = "OFXHEADER:100\nCHARSET:1252\n<OFX><NAME>é</OFX>".as_bytes();
+        let decoded = decode(bytes).map(|d| (d.text.contains('é'), d.assumption));
+        assert!(matches!(decoded, Ok((true, None))));
+    }
+
+    #[test]
+    fn a_declared_charset_reads_what_is_not_utf8() {
+        // 0xE9 is "й" in Windows-1251, "é" in Windows-1252
+        let bytes = b"OFXHEADER:100\nCHARSET:1251\n<OFX><NAME>\xe9</OFX>";
+        let decoded = decode(bytes).map(|d| (d.text.contains('й'), d.assumption));
+        assert!(matches!(decoded, Ok((true, None))));
     }
 
     #[test]
