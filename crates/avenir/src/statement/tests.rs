@@ -782,6 +782,28 @@ fn markup_refused() {
     assert_eq!(text(&same).map(|s| s.lines.len()), Ok(2));
 }
 
+#[test]
+fn ofx_and_qif_of_two_accounts_and_broken_ofx_2() {
+    let two = OFX_SGML.replace(
+        "</STMTRS>",
+        "</STMTRS><STMTRS><BANKACCTFROM><ACCTID>99999999</BANKACCTFROM></STMTRS>",
+    );
+    assert_eq!(
+        error(&two),
+        "the file holds statements of several accounts (\"00012345678\" and \"99999999\"); download one account's statement at a time"
+    );
+    let qif = "!Account\nNChecking\nTBank\n^\n!Type:Bank\nD2026-09-19\nT-1.00\n^\n!Account\nNSavings\n^\n";
+    assert_eq!(
+        error(qif),
+        "the file holds statements of several accounts (\"Checking\" and \"Savings\"); download one account's statement at a time"
+    );
+    let broken = OFX_XML.replace("</CURDEF>", "</CURRENCY>");
+    assert_eq!(
+        error(&broken),
+        "the OFX file is not well formed near line 8; download it again from the bank"
+    );
+}
+
 // Lines written out as CSV the ways banks write them read back as the same lines.
 
 #[derive(Debug, Clone, Copy)]
