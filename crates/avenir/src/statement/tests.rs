@@ -968,45 +968,43 @@ proptest! {
 /// The two lines the bank has and YNAB lacks: a card payment and a fee.
 const SAMPLE_EXTRAS: [(u32, Milliunits); 2] = [(22, -12_300), (24, -2_500)];
 
+/// Each sample file, its bytes and format.
+const SAMPLES: [(&str, &[u8], Format); 5] = [
+    (
+        "checking.csv",
+        include_bytes!("../../../../samples/statements/checking.csv"),
+        Format::Csv,
+    ),
+    (
+        "checking.ofx",
+        include_bytes!("../../../../samples/statements/checking.ofx"),
+        Format::Ofx,
+    ),
+    (
+        "checking-v2.ofx",
+        include_bytes!("../../../../samples/statements/checking-v2.ofx"),
+        Format::Ofx,
+    ),
+    (
+        "checking.qif",
+        include_bytes!("../../../../samples/statements/checking.qif"),
+        Format::Qif,
+    ),
+    (
+        "checking.camt053.xml",
+        include_bytes!("../../../../samples/statements/checking.camt053.xml"),
+        Format::Camt053,
+    ),
+];
+
 /// The bank's balance on 24 September 2026: 3,385.56.
 const SAMPLE_CLOSING: Milliunits = 3_385_560;
 
 #[test]
 fn the_samples_hold_the_demo_checking_month_as_the_bank_shows_it() {
-    let samples: [(&str, &[u8], Format, bool); 5] = [
-        (
-            "checking.csv",
-            include_bytes!("../../../../samples/statements/checking.csv"),
-            Format::Csv,
-            true,
-        ),
-        (
-            "checking.ofx",
-            include_bytes!("../../../../samples/statements/checking.ofx"),
-            Format::Ofx,
-            true,
-        ),
-        (
-            "checking-v2.ofx",
-            include_bytes!("../../../../samples/statements/checking-v2.ofx"),
-            Format::Ofx,
-            true,
-        ),
-        (
-            "checking.qif",
-            include_bytes!("../../../../samples/statements/checking.qif"),
-            Format::Qif,
-            false,
-        ),
-        (
-            "checking.camt053.xml",
-            include_bytes!("../../../../samples/statements/checking.camt053.xml"),
-            Format::Camt053,
-            true,
-        ),
-    ];
     let expected = demo_checking_september();
-    for (file, bytes, format, has_closing) in samples {
+    for (file, bytes, format) in SAMPLES {
+        let has_closing = format != Format::Qif;
         let read = read_bytes(bytes, &ReadOptions::default());
         let Ok(statement) = read else {
             panic!("{file}: {read:?}");
