@@ -23,6 +23,7 @@ pub mod months;
 pub mod plan_store;
 pub mod random;
 pub mod server;
+pub mod statement;
 pub mod store;
 pub mod sync;
 pub mod text;
