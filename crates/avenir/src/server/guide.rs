@@ -36,8 +36,21 @@ impl<'a> ToolsInBuild<'a> {
     }
 }
 
-/// The guide text for the tools this process lists.
+/// The guide (`avenir-mcp://guide`): the instructions, then the YNAB method in brief.
 pub fn guide(tools: &[ToolSpec], writes_enabled: bool) -> String {
+    let mut text = instructions(tools, writes_enabled);
+    text.push_str(
+        "\n## The YNAB method in brief\n\n\
+- Give every unit of currency a job; assign only money you have, until Ready to Assign is 0.\n\
+- Fix overspending by moving money from another category, not by ignoring it.\n\
+- Budget true expenses (yearly taxes, insurance) a little every month.\n",
+    );
+    text
+}
+
+/// The server's instructions, which a model reads on every turn: the conventions and the
+/// workflows for the tools this process lists.
+pub fn instructions(tools: &[ToolSpec], writes_enabled: bool) -> String {
     let tools = ToolsInBuild::new(tools);
     let mut text =
         String::from("# avenir-mcp: how to work with this YNAB server\n\n## Conventions\n\n");
@@ -48,12 +61,6 @@ pub fn guide(tools: &[ToolSpec], writes_enabled: bool) -> String {
     for line in workflows(&tools) {
         text.push_str(&format!("- {line}\n"));
     }
-    text.push_str(
-        "\n## The YNAB method in brief\n\n\
-- Give every unit of currency a job; assign only money you have, until Ready to Assign is 0.\n\
-- Fix overspending by moving money from another category, not by ignoring it.\n\
-- Budget true expenses (yearly taxes, insurance) a little every month.\n",
-    );
     text
 }
 
@@ -194,31 +201,13 @@ fn review_and_plan(tools: &ToolsInBuild<'_>, lines: &mut Vec<String>) {
         };
         lines.push(format!("Review a month: `get_monthly_summary`{then}."));
     }
-    let mut plan: Vec<String> = Vec::new();
+    // Moving money and setting amounts are each one tool, said by its description.
     if tools.has("forecast_balance") {
-        plan.push(
-            "`forecast_balance` says when money would run out (check its assumptions with the \
-user)"
+        lines.push(
+            "Plan: `forecast_balance` says when money would run out (check its assumptions with \
+the user)."
                 .into(),
         );
-    }
-    if tools.has("move_money") {
-        plan.push("`move_money` moves money between categories".into());
-    }
-    if tools.has("set_category_budget") {
-        plan.push("`set_category_budget` sets one category's amount".into());
-    }
-    if tools.has("apply_budget_plan") {
-        plan.push("`apply_budget_plan` sets a whole month's amounts in one step".into());
-    }
-    if !plan.is_empty() {
-        if !tools.has("move_money")
-            && !tools.has("set_category_budget")
-            && !tools.has("apply_budget_plan")
-        {
-            plan.push("the user moves money and sets amounts in YNAB itself".into());
-        }
-        lines.push(format!("Plan: {}.", plan.join("; ")));
     }
 }
 
@@ -338,8 +327,6 @@ pub(crate) mod tests {
             "get_category_balances",
             "get_spending_trends",
             "forecast_balance",
-            "move_money",
-            "set_category_budget",
             "create_transactions",
             "create_category",
             "update_category",
@@ -381,13 +368,12 @@ pub(crate) mod tests {
             ),
             "{text}"
         );
-        assert!(text.contains("`apply_budget_plan` sets a whole month's amounts"));
         assert!(text.contains("two categories that should be one: `merge_categories`"));
         assert!(text.contains("`create_account` (cannot be undone)"));
         assert!(text.contains("`merge_payees` puts several labels of one merchant"));
         // Without them, none is named.
         let text = guide(&every_tool(), true);
-        for name in ["apply_budget_plan", "merge_payees"] {
+        for name in ["merge_payees"] {
             assert_eq!(
                 text.contains(name),
                 WRITE_TOOLS.contains(&name),

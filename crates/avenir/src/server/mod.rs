@@ -142,11 +142,20 @@ impl AvenirServer {
         &self.context
     }
 
-    /// The guide for this process (instructions and `avenir-mcp://guide`), as a session of
-    /// 2025-11-25 starts (in the dynamic mode: the core, and how to enable more).
+    /// The instructions for this process, as a session of 2025-11-25 starts (in the dynamic
+    /// mode: the core, and how to enable more).
+    pub fn instructions(&self) -> String {
+        self.guide_text(guide::instructions)
+    }
+
+    /// `avenir-mcp://guide`: the instructions and the YNAB method in brief.
     pub fn guide(&self) -> String {
+        self.guide_text(guide::guide)
+    }
+
+    fn guide_text(&self, text_of: fn(&[ToolSpec], bool) -> String) -> String {
         let listed: Vec<ToolSpec> = self.listed_in(false).cloned().collect();
-        let mut text = guide::guide(&listed, self.writes);
+        let mut text = text_of(&listed, self.writes);
         if self.dynamic.is_some() {
             text.push_str(dynamic::GUIDE);
         }
@@ -433,7 +442,7 @@ impl ServerHandler for AvenirServer {
         implementation.title = Some("avenir-mcp: YNAB for agents, safely".into());
         ServerConfig::new(capabilities)
             .with_server_info(implementation)
-            .with_instructions(self.guide())
+            .with_instructions(self.instructions())
     }
 
     /// The handshake of 2025-11-25: the instructions name the tools this person has (the hosted
