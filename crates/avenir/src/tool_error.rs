@@ -17,6 +17,9 @@ pub enum ToolError {
     /// The journal could not be read (E-U3 and the like name the file and line).
     #[error(transparent)]
     Journal(#[from] crate::store::journal::JournalError),
+    /// A bank statement could not be read; the sentence names where and what to do.
+    #[error(transparent)]
+    Statement(#[from] crate::statement::StatementError),
     /// The plan's data rules the request out; the sentence says what to do.
     #[error("{0}")]
     Refused(String),

@@ -34,9 +34,13 @@ async fn every_read_tool_answers_the_heavy_plan_within_a_context_budget() {
         heavy::HEAVY_TODAY,
     ));
     let h = start_options(options).await;
+    let statement = h.sandbox.with_plan(statement_of_first_account);
     let mut sizes = Vec::new();
     for tool in READ_TOOLS.iter().copied() {
-        let mut arguments = needs(tool);
+        let mut arguments = match tool {
+            "compare_statement" => statement.clone(),
+            _ => needs(tool),
+        };
         if tool != "list_plans" {
             arguments["plan_id"] = json!("last-used");
         }
@@ -54,6 +58,29 @@ async fn every_read_tool_answers_the_heavy_plan_within_a_context_budget() {
         over.is_empty(),
         "over {MOST} characters: {over:?} (all: {sizes:?})"
     );
+}
+
+/// `compare_statement`'s arguments: the first account's whole history as the bank's CSV, every
+/// fifth line left out (thousands of lines, hundreds missing from the statement).
+fn statement_of_first_account(plan: &mut ynab_sandbox::PlanState) -> Value {
+    let account = plan
+        .accounts
+        .first()
+        .map(|a| a.id.clone())
+        .unwrap_or_default();
+    let mut csv = String::from("Date,Amount,Payee\n");
+    let lines = plan
+        .transactions
+        .iter()
+        .filter(|t| t.account_id == account && !t.deleted)
+        .enumerate()
+        .filter(|(i, _)| i % 5 != 0);
+    for (_, t) in lines {
+        let amount = avenir::money::units(t.amount);
+        let payee = t.payee_name.clone().unwrap_or_default().replace(',', " ");
+        csv.push_str(&format!("{},{amount},{payee}\n", t.date));
+    }
+    json!({"account_id": account, "statement": csv})
 }
 
 /// What is cut to a page is still reachable: following `next_cursor` through year-long windows,

@@ -77,7 +77,7 @@ async fn only_the_four_chart_tools_name_the_view_and_only_for_a_client_that_show
         let plain = server(era, false).await;
         let tools = plain.client.list_all_tools().await.expect("tools/list");
         assert!(tools.iter().all(|t| t.meta.is_none()), "{era:?}");
-        assert_eq!(tools.len(), 19, "{era:?}: the read tools, writes off");
+        assert_eq!(tools.len(), 20, "{era:?}: the read tools, writes off");
     }
 }
 

@@ -86,7 +86,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 152;
+const EXPECTED_ANSWERS: usize = 154;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,6 +210,10 @@ fn cases() -> Vec<Case> {
             |_, _| json!({"plan_id": plan(), "strategy": "both"}),
         ),
         ("list_payees", |_, _| json!({"plan_id": plan()})),
+        ("compare_statement", |_, _| {
+            let csv = "Date,Amount,Payee\n2026-09-19,-71.86,CB MARKET FRESH\n2026-09-22,-12.30,PHARMACIE\n";
+            json!({"plan_id": plan(), "account_id": ynab_sandbox::ids::id("acc-checking"), "statement": csv, "detail": "full"})
+        }),
         (
             "list_scheduled_transactions",
             |_, _| json!({"plan_id": plan()}),
@@ -279,6 +283,10 @@ fn cases() -> Vec<Case> {
         ("list_payees", |_, _| {
             unknown_argument(json!({"plan_id": plan()}))
         }),
+        (
+            "compare_statement",
+            |_, _| json!({"plan_id": plan(), "account_id": "no-such-account", "statement": "x"}),
+        ),
         (
             "list_scheduled_transactions",
             |_, _| json!({"plan_id": plan(), "since_date": "not a date"}),

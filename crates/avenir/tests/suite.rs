@@ -36,6 +36,7 @@ mod read_tools;
 mod reconcile_split_target_tools;
 mod scheduled_tools;
 mod search_tools;
+mod statement_tools;
 mod targets_tools;
 mod tool_surface;
 mod toolsets;

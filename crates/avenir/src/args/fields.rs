@@ -52,11 +52,6 @@ impl<T: ArgObject> ArgField for Vec<T> {
     const GIVE: &'static str = "a list (it may be empty)";
 
     fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
-        let accepted = match T::FIELDS {
-            [] => String::from("nothing"),
-            [only] => (*only).to_string(),
-            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-        };
         let Value::Array(items) = value else {
             return Err(ArgError::at(
                 name,
@@ -66,36 +61,63 @@ impl<T: ArgObject> ArgField for Vec<T> {
         };
         // Every element's shape first, then each element's members (the order of the parsers
         // this replaced: `one_offs.1.b` is named before `one_offs.0.date`).
-        let mut objects = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let Value::Object(fields) = item else {
-                return Err(ArgError::at(
-                    &format!("{name}.{i}"),
-                    format!("must be an object with {accepted}, got {}.", kind(item)),
-                )
-                .into());
-            };
-            let mut extra: Vec<&String> = fields
-                .keys()
-                .filter(|k| !T::FIELDS.contains(&k.as_str()))
-                .collect();
-            extra.sort();
-            if let Some(extra) = extra.first() {
-                return Err(ArgError::at(
-                    &format!("{name}.{i}.{extra}"),
-                    format!("is not accepted here: give only {accepted}."),
-                )
-                .into());
-            }
-            objects.push(fields);
-        }
-        let mut out = Vec::with_capacity(objects.len());
-        for (i, fields) in objects.into_iter().enumerate() {
-            let mut args = super::Args::new(fields.clone());
-            out.push(T::take(&mut args).map_err(|e| e.within(&format!("{name}.{i}")))?);
-        }
-        Ok(out)
+        let objects = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| members_of::<T>(&format!("{name}.{i}"), item))
+            .collect::<Result<Vec<_>, _>>()?;
+        objects
+            .into_iter()
+            .enumerate()
+            .map(|(i, fields)| object_from(&format!("{name}.{i}"), fields))
+            .collect()
     }
+}
+
+/// One nested argument object (`compare_statement`'s `columns`), read as a list's element is.
+pub fn nested_object<T: ArgObject>(name: &str, value: &Value) -> Result<T, InvalidArgument> {
+    object_from(name, members_of::<T>(name, value)?)
+}
+
+/// `value` as an object whose members are all `T`'s; errors are named at `path`.
+fn members_of<'v, T: ArgObject>(
+    path: &str,
+    value: &'v Value,
+) -> Result<&'v serde_json::Map<String, Value>, InvalidArgument> {
+    let accepted = match T::FIELDS {
+        [] => String::from("nothing"),
+        [only] => (*only).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    let Value::Object(fields) = value else {
+        return Err(ArgError::at(
+            path,
+            format!("must be an object with {accepted}, got {}.", kind(value)),
+        )
+        .into());
+    };
+    let mut extra: Vec<&String> = fields
+        .keys()
+        .filter(|k| !T::FIELDS.contains(&k.as_str()))
+        .collect();
+    extra.sort();
+    match extra.first() {
+        Some(extra) => Err(ArgError::at(
+            &format!("{path}.{extra}"),
+            format!("is not accepted here: give only {accepted}."),
+        )
+        .into()),
+        None => Ok(fields),
+    }
+}
+
+/// `T` read from `fields`, its errors named under `path`.
+fn object_from<T: ArgObject>(
+    path: &str,
+    fields: &serde_json::Map<String, Value>,
+) -> Result<T, InvalidArgument> {
+    let mut args = super::Args::new(fields.clone());
+    T::take(&mut args).map_err(|e| e.within(path))
 }
 
 /// A struct of arguments: the tool's own (checked whole with [`super::Args::finish`]) or the

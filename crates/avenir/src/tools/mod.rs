@@ -7,6 +7,7 @@ pub mod category_checks;
 pub mod month_figures;
 pub mod scheduled_writes;
 pub mod schemas;
+pub mod statement_input;
 pub mod tool_names;
 pub mod toolsets;
 pub mod undo_reverts;
@@ -84,6 +85,7 @@ tools! {
     answer Budget get_budget_vs_actual::GetBudgetVsActual,
     answer Analysis get_spending_trends::GetSpendingTrends,
     answer Transactions suggest_categories::SuggestCategories,
+    answer Transactions compare_statement::CompareStatement,
     answer Analysis forecast_balance::ForecastBalance,
     answer Schedules find_recurring_charges::FindRecurringCharges,
     answer Analysis get_age_of_money::GetAgeOfMoney,

@@ -26,10 +26,10 @@ pub static READ_TOOLS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 mod tests {
     use super::*;
 
-    /// The reference's 14 write tools are all here; issue 11 adds more.
+    /// The reference's 14 write tools are all here; issue 11 adds more, and issue 25 a read.
     #[test]
     fn the_reference_s_33_tools_19_read_14_write() {
-        assert_eq!(READ_TOOLS.len(), 19);
+        assert_eq!(READ_TOOLS.len(), 20);
         for name in [
             "apply_categories",
             "split_transaction",

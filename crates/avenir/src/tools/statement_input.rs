@@ -1,0 +1,531 @@
+//! What `compare_statement` and `import_statement` share: the statement they are given — as text,
+//! or on the local server as a file path — read into lines and checked against the account and
+//! the plan before anything is compared, and the comparison itself.
+
+use super::ToolError;
+use crate::args::{ArgError, ArgField, InvalidArgument, kind, nested_object};
+use crate::logic::names::PlanNames;
+use crate::logic::statement_balance::{Counted, Gap, explain};
+use crate::logic::statement_match::{Comparison, DATE_MISMATCH_DAYS, Entry, compare};
+use crate::statement::{
+    AccountRef, AmountColumns, ColumnRef, Columns, DateOrder, Decimal, MAX_BYTES, ReadOptions,
+    Statement, StatementLine, read_bytes, read_text,
+};
+use chrono::{Duration, NaiveDate};
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde_json::Value;
+use std::borrow::Cow;
+use ynab::models::{Account, Milliunits, PlanDetail, TransactionSummary as Transaction};
+
+/// A CSV column named by its header text or by its 0-based position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnArg(pub ColumnRef);
+
+impl ArgField for ColumnArg {
+    const GIVE: &'static str = "a header text or a 0-based column number";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        match value {
+            Value::String(text) if !text.trim().is_empty() => {
+                Ok(ColumnArg(ColumnRef::Name(text.trim().to_string())))
+            }
+            Value::Number(n) => n
+                .as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .map(|i| ColumnArg(ColumnRef::Index(i)))
+                .ok_or_else(|| {
+                    ArgError::at(name, format!("must be a column number from 0, got {n}.")).into()
+                }),
+            other => Err(ArgError::at(
+                name,
+                format!(
+                    "must be a header text or a 0-based column number, got {}.",
+                    kind(other)
+                ),
+            )
+            .into()),
+        }
+    }
+}
+
+impl JsonSchema for ColumnArg {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "ColumnArg".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": ["string", "integer"]})
+    }
+}
+
+/// `day_first` or `month_first`: how to read a CSV's dates such as 03/04/2026. (Its schema names
+/// no `enum`: the argument's description gives the two words, and an optional enum would list
+/// `null` among them.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateOrderArg(pub DateOrder);
+
+impl ArgField for DateOrderArg {
+    const GIVE: &'static str = "'day_first' or 'month_first'";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let given = String::present(name, value)?;
+        DateOrder::from_arg(&given)
+            .map(DateOrderArg)
+            .ok_or_else(|| {
+                ArgError::at(
+                    name,
+                    format!(
+                        "must be 'day_first' or 'month_first', got {}.",
+                        crate::text::quoted(&given)
+                    ),
+                )
+                .into()
+            })
+    }
+}
+
+impl JsonSchema for DateOrderArg {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "DateOrder".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string"})
+    }
+}
+
+/// `comma` or `point`: a CSV's decimal mark, when no amount of the file shows it (a schema
+/// without `enum`, as [`DateOrderArg`]'s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecimalArg(pub Decimal);
+
+impl ArgField for DecimalArg {
+    const GIVE: &'static str = "'comma' or 'point'";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        let given = String::present(name, value)?;
+        Decimal::from_arg(&given).map(DecimalArg).ok_or_else(|| {
+            ArgError::at(
+                name,
+                format!(
+                    "must be 'comma' or 'point', got {}.",
+                    crate::text::quoted(&given)
+                ),
+            )
+            .into()
+        })
+    }
+}
+
+impl JsonSchema for DecimalArg {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "Decimal".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string"})
+    }
+}
+
+crate::tool_args! {
+    // Which CSV column holds what, when the header does not say it plainly. (A plain comment: a
+    // doc comment would become the schema's description.)
+    pub struct ColumnsArgs {
+        pub date: ColumnArg,
+        /// Signed; or give debit and credit.
+        pub amount: Option<ColumnArg>,
+        pub debit: Option<ColumnArg>,
+        pub credit: Option<ColumnArg>,
+        /// With an unsigned amount: in or out.
+        pub direction: Option<ColumnArg>,
+        pub payee: Option<ColumnArg>,
+        pub memo: Option<ColumnArg>,
+        pub balance: Option<ColumnArg>,
+    }
+}
+
+impl ArgField for ColumnsArgs {
+    const GIVE: &'static str = "an object naming the date and amount columns";
+
+    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
+        nested_object(name, value)
+    }
+}
+
+impl ColumnsArgs {
+    fn columns(self) -> Result<Columns, ToolError> {
+        let amount = match (self.amount, self.debit, self.credit, self.direction) {
+            (Some(amount), None, None, None) => AmountColumns::Signed(amount.0),
+            (Some(amount), None, None, Some(direction)) => AmountColumns::Directed {
+                amount: amount.0,
+                direction: direction.0,
+            },
+            (None, Some(debit), Some(credit), None) => AmountColumns::DebitCredit {
+                debit: debit.0,
+                credit: credit.0,
+            },
+            _ => {
+                return Err(ArgError::at(
+                    "columns",
+                    "must name amount (one signed column, or with direction), or both debit and credit.",
+                )
+                .into());
+            }
+        };
+        Ok(Columns {
+            date: self.date.0,
+            amount,
+            payee: self.payee.map(|c| c.0),
+            memo: self.memo.map(|c| c.0),
+            balance: self.balance.map(|c| c.0),
+        })
+    }
+}
+
+/// Where the statement comes from and how to read it: the arguments both tools take.
+#[derive(Debug)]
+pub struct Source {
+    pub statement: Option<String>,
+    pub path: Option<String>,
+    pub date_order: Option<DateOrderArg>,
+    pub decimal: Option<DecimalArg>,
+    pub columns: Option<ColumnsArgs>,
+}
+
+/// The statement `source` gives, read. `hosted`: the server runs for others and reads no file of
+/// its machine on a caller's behalf.
+pub fn read(source: Source, hosted: bool) -> Result<Statement, ToolError> {
+    let options = ReadOptions {
+        date_order: source.date_order.map(|o| o.0),
+        decimal: source.decimal.map(|d| d.0),
+        columns: source.columns.map(ColumnsArgs::columns).transpose()?,
+        format: None,
+    };
+    let statement = match (source.statement, source.path) {
+        (Some(text), None) => read_text(&text, &options)?,
+        (None, Some(_)) if hosted => {
+            return Err(ToolError::Refused(
+                "This server reads no file from its own disk: pass the statement's text as statement instead of path.".into(),
+            ));
+        }
+        (None, Some(path)) => read_bytes(&file_bytes(&path)?, &options)?,
+        (Some(_), Some(_)) => {
+            return Err(ArgError::at("path", "give statement or path, not both.").into());
+        }
+        (None, None) => {
+            return Err(ArgError::at(
+                "statement",
+                "is missing: pass the statement's text as statement (or, on this machine, its file as path).",
+            )
+            .into());
+        }
+    };
+    Ok(statement)
+}
+
+/// A regular file's bytes, refused before reading when it is larger than [`MAX_BYTES`].
+fn file_bytes(path: &str) -> Result<Vec<u8>, ToolError> {
+    let shown = crate::text::quoted(path);
+    let meta = std::fs::metadata(path).map_err(|e| {
+        ToolError::Refused(format!(
+            "The file {shown} cannot be read ({e}): check the path."
+        ))
+    })?;
+    if !meta.is_file() {
+        return Err(ToolError::Refused(format!(
+            "{shown} is not a regular file: give the path of the statement file itself."
+        )));
+    }
+    if meta.len() > MAX_BYTES as u64 {
+        return Err(crate::statement::StatementError::TooLarge {
+            bytes: usize::try_from(meta.len()).unwrap_or(usize::MAX),
+            cap: MAX_BYTES,
+        }
+        .into());
+    }
+    std::fs::read(path).map_err(|e| {
+        ToolError::Refused(format!(
+            "The file {shown} cannot be read ({e}): check the path."
+        ))
+    })
+}
+
+/// Refuses a statement of another currency than the plan's, or of another account than
+/// `account` when the account's name or note carries a number the statement contradicts.
+pub fn check(statement: &Statement, account: &Account, plan: &PlanDetail) -> Result<(), ToolError> {
+    let currency = plan.currency_format.as_ref().map(|f| f.iso_code.as_str());
+    if let (Some(theirs), Some(ours)) = (statement.currency.as_deref(), currency)
+        && !theirs.eq_ignore_ascii_case(ours)
+    {
+        return Err(ToolError::Refused(format!(
+            "The statement is in {}, the plan in {ours}: nothing was compared. Use a statement of an account in {ours}.",
+            crate::text::safe(theirs)
+        )));
+    }
+    if let Some(reference) = &statement.account
+        && contradicts(reference, account)
+    {
+        return Err(ToolError::Refused(format!(
+            "The statement is for account {}, which does not match the number in the name or note of {}: nothing was compared. Check that this is the right account and statement.",
+            masked(reference),
+            crate::text::safe(&account.name)
+        )));
+    }
+    Ok(())
+}
+
+/// Whether the account's name or note carries a number of four digits or more and none of the
+/// statement's references (IBAN, number, last four digits) appears in them.
+fn contradicts(reference: &AccountRef, account: &Account) -> bool {
+    let text = format!("{} {}", account.name, account.note.as_deref().unwrap_or(""));
+    let has_number = text
+        .split(|c: char| !c.is_ascii_digit())
+        .any(|run| run.len() >= 4);
+    if !has_number {
+        return false;
+    }
+    let haystack = AccountRef::normalise(&text);
+    !reference
+        .needles()
+        .iter()
+        .any(|n| haystack.contains(n.as_str()))
+}
+
+/// The statement's account as the answer shows it: only its last four digits.
+pub fn masked(reference: &AccountRef) -> String {
+    reference
+        .last_four()
+        .map_or_else(|| "(no number)".to_string(), |four| format!("…{four}"))
+}
+
+/// A statement compared with an account's transactions.
+#[derive(Debug)]
+pub struct Compared<'a> {
+    pub statement: Statement,
+    /// The account's transactions compared, as `comparison` indexes them.
+    pub ledger: Vec<&'a Transaction>,
+    /// Each of them's payee as the bank wrote it (else its payee's name in YNAB).
+    pub payees: Vec<&'a str>,
+    pub comparison: Comparison,
+    /// Each line's import id, as `import_statement` gives it (`YNAB:<milliunits>:<date>:<n>`).
+    pub import_ids: Vec<String>,
+    /// The first and last day the statement covers.
+    pub period: (NaiveDate, NaiveDate),
+    /// Why the closing balance differs from YNAB's cleared balance, when the statement has one.
+    pub gap: Option<Gap>,
+}
+
+/// `statement` compared with the transactions of `account_id` in `plan`: those dated from a
+/// month before the statement to a month after it (a pair further apart is no pair).
+pub fn compared<'a>(statement: Statement, plan: &'a PlanDetail, account_id: &str) -> Compared<'a> {
+    let first = statement.lines.iter().map(|l| l.date).min();
+    let last = statement
+        .lines
+        .iter()
+        .map(|l| l.date)
+        .chain(statement.closing.as_ref().map(|c| c.date))
+        .max();
+    let period = match (first, last) {
+        (Some(first), Some(last)) => (first, last),
+        _ => (NaiveDate::MIN, NaiveDate::MIN),
+    };
+    let margin = Duration::days(DATE_MISMATCH_DAYS);
+    let account: Vec<&Transaction> = plan
+        .transactions
+        .iter()
+        .filter(|t| t.account_id == account_id && !t.deleted)
+        .collect();
+    let ledger: Vec<&Transaction> = account
+        .iter()
+        .copied()
+        .filter(|t| date_of(t).is_some_and(|d| d >= period.0 - margin && d <= period.1 + margin))
+        .collect();
+    let import_ids = import_ids(&statement.lines);
+    let lines: Vec<Entry> = statement
+        .lines
+        .iter()
+        .zip(&import_ids)
+        .map(|(line, id)| Entry {
+            date: line.date,
+            amount: line.amount,
+            payee: &line.payee,
+            import_id: Some(id),
+        })
+        .collect();
+    let names = PlanNames::new(plan);
+    let payees: Vec<&str> = ledger
+        .iter()
+        .map(|t| {
+            t.import_payee_name_original
+                .as_deref()
+                .unwrap_or_else(|| names.payee(t.payee_id.as_deref()))
+        })
+        .collect();
+    // Every transaction of the ledger has a date (kept above only if it parsed).
+    let entries: Vec<Entry> = ledger
+        .iter()
+        .zip(&payees)
+        .filter_map(|(t, payee)| {
+            Some(Entry {
+                date: date_of(t)?,
+                amount: t.amount,
+                payee,
+                import_id: t.import_id.as_deref(),
+            })
+        })
+        .collect();
+    let comparison = compare(&lines, &entries, period);
+    let gap = statement.closing.as_ref().map(|closing| {
+        gap(
+            closing.amount,
+            &statement,
+            &account,
+            &ledger,
+            &comparison,
+            period,
+        )
+    });
+    Compared {
+        statement,
+        ledger,
+        payees,
+        comparison,
+        import_ids,
+        period,
+        gap,
+    }
+}
+
+fn date_of(t: &Transaction) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(&t.date, "%Y-%m-%d").ok()
+}
+
+fn is_cleared(t: &Transaction) -> bool {
+    t.cleared == "cleared" || t.cleared == "reconciled"
+}
+
+fn gap(
+    closing: Milliunits,
+    statement: &Statement,
+    account: &[&Transaction],
+    ledger: &[&Transaction],
+    comparison: &Comparison,
+    period: (NaiveDate, NaiveDate),
+) -> Gap {
+    let cleared_balance: Milliunits = account
+        .iter()
+        .filter(|t| is_cleared(t))
+        .map(|t| t.amount)
+        .sum();
+    let paired: std::collections::HashSet<&str> = comparison
+        .matched
+        .iter()
+        .map(|&(_, t)| t)
+        .chain(comparison.mismatched.iter().map(|&(_, t, _)| t))
+        .filter_map(|t| ledger.get(t).map(|t| t.id.as_str()))
+        .collect();
+    let cleared_after: Milliunits = account
+        .iter()
+        .filter(|t| is_cleared(t) && !paired.contains(t.id.as_str()))
+        .filter(|t| date_of(t).is_some_and(|d| d > period.1))
+        .map(|t| t.amount)
+        .sum();
+    let lines: Vec<Milliunits> = statement.lines.iter().map(|l| l.amount).collect();
+    let counted: Vec<Counted> = ledger
+        .iter()
+        .map(|t| Counted {
+            amount: t.amount,
+            cleared: is_cleared(t),
+        })
+        .collect();
+    explain(
+        closing,
+        cleared_balance,
+        &lines,
+        &counted,
+        comparison,
+        cleared_after,
+    )
+}
+
+/// Each line's import id as YNAB's file import writes it: `YNAB:<milliunits>:<date>:<n>`, `n`
+/// counting the lines of the same amount and date in the statement's order, from 1.
+pub fn import_ids(lines: &[StatementLine]) -> Vec<String> {
+    let mut seen: std::collections::HashMap<(Milliunits, NaiveDate), usize> =
+        std::collections::HashMap::new();
+    lines
+        .iter()
+        .map(|line| {
+            let n = seen.entry((line.amount, line.date)).or_insert(0);
+            *n += 1;
+            format!("YNAB:{}:{}:{n}", line.amount, line.date.format("%Y-%m-%d"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::statement::StatementLine;
+
+    fn line(date: &str, amount: Milliunits) -> StatementLine {
+        StatementLine {
+            date: NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap_or(NaiveDate::MIN),
+            amount,
+            payee: "SHOP".into(),
+            memo: None,
+            bank_id: None,
+            source_line: 1,
+        }
+    }
+
+    #[test]
+    fn import_ids_count_the_same_amount_and_date_in_file_order() {
+        let lines = [
+            line("2026-09-19", -71_860),
+            line("2026-09-19", -71_860),
+            line("2026-09-20", -71_860),
+            line("2026-09-19", 5_000),
+        ];
+        assert_eq!(
+            import_ids(&lines),
+            [
+                "YNAB:-71860:2026-09-19:1",
+                "YNAB:-71860:2026-09-19:2",
+                "YNAB:-71860:2026-09-20:1",
+                "YNAB:5000:2026-09-19:1",
+            ]
+        );
+    }
+
+    fn account(name: &str, note: Option<&str>) -> Account {
+        let value = serde_json::json!({
+            "id": "a", "name": name, "type": "checking", "on_budget": true, "closed": false,
+            "note": note, "balance": 0, "cleared_balance": 0, "uncleared_balance": 0,
+            "transfer_payee_id": null, "deleted": false
+        });
+        serde_json::from_value(value).unwrap_or_else(|e| panic!("an account: {e}"))
+    }
+
+    #[test]
+    fn only_a_number_the_account_carries_can_contradict_the_statement() {
+        let iban = AccountRef::from_identifier("FR76 3000 4000 0312 3456 7890 143");
+        let Some(iban) = iban else {
+            panic!("an IBAN");
+        };
+        assert!(!contradicts(&iban, &account("Checking", None)));
+        assert!(!contradicts(&iban, &account("Checking …0143", None)));
+        assert!(!contradicts(
+            &iban,
+            &account("Joint", Some("IBAN FR76 3000 4000 0312 3456 7890 143"))
+        ));
+        assert!(contradicts(&iban, &account("Checking 9999", None)));
+        assert_eq!(masked(&iban), "…0143");
+    }
+}
