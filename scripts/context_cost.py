@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 
+from mcp_stdio import Server
+
 CEILINGS = {"default": 20_000, "all": 35_000, "dynamic start": 8_000}
 ANSWER_CEILING = 16_000
 TODAY = "2026-09-25"
@@ -30,55 +32,25 @@ REQUIRED = {
 }
 
 
-class Server:
-    """One avenir-mcp process spoken to over stdio, initialised as a 2025-11-25 client."""
+def start(binary, env, args=()):
+    """A server initialised as a 2025-11-25 client, its instructions kept."""
+    server = Server(binary, env, args)
+    server.instructions = server.initialize("context-cost").get("instructions", "")
+    return server
 
-    def __init__(self, binary, env, args=()):
-        self.process = subprocess.Popen(
-            [binary, *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-            text=True,
-        )
-        self.next_id = 0
-        init = self.request(
-            "initialize",
-            {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "context-cost", "version": "1"},
-            },
-        )
-        self.instructions = init.get("instructions", "")
-        self.notify("notifications/initialized")
 
-    def notify(self, method):
-        self.process.stdin.write(json.dumps({"jsonrpc": "2.0", "method": method}) + "\n")
-        self.process.stdin.flush()
+def tools_of(server):
+    return server.request("tools/list", {})["tools"]
 
-    def request(self, method, params):
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
-        self.process.stdin.write(json.dumps(message) + "\n")
-        self.process.stdin.flush()
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise SystemExit(f"the server closed its output during {method}")
-            answer = json.loads(line)
-            if answer.get("id") == self.next_id:
-                if "error" in answer:
-                    raise SystemExit(f"{method}: {answer['error']}")
-                return answer["result"]
 
-    def tools(self):
-        return self.request("tools/list", {})["tools"]
+# The demo's sample statement (CSV, no currency named), compared with the plan's first account.
+STATEMENT = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples",
+                              "statements", "checking.csv"), encoding="utf-8").read()
 
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait()
+
+def first_account(server):
+    said = server.request("tools/call", {"name": "list_accounts", "arguments": {}})
+    return said["structuredContent"]["result"][0]["id"]
 
 
 def clean_env(**settings):
@@ -99,12 +71,12 @@ def before_the_first_question(binary):
     rows = []
     for label, toolsets in configurations:
         settings = {"AVENIR_MCP_TOOLSETS": toolsets} if toolsets else {}
-        server = Server(binary, clean_env(**settings), ["--demo"])
-        tools = server.tools()
+        server = start(binary, clean_env(**settings), ["--demo"])
+        tools = tools_of(server)
         rows.append((label, len(tools), definitions(tools), len(server.instructions)))
         server.close()
-    server = Server(binary, clean_env(AVENIR_MCP_DYNAMIC_TOOLSETS="1"), ["--demo"])
-    tools = server.tools()
+    server = start(binary, clean_env(AVENIR_MCP_DYNAMIC_TOOLSETS="1"), ["--demo"])
+    tools = tools_of(server)
     rows.append(("dynamic start", len(tools), definitions(tools), len(server.instructions)))
     server.close()
     return rows
@@ -112,7 +84,7 @@ def before_the_first_question(binary):
 
 def toolset_names(binary):
     """The toolsets the binary knows, as its dynamic mode lists them (`name: summary (...)`)."""
-    server = Server(binary, clean_env(AVENIR_MCP_DYNAMIC_TOOLSETS="1"), ["--demo"])
+    server = start(binary, clean_env(AVENIR_MCP_DYNAMIC_TOOLSETS="1"), ["--demo"])
     said = server.request("tools/call", {"name": "list_toolsets", "arguments": {}})
     server.close()
     text = "".join(c.get("text", "") for c in said["content"])
@@ -137,13 +109,15 @@ def answer_sizes(binary, plan):
         AVENIR_MCP_TODAY=TODAY,
         XDG_STATE_HOME=state,
     )
-    server = Server(binary, env)
+    server = start(binary, env)
     sizes = {}
     try:
-        for tool in server.tools():
+        for tool in tools_of(server):
             if not tool.get("annotations", {}).get("readOnlyHint"):
                 continue
             arguments = REQUIRED.get(tool["name"], {})
+            if tool["name"] == "compare_statement":
+                arguments = {"account_id": first_account(server), "statement": STATEMENT}
             result = server.request("tools/call", {"name": tool["name"], "arguments": arguments})
             text = "".join(c.get("text", "") for c in result["content"] if c["type"] == "text")
             sizes[tool["name"]] = (len(text), bool(result.get("isError")))

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 
+from mcp_stdio import Server
+
 # What a person would ask each read tool: the plan, and a month or a period where it takes one.
 ARGUMENTS = {
     "list_plans": {},
@@ -30,6 +32,11 @@ ARGUMENTS = {
     "get_debt_payoff_plan": {"plan_id": "last-used", "strategy": "both"},
     "forecast_balance": {"plan_id": "last-used", "until": "2026-12"},
 }
+
+
+# The demo's sample statement (CSV, no currency named), compared with the heavy plan's first account.
+STATEMENT = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples",
+                              "statements", "checking.csv"), encoding="utf-8").read()
 
 
 def status_kib(pid, field):
@@ -50,45 +57,27 @@ def rollup_kib(pid):
     return figures
 
 
-class Server:
-    def __init__(self, binary, base_url, state):
-        env = dict(os.environ, YNAB_API_KEY="sandbox", AVENIR_MCP_YNAB_URL=base_url,
-                   AVENIR_MCP_WRITE="1", XDG_STATE_HOME=state, AVENIR_MCP_TODAY="2026-09-25",
-                   AVENIR_MCP_TOOLSETS="all")
-        self.process = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, env=env, text=True)
-        self.next_id = 0
-
-    def request(self, method, params):
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
-        self.process.stdin.write(json.dumps(message) + "\n")
-        self.process.stdin.flush()
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise SystemExit(f"the server closed its output during {method}")
-            answer = json.loads(line)
-            if answer.get("id") == self.next_id:
-                if "error" in answer:
-                    raise SystemExit(f"{method}: {answer['error']}")
-                return answer["result"]
-
-    def notify(self, method):
-        self.process.stdin.write(json.dumps({"jsonrpc": "2.0", "method": method}) + "\n")
-        self.process.stdin.flush()
+def server_on(binary, base_url, state):
+    env = dict(os.environ, YNAB_API_KEY="sandbox", AVENIR_MCP_YNAB_URL=base_url,
+               AVENIR_MCP_WRITE="1", XDG_STATE_HOME=state, AVENIR_MCP_TODAY="2026-09-25",
+               AVENIR_MCP_TOOLSETS="all")
+    return Server(binary, env)
 
 
 def one_run(binary, base_url):
     with tempfile.TemporaryDirectory() as state:
-        server = Server(binary, base_url, state)
-        server.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                      "clientInfo": {"name": "peak_rss", "version": "1"}})
-        server.notify("notifications/initialized")
+        server = server_on(binary, base_url, state)
+        server.initialize("peak_rss")
         tools = server.request("tools/list", {})["tools"]
+        accounts = server.request("tools/call", {"name": "list_accounts",
+                                                 "arguments": {"plan_id": "last-used"}})
+        first_account = accounts["structuredContent"]["result"][0]["id"]
         reads = [t["name"] for t in tools if t.get("annotations", {}).get("readOnlyHint")]
         for name in reads:
             arguments = ARGUMENTS.get(name, {"plan_id": "last-used"})
+            if name == "compare_statement":
+                arguments = {"plan_id": "last-used", "account_id": first_account,
+                             "statement": STATEMENT}
             result = server.request("tools/call", {"name": name, "arguments": arguments})
             if result.get("isError"):
                 text = result.get("content", [{}])[0].get("text", "")
