@@ -341,13 +341,13 @@ async function main() {
     equal(await view.locator("#title").textContent(), title, `${key}: title`);
     equal(await view.locator("svg#chart-svg").getAttribute("data-chart"), chart, `${key}: chart`);
     const expected = key === "spending"
-      ? Math.max(...Object.values(answer).map((t) => t.months.length))
+      ? Math.max(...Object.values(answer.categories).map((t) => t.months.length))
       : answer.months.filter((m) => (key === "age" ? m.days !== null : true)).length;
     equal(await view.locator(`circle[data-series=${series}]`).count(), expected, `${key}: a point for every value`);
     equal(await view.locator("text.y-title").textContent(), unit, `${key}: the amount axis`);
     if (key === "spending") {
       const names = await texts(view.locator("#legend li"));
-      const all = Object.values(answer).map((t) => `${t.group} / ${t.name}`);
+      const all = Object.values(answer.categories).map((t) => `${t.group} / ${t.name}`);
       ok(names.length > 0 && names.every((n) => all.includes(n)), "spending: categories named as the answer names them");
     }
     await page.locator("iframe").screenshot({ path: join(workDir, `${chart}.png`) });
