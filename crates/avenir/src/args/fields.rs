@@ -74,11 +74,6 @@ impl<T: ArgObject> ArgField for Vec<T> {
     }
 }
 
-/// One nested argument object (`compare_statement`'s `columns`), read as a list's element is.
-pub fn nested_object<T: ArgObject>(name: &str, value: &Value) -> Result<T, InvalidArgument> {
-    object_from(name, members_of::<T>(name, value)?)
-}
-
 /// `value` as an object whose members are all `T`'s; errors are named at `path`.
 fn members_of<'v, T: ArgObject>(
     path: &str,

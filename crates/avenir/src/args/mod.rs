@@ -3,7 +3,6 @@
 
 mod fields;
 
-pub use fields::nested_object;
 pub use fields::{
     ArgField, ArgObject, Date, Detail, Flag, Ids, Int, IntOr, MemberText, Money, Month,
     MovedAmount, StringMember, Text,

@@ -3,7 +3,7 @@
 //! pairs that disagree, and the closing balance's gap in parts.
 
 use super::statement_input::{
-    ColumnsArgs, Compared, DateOrderArg, DecimalArg, Source, check, compared, masked, read,
+    ColumnsArg, Compared, DateOrderArg, DecimalArg, Source, check, compared, masked, read,
 };
 use super::{AnswerTool, Answered, PlanId, ToolError, plan_or_last_used};
 use crate::args::Detail;
@@ -144,8 +144,8 @@ crate::tool_args! {
         pub date_order: Option<DateOrderArg>,
         /// comma or point, when the file cannot tell.
         pub decimal: Option<DecimalArg>,
-        /// CSV columns (header text or 0-based number), when unclear.
-        pub columns: Option<ColumnsArgs>,
+        /// When the header is unclear: "date=Datum; amount=Betrag; payee=Naam" (or 0-based numbers).
+        pub columns: Option<ColumnsArg>,
         /// "full" adds every matched pair.
         pub detail: Detail,
     }
@@ -160,9 +160,10 @@ impl AnswerTool for CompareStatement {
     type Args = CompareStatementArgs;
     type Answer = CompareAnswer;
 
-    fn description(_writes: bool) -> String {
-        let import = super::month_figures::pointer(
-            "import_statement",
+    fn description(writes: bool) -> String {
+        let import = super::month_figures::write_pointer(
+            writes,
+            &["import_statement"],
             "import_statement adds the missing lines after the user confirms.",
         );
         format!(
