@@ -137,6 +137,23 @@ fn classify_and_reconcile(tools: &ToolsInBuild<'_>, lines: &mut Vec<String>) {
             "Classify: {import}`suggest_categories` → show suggestions, ask about the rest{apply}."
         ));
     }
+    if tools.has("compare_statement") {
+        let import = if tools.has("import_statement") {
+            ", `import_statement` adds what is missing"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "YNAB does not match the bank: with the bank's statement file, `compare_statement` \
+lists the differences{import}."
+        ));
+    } else {
+        lines.push(
+            "YNAB does not match the bank: the `statements` toolset compares the bank's statement \
+file (AVENIR_MCP_TOOLSETS)."
+                .into(),
+        );
+    }
     if tools.has("reconcile_account") {
         lines.push(
             "Reconcile: ask the bank's balance → `reconcile_account`; explain a gap from the \

@@ -288,6 +288,20 @@ needs attention."
     )
 }
 
+/// When the bank's statement file is at hand: compare it, and import what is missing.
+fn statement_step(tools: &ToolsInBuild<'_>, account_id: &str) -> String {
+    let import = if tools.has("import_statement") {
+        "; `import_statement` adds the lines missing in YNAB once I agree to its preview"
+    } else {
+        ""
+    };
+    format!(
+        "If I have the bank's statement file (CSV, OFX, QIF or CAMT.053), `compare_statement` on \
+account \"{account_id}\" lists what YNAB lacks, what the bank does not show and what disagrees\
+{import}."
+    )
+}
+
 fn reconcile(
     tools: &ToolsInBuild<'_>,
     plan_id: &str,
@@ -329,6 +343,9 @@ it; record an adjustment only if I ask for one."
                 "For each fix, show me the preview and wait for my yes: {}.",
                 fixes.join("; ")
             ));
+        }
+        if tools.has("compare_statement") {
+            steps.push(statement_step(tools, account_id));
         }
         steps.push("When the balances match, confirm the reconciliation with me.".into());
     } else {
