@@ -30,7 +30,7 @@ struct Cli {
     #[arg(long)]
     demo: bool,
     /// The toolsets whose tools the server lists, separated by commas: plans, setup, budget,
-    /// transactions, schedules, analysis, undo; `default` (plans, budget, transactions, undo) or
+    /// transactions, statements, schedules, analysis, undo; `default` (plans, budget, transactions, undo) or
     /// `all`. The same as AVENIR_MCP_TOOLSETS, which it overrides.
     #[arg(long, value_name = "LIST", value_parser = parse_toolsets)]
     toolsets: Option<avenir::tools::toolsets::Toolsets>,

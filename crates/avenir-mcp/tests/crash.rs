@@ -797,6 +797,27 @@ fn create_transactions() {
     );
 }
 
+/// `import_statement` is journaled as a creation: a crash after YNAB created the statement's
+/// missing lines is recovered by recognising them and undoing them like any creation.
+#[test]
+fn import_statement() {
+    crash_and_recover(
+        "import_statement",
+        |_| {},
+        "import_statement",
+        "create",
+        |_| {
+            json!({"account_id": id("acc-checking"),
+                   "statement": include_str!("../../../samples/statements/checking.ofx")})
+        },
+        true,
+        &[
+            (before(TRANSACTIONS_POST), Recovery::NothingApplied),
+            (after(TRANSACTIONS_POST), Recovery::Reverted),
+        ],
+    );
+}
+
 #[test]
 fn delete_transactions() {
     const DELETE: &str = "DELETE /plans/{plan_id}/transactions/{transaction_id}";

@@ -590,6 +590,12 @@ async fn with_the_gate_open_write_tools_carry_their_annotations() {
             true,
         ),
         (
+            "import_statement",
+            "Import a bank statement's missing lines",
+            false,
+            true,
+        ),
+        (
             "apply_budget_plan",
             "Apply a month's budget plan",
             true,

@@ -166,7 +166,7 @@ const SCHEDULE_PUT: &str = "PUT /plans/{plan_id}/scheduled_transactions/{schedul
 const SCHEDULE_DELETE: &str =
     "DELETE /plans/{plan_id}/scheduled_transactions/{scheduled_transaction_id}";
 
-pub(crate) const TOOLS: [Tool; 25] = [
+pub(crate) const TOOLS: [Tool; 26] = [
     Tool {
         name: "set_category_budget",
         writes: &[MONTH_CATEGORY],
@@ -224,6 +224,11 @@ pub(crate) const TOOLS: [Tool; 25] = [
     },
     Tool {
         name: "create_transactions",
+        writes: &[TRANSACTIONS_POST],
+        puts_back: false,
+    },
+    Tool {
+        name: "import_statement",
         writes: &[TRANSACTIONS_POST],
         puts_back: false,
     },
@@ -326,6 +331,9 @@ pub(crate) fn args_of(tool: &str, ids: &Ids, setup: &Value) -> Value {
         "rename_payee" => rename(ids),
         "split_transaction" => split(ids),
         "create_transactions" => create_transactions(ids),
+        // The CSV sample: its two lines YNAB lacks are created.
+        "import_statement" => json!({"plan_id": plan(), "account_id": ids.checking,
+            "statement": include_str!("../../../samples/statements/checking.csv")}),
         "delete_transactions" => delete(ids),
         "merge_payees" => json!({"plan_id": plan(), "source_payee_ids": [ids.phone_payee],
                                  "target_payee_id": ids.rail_payee}),

@@ -86,7 +86,7 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
 ];
 
 /// How many (tool, status) answers the table validates.
-const EXPECTED_ANSWERS: usize = 154;
+const EXPECTED_ANSWERS: usize = 159;
 
 /// Which client makes the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -429,6 +429,17 @@ fn cases() -> Vec<Case> {
         case("create_transactions", "error", CODE, |ids, _| {
             with(create_transactions(ids), "account_id", json!("no-such-account"))
         }),
+        // import_statement: the sample's two missing lines; then a statement YNAB already has.
+        case("import_statement", "confirmation_required", CODE, |_, _| import_statement(SAMPLE)),
+        case("import_statement", "applied", CODE, |_, m| {
+            confirmed("import_statement", import_statement(SAMPLE), m)
+        }),
+        case("import_statement", "nothing_to_do", CODE, |_, _| {
+            import_statement("Date,Amount,Payee\n2026-09-03,-950.00,LANDLORD SARL\n")
+        }),
+        case("import_statement", "error", CODE, |_, _| {
+            import_statement("Date,Amount,Payee\n2026-09-03,abc,LANDLORD SARL\n")
+        }),
         // import_transactions: the sandbox has no linked bank, so nothing comes in.
         case("import_transactions", "confirmation_required", CODE, |_, _| {
             json!({"plan_id": plan()})
@@ -476,6 +487,7 @@ fn cases() -> Vec<Case> {
         case("import_transactions", "declined", DECLINE, |_, _| {
             json!({"plan_id": plan()})
         }),
+        case("import_statement", "declined", DECLINE, |_, _| import_statement(SAMPLE)),
         case("undo_operation", "declined", DECLINE, |_, m| {
             json!({"plan_id": plan(), "operation_id": m.ops.get("rename_payee").cloned().unwrap_or(Value::Null)})
         }),
@@ -783,6 +795,14 @@ async fn every_answer_matches_its_tool_s_output_schema() {
     assert_eq!(by_tool.len(), tools.len(), "every tool listed is validated");
     assert_eq!(total + known.len(), table.len(), "no case skipped");
     assert_eq!(total, EXPECTED_ANSWERS);
+}
+
+/// The demo's Checking statement, with its two lines YNAB lacks.
+const SAMPLE: &str = include_str!("../../../samples/statements/checking.csv");
+
+/// `import_statement` of `statement` on the demo's Checking.
+fn import_statement(statement: &str) -> Value {
+    json!({"plan_id": plan(), "account_id": ynab_sandbox::ids::id("acc-checking"), "statement": statement})
 }
 
 /// Another app renames the category `category_id`.

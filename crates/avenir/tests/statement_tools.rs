@@ -210,3 +210,164 @@ async fn a_file_over_the_cap_or_binary_is_refused_before_it_is_read() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(writes_served(&h), 0);
 }
+
+/// The live transactions of the demo's Checking that carry an import id of the statement's form.
+async fn imported(h: &Harness) -> Vec<ynab::models::Transaction> {
+    common::all_transactions(h, &id("demo-budget"))
+        .await
+        .into_iter()
+        .filter(|t| !t.deleted && t.account_id == checking())
+        .filter(|t| {
+            t.import_id
+                .as_deref()
+                .is_some_and(|i| i.starts_with("YNAB:"))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_two_missing_lines_are_imported_on_the_three_paths_once_and_undone() {
+    let paths = [
+        (Era::Modern, true),
+        (Era::Legacy, true),
+        (Era::Legacy, false),
+    ];
+    for (era, asking) in paths {
+        let asker = common::Asker::new(common::Reply::Yes);
+        let mut options = Options::new(era);
+        options.asker = asking.then(|| asker.clone());
+        let h = start_options(options).await;
+        let label = format!("{era:?}, asking {asking}");
+        assert!(imported(&h).await.is_empty(), "{label}: before");
+        let args = json!({"plan_id": "last-used", "account_id": checking(), "statement": sample_text("checking.ofx")});
+
+        let done = common::confirmed(&h, asking, "import_statement", args.clone()).await;
+        assert_eq!(done["status"], "applied", "{label}: {done}");
+        let op = done["operation_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(
+            done["message"],
+            format!(
+                "Imported. suggest_categories lists them for a category; they wait for approval in YNAB. undo_operation with operation_id {op} deletes them."
+            )
+        );
+        if asking {
+            let question = asker.questions().last().cloned().unwrap_or_default();
+            assert!(
+                question.starts_with("Import 2 statement line(s) missing from Checking?\n- 2026-09-22 CB PHARMACIE DU MARCHE"),
+                "{label}: {question}"
+            );
+            assert_eq!(question.lines().count(), 3, "{question}");
+        }
+        // After: the two lines, as YNAB's own import would have made them.
+        let mut after: Vec<_> = imported(&h)
+            .await
+            .into_iter()
+            .map(|t| {
+                (
+                    t.import_id.unwrap_or_default(),
+                    t.amount,
+                    t.cleared,
+                    t.approved,
+                    t.category_id,
+                )
+            })
+            .collect();
+        after.sort();
+        assert_eq!(
+            after,
+            [
+                (
+                    "YNAB:-12300:2026-09-22:1".to_string(),
+                    -12_300,
+                    "cleared".to_string(),
+                    false,
+                    None
+                ),
+                (
+                    "YNAB:-2500:2026-09-24:1".to_string(),
+                    -2_500,
+                    "cleared".to_string(),
+                    false,
+                    None
+                ),
+            ],
+            "{label}"
+        );
+        // Compared again: nothing missing; imported again: nothing to do, nothing sent.
+        let compared = h
+            .ok(
+                "compare_statement",
+                json!({"account_id": checking(), "statement": sample_text("checking.ofx")}),
+            )
+            .await;
+        assert_eq!(
+            compared["counts"]["missing_in_ynab"], 0,
+            "{label}: {compared}"
+        );
+        let writes = writes_served(&h);
+        let again = h.ok("import_statement", args.clone()).await;
+        assert_eq!(again["status"], "nothing_to_do", "{label}: {again}");
+        assert_eq!(
+            writes_served(&h),
+            writes,
+            "{label}: nothing sent the second time"
+        );
+
+        // Undo deletes both; the statement's lines are missing again.
+        let undo = json!({"plan_id": "last-used", "operation_id": op});
+        let undone = common::confirmed(&h, asking, "undo_operation", undo).await;
+        assert_eq!(undone["status"], "applied", "{label}: {undone}");
+        assert!(imported(&h).await.is_empty(), "{label}: after undo");
+    }
+}
+
+#[tokio::test]
+async fn a_stale_answer_is_refused_and_bad_input_writes_nothing() {
+    let asker = common::Asker::new(common::Reply::Yes);
+    let mut options = Options::new(Era::Modern);
+    options.asker = Some(asker.clone());
+    let h = start_options(options).await;
+    // While the person is asked, another app enters the pharmacy payment by hand.
+    let other = std::sync::Arc::new(h.other_app());
+    asker.meddle_with(std::sync::Arc::new(move || {
+        let other = other.clone();
+        Box::pin(async move {
+            let entered = ynab::writes::NewTransaction {
+                account_id: id("acc-checking"),
+                date: "2026-09-22".into(),
+                amount: -12_300,
+                payee_name: Some("Pharmacy".into()),
+                ..ynab::writes::NewTransaction::default()
+            };
+            let _ = other
+                .create_transactions(&id("demo-budget"), &[entered])
+                .await;
+        })
+    }));
+    let args = json!({"plan_id": "last-used", "account_id": checking(), "statement": sample_text("checking.csv")});
+    assert_eq!(h.error("import_statement", args).await, common::E_C4);
+    assert!(imported(&h).await.is_empty(), "nothing imported");
+
+    let writes = writes_served(&h);
+    for (arguments, expected) in [
+        (
+            json!({"plan_id": "last-used", "account_id": checking(), "statement": "Date;Amount\n12.09.2026;abc\n"}),
+            "line 2",
+        ),
+        (
+            json!({"plan_id": "last-used", "account_id": checking(), "statement": sample_text("checking.ofx").replace("<CURDEF>EUR", "<CURDEF>GBP")}),
+            "in GBP",
+        ),
+        (
+            json!({"plan_id": "last-used", "account_id": checking(), "statement": "Date,Amount,Payee\n2026-12-01,-5.00,LATER\n"}),
+            "after today",
+        ),
+    ] {
+        let said = h.error("import_statement", arguments.clone()).await;
+        assert!(said.contains(expected), "{arguments}: {said}");
+    }
+    assert_eq!(writes_served(&h), writes, "no write served for bad input");
+}

@@ -52,7 +52,12 @@ async fn by_default_plans_budget_transactions_and_undo_are_listed_and_nothing_el
             assert!(names.iter().any(|n| n == wanted), "{era:?}: {wanted}");
         }
         let left_out = registry_in(
-            &[Toolset::Setup, Toolset::Schedules, Toolset::Analysis],
+            &[
+                Toolset::Setup,
+                Toolset::Statements,
+                Toolset::Schedules,
+                Toolset::Analysis,
+            ],
             true,
         );
         assert!(left_out.contains(&"forecast_balance".to_string()));
@@ -229,7 +234,7 @@ async fn the_dynamic_mode_starts_small_and_enables_a_toolset_for_the_session() {
         "{refused}"
     );
     let lines = said(&h, "list_toolsets", json!({})).await;
-    assert_eq!(lines.lines().count(), 7, "{lines}");
+    assert_eq!(lines.lines().count(), 8, "{lines}");
     assert!(lines.contains("analysis: trends, forecasts"), "{lines}");
     assert!(lines.contains("(7 tools, not enabled)"), "{lines}");
 

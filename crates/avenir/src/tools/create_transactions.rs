@@ -39,6 +39,9 @@ pub struct NewItem {
     pub payee_name: String,
     pub memo: Option<String>,
     pub category_id: Option<String>,
+    /// The id YNAB's own imports recognise (`import_statement`'s lines); none for an entry by
+    /// hand.
+    pub import_id: Option<String>,
 }
 
 impl NewItem {
@@ -81,6 +84,25 @@ pub struct Creation {
     created_ids: Vec<String>,
     /// The import ids YNAB found already used, once applied.
     duplicate_import_ids: Vec<String>,
+}
+
+impl CreateTransactions {
+    /// This tool with nothing of its own to create, for a write whose change is a creation too
+    /// (`import_statement`): its `ConfirmedWrite::write` writes any proposed creation.
+    pub(super) fn writer(account_id: &str) -> Self {
+        CreateTransactions {
+            account_id: account_id.to_string(),
+            items: Vec::new(),
+            approved: false,
+        }
+    }
+}
+
+impl Creation {
+    /// How many transactions it creates.
+    pub fn count(&self) -> usize {
+        self.items.len()
+    }
 }
 
 crate::tool_args! {
@@ -188,6 +210,7 @@ confirms. undo_operation deletes them."
                 payee_name: item.payee_name.0,
                 memo: item.memo.map(|m| m.0).filter(|m| !m.is_empty()),
                 category_id: item.category_id.filter(|c| !c.is_empty()),
+                import_id: None,
             })
             .collect();
         Ok(CreateTransactions {
@@ -231,79 +254,22 @@ impl ConfirmedWrite for CreateTransactions {
         let today = context.settings.today();
         let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
         self.check_items(today, &index)?;
-        let category = |id: Option<&str>| id.and_then(|id| index.visible_name(id)).map(safe);
-        let preview: Vec<PreviewItem> = self
-            .items
-            .iter()
-            .map(|i| PreviewItem {
-                date: i.date_label(),
-                amount: Amount(i.amount),
-                payee: safe(&i.payee_name),
-                category: category(i.category_id.as_deref()),
-                memo: i.memo.as_deref().map(safe),
-            })
-            .collect();
-        let fmt = MoneyFormat::of(plan.currency_format.as_ref());
-        let account_name = safe(&account.name);
-        let lines = self
-            .items
-            .iter()
-            .map(|i| {
-                format!(
-                    "- {} {} {} ({})",
-                    i.date_label(),
-                    safe(&i.payee_name),
-                    fmt.plain(i.amount),
-                    category(i.category_id.as_deref()).unwrap_or_else(|| "no category".to_string())
-                )
-            })
-            .collect();
-        let question = crate::confirm::question(
-            format!(
-                "Create {} transaction(s) on {account_name}?",
-                self.items.len()
-            ),
-            lines,
+        let title = format!(
+            "Create {} transaction(s) on {}?",
+            self.items.len(),
+            safe(&account.name)
         );
-        let subject = json!({
-            "account": account.id, "approved": self.approved,
-            "items": order_free(self.items.iter().map(NewItem::subject_item).collect())
-        });
-        Ok(Prepared::Change(Proposal {
-            plan_id: snapshot.id().to_string(),
-            subject,
-            question,
-            change: Creation {
-                account_id: account.id.clone(),
-                account: account_name,
-                approved: self.approved,
-                items: self.items.clone(),
-                preview,
-                knowledge: snapshot.server_knowledge,
-                created_ids: Vec::new(),
-                duplicate_import_ids: Vec::new(),
-            },
-        }))
+        Ok(propose(
+            &snapshot,
+            account,
+            &self.items,
+            self.approved,
+            title,
+        ))
     }
 
-    /// D31: the account, and a digest of each item salted at random, never the item itself;
-    /// with the knowledge the plan had, so a recovery reads only what changed since.
     fn intent_details(&self, change: &Creation) -> Value {
-        let salt = crate::random::hex::<16>();
-        let digests: Vec<String> = change
-            .items
-            .iter()
-            .map(|i| digest(Some(&salt), &i.subject_item()))
-            .collect();
-        to_details(&CreateIntended {
-            approved: change.approved,
-            recognition: Recognition {
-                account_id: change.account_id.clone(),
-                item_digests: digests,
-                digest_salt: Some(salt),
-                server_knowledge: Some(change.knowledge),
-            },
-        })
+        intent(change)
     }
 
     /// The creation, with the ids YNAB gave and the duplicate import ids it found.
@@ -325,6 +291,7 @@ impl ConfirmedWrite for CreateTransactions {
                 category_id: i.category_id.clone(),
                 cleared: Some("cleared".into()),
                 approved: Some(change.approved),
+                import_id: i.import_id.clone(),
                 ..NewTransaction::default()
             })
             .collect();
@@ -351,11 +318,91 @@ impl ConfirmedWrite for CreateTransactions {
     }
 
     fn details(&self, change: &Creation) -> CreationDetails {
-        CreationDetails {
-            account: change.account.clone(),
-            transactions: change.preview.clone(),
-            created_ids: change.created_ids.clone(),
-            duplicate_import_ids: change.duplicate_import_ids.clone(),
-        }
+        details(change)
+    }
+}
+
+/// The proposal of `items` on `account`, its question opening with `title` (checked already).
+pub(super) fn propose(
+    snapshot: &PlanSnapshot,
+    account: &ynab::models::Account,
+    items: &[NewItem],
+    approved: bool,
+    title: String,
+) -> Prepared<Creation> {
+    let plan = &snapshot.plan;
+    let index = CategoryIndex::new(&plan.category_groups, &plan.categories);
+    let category = |id: Option<&str>| id.and_then(|id| index.visible_name(id)).map(safe);
+    let preview: Vec<PreviewItem> = items
+        .iter()
+        .map(|i| PreviewItem {
+            date: i.date_label(),
+            amount: Amount(i.amount),
+            payee: safe(&i.payee_name),
+            category: category(i.category_id.as_deref()),
+            memo: i.memo.as_deref().map(safe),
+        })
+        .collect();
+    let fmt = MoneyFormat::of(plan.currency_format.as_ref());
+    let lines = items
+        .iter()
+        .map(|i| {
+            format!(
+                "- {} {} {} ({})",
+                i.date_label(),
+                safe(&i.payee_name),
+                fmt.plain(i.amount),
+                category(i.category_id.as_deref()).unwrap_or_else(|| "no category".to_string())
+            )
+        })
+        .collect();
+    let subject = json!({
+        "account": account.id, "approved": approved,
+        "items": order_free(items.iter().map(NewItem::subject_item).collect())
+    });
+    Prepared::Change(Proposal {
+        plan_id: snapshot.id().to_string(),
+        subject,
+        question: crate::confirm::question(title, lines),
+        change: Creation {
+            account_id: account.id.clone(),
+            account: safe(&account.name),
+            approved,
+            items: items.to_vec(),
+            preview,
+            knowledge: snapshot.server_knowledge,
+            created_ids: Vec::new(),
+            duplicate_import_ids: Vec::new(),
+        },
+    })
+}
+
+/// D31: the account, and a digest of each item salted at random, never the item itself; with the
+/// knowledge the plan had, so a recovery reads only what changed since.
+pub(super) fn intent(change: &Creation) -> Value {
+    let salt = crate::random::hex::<16>();
+    let digests: Vec<String> = change
+        .items
+        .iter()
+        .map(|i| digest(Some(&salt), &i.subject_item()))
+        .collect();
+    to_details(&CreateIntended {
+        approved: change.approved,
+        recognition: Recognition {
+            account_id: change.account_id.clone(),
+            item_digests: digests,
+            digest_salt: Some(salt),
+            server_knowledge: Some(change.knowledge),
+        },
+    })
+}
+
+/// The answer's fields for `change`.
+pub(super) fn details(change: &Creation) -> CreationDetails {
+    CreationDetails {
+        account: change.account.clone(),
+        transactions: change.preview.clone(),
+        created_ids: change.created_ids.clone(),
+        duplicate_import_ids: change.duplicate_import_ids.clone(),
     }
 }

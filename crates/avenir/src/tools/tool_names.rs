@@ -62,8 +62,8 @@ mod tests {
         }
         assert_eq!(
             WRITE_TOOLS.len(),
-            25,
-            "the reference's 14 and issue 11's 11 so far"
+            26,
+            "the reference's 14, issue 11's 11 and issue 25's import_statement"
         );
         assert!(READ_TOOLS.contains(&"list_plans"));
         assert!(WRITE_TOOLS.contains(&"delete_transactions"), "issue 11");

@@ -4,8 +4,8 @@
 //!
 //! The default is what people ask a budgeting agent most: reading the plan, categorising and
 //! fixing transactions, budgeting, and undo. Reorganising the plan (new categories and accounts,
-//! merging payees), schedules and the longer analyses are one word away (`default,setup`, or
-//! `all`).
+//! merging payees), bank statement files, schedules and the longer analyses are one word away
+//! (`default,statements`, or `all`).
 
 /// A named group of tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -18,6 +18,8 @@ pub enum Toolset {
     Budget,
     /// Finding, categorising, approving and fixing transactions.
     Transactions,
+    /// The bank's own statement file: compared with an account, its missing lines imported.
+    Statements,
     /// Scheduled transactions and recurring charges.
     Schedules,
     /// Trends, forecasts, debt payoff, net worth, runway, savings rate, age of money.
@@ -28,11 +30,12 @@ pub enum Toolset {
 
 impl Toolset {
     /// Every toolset, in the order they are listed.
-    pub const ALL: [Toolset; 7] = [
+    pub const ALL: [Toolset; 8] = [
         Toolset::Plans,
         Toolset::Setup,
         Toolset::Budget,
         Toolset::Transactions,
+        Toolset::Statements,
         Toolset::Schedules,
         Toolset::Analysis,
         Toolset::Undo,
@@ -53,6 +56,7 @@ impl Toolset {
             Toolset::Setup => "setup",
             Toolset::Budget => "budget",
             Toolset::Transactions => "transactions",
+            Toolset::Statements => "statements",
             Toolset::Schedules => "schedules",
             Toolset::Analysis => "analysis",
             Toolset::Undo => "undo",
@@ -66,6 +70,9 @@ impl Toolset {
             Toolset::Setup => "creating, renaming and merging categories, payees and accounts",
             Toolset::Budget => "the month's budget: assigned, spent, available; moving money",
             Toolset::Transactions => "finding, categorising, approving and fixing transactions",
+            Toolset::Statements => {
+                "a bank statement file compared with an account, its missing lines imported"
+            }
             Toolset::Schedules => "scheduled transactions and recurring charges",
             Toolset::Analysis => {
                 "trends, forecasts, debt payoff, net worth, runway, savings rate, age of money"
@@ -179,6 +186,10 @@ mod tests {
         let error = Toolsets::parse("budget,reports").expect_err("no such toolset");
         let said = error.to_string();
         assert!(said.contains("\"reports\" is not a toolset"), "{said}");
-        assert!(said.contains("plans, setup, budget, transactions, schedules, analysis, undo"));
+        assert!(
+            said.contains(
+                "plans, setup, budget, transactions, statements, schedules, analysis, undo"
+            )
+        );
     }
 }
