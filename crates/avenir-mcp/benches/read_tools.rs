@@ -40,6 +40,48 @@ fn arguments(tool: &str) -> Value {
     }
 }
 
+/// Lines of the statement `compare_statement` is measured with.
+const STATEMENT_LINES: usize = 10_000;
+
+/// `compare_statement`'s arguments: a CSV statement of `lines` lines for the account with the
+/// most transactions — each of its transactions as the bank would list it, then lines of amounts
+/// it never had (all missing in YNAB) up to `lines`.
+fn statement_of(plan: &ynab::models::PlanDetail, lines: usize) -> Value {
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for t in plan.transactions.iter().filter(|t| !t.deleted) {
+        *counts.entry(&*t.account_id).or_default() += 1;
+    }
+    let account = counts
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map(|(a, _)| a.to_string())
+        .unwrap_or_default();
+    let mut csv = String::from("Date,Amount,Payee\n");
+    let mut written = 0;
+    for t in plan
+        .transactions
+        .iter()
+        .filter(|t| !t.deleted && *t.account_id == *account)
+        .take(lines)
+    {
+        csv.push_str(&format!(
+            "{},{},BANK LABEL\n",
+            &*t.date,
+            avenir::money::units(t.amount)
+        ));
+        written += 1;
+    }
+    for n in written..lines {
+        csv.push_str(&format!(
+            "2026-09-{:02},-{}.{:02},FEE\n",
+            n % 24 + 1,
+            90_000 + n / 100,
+            n % 100
+        ));
+    }
+    json!({"plan_id": "last-used", "account_id": account, "statement": csv})
+}
+
 #[derive(serde::Deserialize)]
 struct Envelope {
     data: ExportData,
@@ -119,10 +161,30 @@ fn main() {
         println!("plan: {transactions} transactions; sandbox {}", sandbox_args.join(" "));
         println!("first load (request, parse, build): {}", ms(first));
 
+        let statement = {
+            let snapshot = context.plans.read(&plan_id).await.expect("plan");
+            statement_of(&snapshot.plan, STATEMENT_LINES)
+        };
+        let text = statement["statement"].as_str().unwrap_or_default().to_string();
+        let mut parses = Vec::new();
+        for _ in 0..runs {
+            let start = Instant::now();
+            let read = avenir::statement::read_text(&text, &Default::default());
+            parses.push(start.elapsed());
+            assert!(read.is_ok(), "the statement reads");
+        }
+        println!(
+            "statement of {STATEMENT_LINES} lines: read (CSV to lines) median {}",
+            ms(median(parses))
+        );
         let registry = avenir::tools::registry();
         let mut rows = Vec::new();
         for spec in registry.iter().filter(|s| s.read_only) {
-            let arguments: Map<String, Value> = match arguments(spec.name) {
+            let arguments = match spec.name {
+                "compare_statement" => statement.clone(),
+                name => arguments(name),
+            };
+            let arguments: Map<String, Value> = match arguments {
                 Value::Object(map) => map,
                 _ => Map::new(),
             };

@@ -145,28 +145,39 @@ fn same_amount(lines: &[Entry], ledger: &[Entry], taken: &Taken, words: &Words) 
 }
 
 /// Pass 3's candidates: a free line and a free transaction whose payees look alike, with a
-/// different amount within the window (rank 0) or the same amount further apart (rank 1).
+/// different amount within the window (rank 0) or the same amount further apart (rank 1). Alike
+/// payees share a word, so only the transactions sharing one of the line's words are looked at.
 fn alike(lines: &[Entry], ledger: &[Entry], taken: &Taken, words: &Words) -> Vec<Candidate> {
-    let mut free: Vec<usize> = (0..ledger.len())
-        .filter(|t| !taken.ledger.contains(t))
-        .collect();
-    free.sort_unstable_by_key(|&t| ledger[t].date);
+    let mut by_word: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (t, set) in words.1.iter().enumerate() {
+        if !taken.ledger.contains(&t) {
+            for word in set {
+                by_word.entry(word.as_str()).or_default().push(t);
+            }
+        }
+    }
     let mut pairs = Vec::new();
     for (l, line) in lines.iter().enumerate() {
         if taken.lines.contains(&l) {
             continue;
         }
-        let earliest = line.date - chrono::Duration::days(DATE_MISMATCH_DAYS);
-        let start = free.partition_point(|&t| ledger[t].date < earliest);
-        for &t in &free[start..] {
+        let mut near: Vec<usize> = words
+            .0
+            .get(l)
+            .into_iter()
+            .flatten()
+            .filter_map(|w| by_word.get(w.as_str()))
+            .flatten()
+            .copied()
+            .collect();
+        near.sort_unstable();
+        near.dedup();
+        for t in near {
             let entry = &ledger[t];
             let apart = days(line, entry);
-            if entry.date > line.date && apart > DATE_MISMATCH_DAYS {
-                break;
-            }
-            let rank = match (line.amount == entry.amount, apart <= WINDOW_DAYS) {
-                (false, true) => 0,
-                (true, false) => 1,
+            let rank = match (line.amount == entry.amount, apart) {
+                (false, a) if a <= WINDOW_DAYS => 0,
+                (true, a) if a > WINDOW_DAYS && a <= DATE_MISMATCH_DAYS => 1,
                 _ => continue,
             };
             let like = words.likeness(l, t);
@@ -227,12 +238,15 @@ impl Words {
     }
 }
 
-/// A payee's words of three characters or more, after merchant normalisation.
+/// A payee's words: upper-cased, of three characters or more and not all digits — what is left
+/// of a bank label once card numbers, dates and references (runs of digits) are set aside. Simpler
+/// than the merchant rules (`logic::merchant`), and enough to tell two labels of one shop: it runs
+/// on every line of a statement of thousands.
 fn words(payee: &str) -> HashSet<String> {
-    super::merchant::merchant(payee)
+    payee
         .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() >= 3)
-        .map(str::to_string)
+        .filter(|w| w.chars().count() >= 3 && !w.chars().all(|c| c.is_numeric()))
+        .map(str::to_uppercase)
         .collect()
 }
 

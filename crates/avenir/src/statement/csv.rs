@@ -102,8 +102,9 @@ fn records(text: &str, delimiter: u8) -> Result<Vec<Record>, StatementError> {
 fn choose(text: &str, options: &ReadOptions) -> Result<Table, StatementError> {
     let mut best: Option<(usize, usize, Table)> = None;
     let mut fallback: Option<(usize, usize, Vec<Record>)> = None;
+    let head = head(text);
     for delimiter in [b';', b'\t', b','] {
-        let records = records(text, delimiter)?;
+        let records = records(head, delimiter)?;
         match locate(&records, options.columns.as_ref()) {
             Some((header, start, columns, guessed)) => {
                 let width = records
@@ -142,8 +143,40 @@ fn choose(text: &str, options: &ReadOptions) -> Result<Table, StatementError> {
         }
     }
     match best {
-        Some((_, _, table)) => Ok(table),
+        Some((_, _, table)) if head.len() == text.len() => Ok(table),
+        Some((_, _, table)) => whole(text, table.delimiter, options),
         None => Err(not_found(fallback.map(|(_, w, r)| (w, r)), options)),
+    }
+}
+
+/// Lines the delimiter is chosen on: the header is within the first [`HEADER_ROWS`] rows, and
+/// the table's shape shows long before the end of a large file, which is then read once.
+const SNIFF_LINES: usize = 2 * HEADER_ROWS;
+
+/// The first [`SNIFF_LINES`] lines of `text`.
+fn head(text: &str) -> &str {
+    match text.match_indices('\n').nth(SNIFF_LINES) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    }
+}
+
+/// The whole of `text` read with the delimiter its first lines chose.
+fn whole(text: &str, delimiter: u8, options: &ReadOptions) -> Result<Table, StatementError> {
+    let records = records(text, delimiter)?;
+    match locate(&records, options.columns.as_ref()) {
+        Some((header, start, columns, guessed)) => Ok(Table {
+            delimiter,
+            records,
+            header,
+            start,
+            columns,
+            guessed,
+        }),
+        None => {
+            let (_, width) = regularity(&records);
+            Err(not_found(Some((width, records)), options))
+        }
     }
 }
 
