@@ -10,7 +10,9 @@
 //! ids). It is journaled as a creation: `undo_operation` deletes what it created.
 
 use super::create_transactions::{Creation, CreationDetails, NewItem, details, intent, propose};
-use super::statement_input::{ColumnsArg, DateOrderArg, DecimalArg, Source, check, compared, read};
+use super::statement_input::{
+    ColumnsArg, DateOrderArg, DecimalArg, Source, account, check, compared, read,
+};
 use super::{ConfirmedTool, PlanId, ToolError, create_transactions};
 use crate::confirm::{ConfirmedWrite, Prepared, Proposal, Undoable, WriteFailure, Written};
 use crate::context::Context;
@@ -101,7 +103,7 @@ impl ImportStatement {
     ) -> Result<Vec<NewItem>, ToolError> {
         let statement = read(self.source(), context.settings.hosted)?;
         let plan = &snapshot.plan;
-        let account = account(snapshot, &self.account_id)?;
+        let account = account(&snapshot.plan, &self.account_id)?;
         check(&statement, account, plan)?;
         let compared = compared(statement, plan, &account.id);
         let today = context.settings.today();
@@ -131,23 +133,6 @@ impl ImportStatement {
     }
 }
 
-fn account<'a>(
-    snapshot: &'a PlanSnapshot,
-    account_id: &str,
-) -> Result<&'a ynab::models::Account, ToolError> {
-    snapshot
-        .plan
-        .accounts
-        .iter()
-        .find(|a| a.id == account_id && !a.deleted)
-        .ok_or_else(|| {
-            ToolError::Refused(format!(
-                "No account {} in this plan: take an id from list_accounts.",
-                crate::text::quoted(account_id)
-            ))
-        })
-}
-
 /// The bank's text as YNAB keeps it: the display rule, cut to YNAB's length.
 fn cut(text: &str, most: usize) -> String {
     crate::text::uncut(text).chars().take(most).collect()
@@ -171,7 +156,7 @@ impl ConfirmedWrite for ImportStatement {
         snapshot: Arc<PlanSnapshot>,
     ) -> Result<Prepared<Creation>, ToolError> {
         let items = self.missing(context, &snapshot)?;
-        let account = account(&snapshot, &self.account_id)?;
+        let account = account(&snapshot.plan, &self.account_id)?;
         let title = format!(
             "Import {} statement line(s) missing from {}?",
             items.len(),

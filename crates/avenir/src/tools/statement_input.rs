@@ -253,6 +253,23 @@ fn file_bytes(path: &str) -> Result<Vec<u8>, ToolError> {
     })
 }
 
+/// The account `account_id` names in the plan read, or the sentence that says to take one from
+/// `list_accounts`.
+pub fn account<'a>(
+    plan: &'a PlanDetail,
+    account_id: &str,
+) -> Result<&'a ynab::models::Account, ToolError> {
+    plan.accounts
+        .iter()
+        .find(|a| a.id == account_id && !a.deleted)
+        .ok_or_else(|| {
+            ToolError::Refused(format!(
+                "No account {} in this plan: take an id from list_accounts.",
+                crate::text::quoted(account_id)
+            ))
+        })
+}
+
 /// Refuses a statement of another currency than the plan's, or of another account than
 /// `account` when the account's name or note carries a number the statement contradicts.
 pub fn check(statement: &Statement, account: &Account, plan: &PlanDetail) -> Result<(), ToolError> {
