@@ -149,8 +149,8 @@ lists the differences{import}."
         ));
     } else {
         lines.push(
-            "YNAB does not match the bank: the `statements` toolset compares the bank's statement \
-file (AVENIR_MCP_TOOLSETS)."
+            "YNAB does not match the bank: the `statements` toolset, not listed here, compares \
+the bank's statement file."
                 .into(),
         );
     }
