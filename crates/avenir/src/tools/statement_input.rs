@@ -17,73 +17,59 @@ use serde_json::Value;
 use std::borrow::Cow;
 use ynab::models::{Account, Milliunits, PlanDetail, TransactionSummary as Transaction};
 
-/// `day_first` or `month_first`: how to read a CSV's dates such as 03/04/2026. (Its schema names
-/// no `enum`: the argument's description gives the two words, and an optional enum would list
-/// `null` among them.)
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DateOrderArg(pub DateOrder);
+/// A reading choice the caller settles by a word (`date_order`, `decimal`), as the reader spells
+/// it (`DateOrder::from_arg`, `Decimal::from_arg`).
+pub trait Word: Copy {
+    /// The words it takes, as a sentence lists them.
+    const WORDS: &'static str;
+    fn from_word(word: &str) -> Option<Self>;
+}
 
-impl ArgField for DateOrderArg {
-    const GIVE: &'static str = "'day_first' or 'month_first'";
-
-    fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
-        let given = String::present(name, value)?;
-        DateOrder::from_arg(&given)
-            .map(DateOrderArg)
-            .ok_or_else(|| {
-                ArgError::at(
-                    name,
-                    format!(
-                        "must be 'day_first' or 'month_first', got {}.",
-                        crate::text::quoted(&given)
-                    ),
-                )
-                .into()
-            })
+impl Word for DateOrder {
+    const WORDS: &'static str = "'day_first' or 'month_first'";
+    fn from_word(word: &str) -> Option<Self> {
+        DateOrder::from_arg(word)
     }
 }
 
-impl JsonSchema for DateOrderArg {
-    fn inline_schema() -> bool {
-        true
-    }
-    fn schema_name() -> Cow<'static, str> {
-        "DateOrder".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "string"})
+impl Word for Decimal {
+    const WORDS: &'static str = "'comma' or 'point'";
+    fn from_word(word: &str) -> Option<Self> {
+        Decimal::from_arg(word)
     }
 }
 
-/// `comma` or `point`: a CSV's decimal mark, when no amount of the file shows it (a schema
-/// without `enum`, as [`DateOrderArg`]'s).
+/// An argument that is one of `T`'s words. Its schema names no `enum`: the argument's description
+/// gives the words, and an optional enum would list `null` among them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DecimalArg(pub Decimal);
+pub struct WordArg<T>(pub T);
 
-impl ArgField for DecimalArg {
-    const GIVE: &'static str = "'comma' or 'point'";
+/// How to read a CSV's dates such as 03/04/2026.
+pub type DateOrderArg = WordArg<DateOrder>;
+/// A CSV's decimal mark, when no amount of the file shows it.
+pub type DecimalArg = WordArg<Decimal>;
+
+impl<T: Word> ArgField for WordArg<T> {
+    const GIVE: &'static str = T::WORDS;
 
     fn present(name: &str, value: &Value) -> Result<Self, InvalidArgument> {
         let given = String::present(name, value)?;
-        Decimal::from_arg(&given).map(DecimalArg).ok_or_else(|| {
+        T::from_word(&given).map(WordArg).ok_or_else(|| {
             ArgError::at(
                 name,
-                format!(
-                    "must be 'comma' or 'point', got {}.",
-                    crate::text::quoted(&given)
-                ),
+                format!("must be {}, got {}.", T::WORDS, crate::text::quoted(&given)),
             )
             .into()
         })
     }
 }
 
-impl JsonSchema for DecimalArg {
+impl<T: Word> JsonSchema for WordArg<T> {
     fn inline_schema() -> bool {
         true
     }
     fn schema_name() -> Cow<'static, str> {
-        "Decimal".into()
+        "Word".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({"type": "string"})
