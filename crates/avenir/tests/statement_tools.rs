@@ -371,3 +371,181 @@ async fn a_stale_answer_is_refused_and_bad_input_writes_nothing() {
     }
     assert_eq!(writes_served(&h), writes, "no write served for bad input");
 }
+
+/// Each live transaction of the demo's Checking: id → cleared status.
+async fn statuses(h: &Harness) -> std::collections::BTreeMap<String, String> {
+    common::live_transactions(h, &id("demo-budget"))
+        .await
+        .into_iter()
+        .filter(|t| t.account_id == checking())
+        .map(|t| (t.id.to_string(), t.cleared))
+        .collect()
+}
+
+/// YNAB's cleared balance of the demo's Checking, in milliunits.
+async fn cleared_balance(h: &Harness) -> i64 {
+    common::live_transactions(h, &id("demo-budget"))
+        .await
+        .into_iter()
+        .filter(|t| t.account_id == checking() && t.cleared != "uncleared")
+        .map(|t| t.amount)
+        .sum()
+}
+
+#[tokio::test]
+async fn reconcile_happens_only_when_the_closing_balance_agrees_and_undo_puts_it_all_back() {
+    let asker = common::Asker::new(common::Reply::Yes);
+    let mut options = Options::new(Era::Modern);
+    options.asker = Some(asker.clone());
+    let h = start_options(options).await;
+    let args = json!({"plan_id": "last-used", "account_id": checking(),
+                      "statement": sample_text("checking.camt053.xml"), "reconcile": true});
+    let before = statuses(&h).await;
+
+    // The duplicate MARKET FRESH −71.86 stays in YNAB: importing the two lines leaves YNAB 71.86
+    // short of the bank, so the account is not reconciled, and the person is told before saying yes.
+    let done = h.ok("import_statement", args.clone()).await;
+    assert_eq!(done["status"], "applied", "{done}");
+    let question = asker.questions().last().cloned().unwrap_or_default();
+    assert!(
+        question.starts_with("Import 2 statement line(s) missing from Checking?\n"),
+        "{question}"
+    );
+    assert!(
+        question.ends_with("- the account is NOT reconciled: YNAB would still differ from the bank's closing balance of 3385.56 by 71.86"),
+        "{question}"
+    );
+    assert_eq!(done["reconcile"]["reconciled"], false, "{done}");
+    assert_eq!(done["reconcile"]["gap_left"], 71.86);
+    assert_eq!(done["reconcile"]["extra_cleared_in_ynab"], 71.86);
+    let after = statuses(&h).await;
+    assert_eq!(after.len(), before.len() + 2, "the two lines are imported");
+    assert!(
+        before
+            .iter()
+            .all(|(id, status)| after.get(id) == Some(status)),
+        "nothing reconciled"
+    );
+    let op = done["operation_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let undone = h.ok("undo_operation", json!({"operation_id": op})).await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    assert_eq!(statuses(&h).await, before);
+
+    // The person deletes the duplicate: now the closing balance agrees once imported.
+    let compared = h
+        .ok(
+            "compare_statement",
+            json!({"account_id": checking(), "statement": sample_text("checking.camt053.xml")}),
+        )
+        .await;
+    let duplicate = compared["extra_in_ynab"][0]["transaction_id"].clone();
+    let deleted = h
+        .ok(
+            "delete_transactions",
+            json!({"transaction_ids": [duplicate]}),
+        )
+        .await;
+    assert_eq!(deleted["status"], "applied", "{deleted}");
+    let before = statuses(&h).await;
+    let done = h.ok("import_statement", args.clone()).await;
+    assert_eq!(done["status"], "applied", "{done}");
+    let question = asker.questions().last().cloned().unwrap_or_default();
+    assert!(
+        question.starts_with(
+            "Import 2 statement line(s) missing from Checking and reconcile it with the bank?\n"
+        ),
+        "{question}"
+    );
+    let op = done["operation_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(
+        done["message"],
+        format!(
+            "Imported, and the account reconciled at the bank's closing balance of 3385.56. suggest_categories lists the new lines for a category; they wait for approval in YNAB. undo_operation with operation_id {op} deletes them."
+        )
+    );
+    assert_eq!(done["reconcile"]["reconciled"], true, "{done}");
+    let after = statuses(&h).await;
+    assert_eq!(cleared_balance(&h).await, 3_385_560, "at the bank's figure");
+    assert!(
+        after.values().all(|s| s != "cleared"),
+        "every cleared transaction is reconciled: {after:?}"
+    );
+    assert_eq!(
+        after.values().filter(|s| *s == "reconciled").count(),
+        before.values().filter(|s| *s != "uncleared").count() + 2,
+        "the imported lines too"
+    );
+    let journal = common::journal_lines(&h);
+    let line = journal
+        .iter()
+        .rev()
+        .find(|l| l["operation_id"] == op.as_str());
+    assert_eq!(
+        line.map(|l| l["kind"].clone()),
+        Some(json!("reconcile")),
+        "{journal:?}"
+    );
+
+    // Undo deletes the two lines and puts every status back.
+    let undone = h.ok("undo_operation", json!({"operation_id": op})).await;
+    assert_eq!(undone["status"], "applied", "{undone}");
+    assert_eq!(statuses(&h).await, before);
+}
+
+#[tokio::test]
+async fn an_imported_line_of_a_known_payee_comes_with_its_category_for_apply_categories() {
+    let h = start(Era::Modern, true).await;
+    // The sample, and a RAIL CO ticket the bank posted that YNAB lacks.
+    let statement = format!(
+        "{}24.09.2026;24.09.2026;RAIL CO;-12,00;3.373,56\n",
+        sample_text("checking.csv")
+    );
+    let args = json!({"plan_id": "last-used", "account_id": checking(), "statement": statement});
+    let preview = h.ok("import_statement", args.clone()).await;
+    assert_eq!(preview["status"], "confirmation_required", "{preview}");
+    let suggested = preview["suggested_categories"].clone();
+    assert_eq!(suggested.as_array().map(Vec::len), Some(1), "{preview}");
+    let line = suggested[0]["line"].as_u64().unwrap_or(u64::MAX) as usize;
+    assert_eq!(
+        preview["transactions"][line]["payee"], "RAIL CO",
+        "{preview}"
+    );
+    assert_eq!(suggested[0]["category_name"], "Transport");
+    assert_eq!(suggested[0]["confidence"], 1.0);
+    assert!(suggested[0]["transaction_id"].is_null(), "not created yet");
+    let done = h
+        .ok(
+            "import_statement",
+            common::with_code(args, &preview["confirmation"]),
+        )
+        .await;
+    assert_eq!(done["status"], "applied", "{done}");
+    assert!(
+        done["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(" suggested_categories already names one for 1 of them: ask the user, then apply_categories.")),
+        "{done}"
+    );
+    let suggested = &done["suggested_categories"][0];
+    let created = &done["created_ids"][line];
+    assert_eq!(&suggested["transaction_id"], created, "{done}");
+
+    // What an agent does with it: apply_categories with the pair, and the line has its category.
+    let category = suggested["category_id"].clone();
+    let apply = json!({"plan_id": "last-used",
+                       "assignments": [{"transaction_id": created, "category_id": category}]});
+    let applied = common::confirmed(&h, false, "apply_categories", apply).await;
+    assert_eq!(applied["status"], "applied", "{applied}");
+    let now = common::live_transactions(&h, &id("demo-budget")).await;
+    let line = now.iter().find(|t| Some(t.id.as_str()) == created.as_str());
+    assert_eq!(
+        line.and_then(|t| t.category_id.clone()).as_deref(),
+        category.as_str()
+    );
+}

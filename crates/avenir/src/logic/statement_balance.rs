@@ -30,6 +30,14 @@ pub struct Gap {
     pub older: Milliunits,
 }
 
+impl Gap {
+    /// What is left of the gap once the missing lines are in YNAB and the matched ones cleared:
+    /// 0 when the account then agrees with the bank's closing balance.
+    pub fn after_import(&self) -> Milliunits {
+        self.total - self.missing_in_ynab - self.not_cleared_in_ynab
+    }
+}
+
 /// A transaction as the balance sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Counted {
@@ -129,6 +137,9 @@ mod tests {
         assert_eq!(gap.cleared_after_statement, 12_000);
         assert_eq!(gap.older, 0);
         assert_eq!(gap.total, closing - cleared);
+        // Importing the fee and clearing the -20.00 leaves the -33.00, the duplicate and what
+        // was cleared after the statement.
+        assert_eq!(gap.after_import(), 3_000 + 71_860 + 12_000);
     }
 
     #[test]

@@ -291,7 +291,8 @@ needs attention."
 /// When the bank's statement file is at hand: compare it, and import what is missing.
 fn statement_step(tools: &ToolsInBuild<'_>, account_id: &str) -> String {
     let import = if tools.has("import_statement") {
-        "; `import_statement` adds the lines missing in YNAB once I agree to its preview"
+        "; `import_statement` adds the lines missing in YNAB once I agree to its preview, and \
+with reconcile=true also reconciles the account if its closing balance then agrees"
     } else {
         ""
     };

@@ -103,6 +103,16 @@ impl Creation {
     pub fn count(&self) -> usize {
         self.items.len()
     }
+
+    /// The ids YNAB gave, once applied.
+    pub fn created_ids(&self) -> &[String] {
+        &self.created_ids
+    }
+
+    /// The import ids YNAB found already used, once applied: those lines were not created.
+    pub fn duplicate_import_ids(&self) -> &[String] {
+        &self.duplicate_import_ids
+    }
 }
 
 crate::tool_args! {
@@ -295,11 +305,24 @@ impl ConfirmedWrite for CreateTransactions {
                 ..NewTransaction::default()
             })
             .collect();
-        let saved = context
-            .plans
-            .client()
+        let client = context.plans.client();
+        let mut saved = client
             .create_transactions(&proposal.plan_id, &transactions)
             .await?;
+        if !saved.duplicate_import_ids.is_empty() {
+            let again = without_refused_import_ids(&transactions, &saved.duplicate_import_ids);
+            let more = client
+                .create_transactions(&proposal.plan_id, &again)
+                .await
+                .map_err(|e| second_create_failed(saved.transaction_ids.len(), again.len(), e))?;
+            saved.transaction_ids = in_item_order(
+                &transactions,
+                &saved.duplicate_import_ids,
+                saved.transaction_ids,
+                more.transaction_ids,
+            );
+            saved.duplicate_import_ids = more.duplicate_import_ids;
+        }
         let draft = JournalDraft {
             details: to_details(&CreatedIds {
                 transaction_ids: saved.transaction_ids.clone(),
@@ -323,6 +346,46 @@ impl ConfirmedWrite for CreateTransactions {
 }
 
 /// The proposal of `items` on `account`, its question opening with `title` (checked already).
+/// The lines whose import id YNAB refused, to create once more without it. Only a deleted
+/// transaction can hold such an id here — a live one would have matched the line, and the plan
+/// is read again before every write — and YNAB keeps a deleted transaction's import id (a
+/// statement imported, undone, then imported again). Without it, YNAB's own import later
+/// matches the line by amount and date, as it matches a transaction entered by hand.
+fn without_refused_import_ids(all: &[NewTransaction], refused: &[String]) -> Vec<NewTransaction> {
+    all.iter()
+        .filter(|t| t.import_id.as_ref().is_some_and(|i| refused.contains(i)))
+        .map(|t| NewTransaction {
+            import_id: None,
+            ..t.clone()
+        })
+        .collect()
+}
+
+/// The ids of both requests in the order of the items, as the answer lists them: each refused
+/// item's id comes from the second request, the others' from the first, each in turn.
+fn in_item_order(
+    all: &[NewTransaction],
+    refused: &[String],
+    first: Vec<String>,
+    second: Vec<String>,
+) -> Vec<String> {
+    let (mut first, mut second) = (first.into_iter(), second.into_iter());
+    all.iter()
+        .filter_map(|t| match t.import_id.as_ref().is_some_and(|i| refused.contains(i)) {
+            true => second.next(),
+            false => first.next(),
+        })
+        .collect()
+}
+
+/// The second request of [`without_refused_import_ids`] failed: the first one's lines are in.
+fn second_create_failed(created: usize, left: usize, error: ynab::Error) -> WriteFailure {
+    let (WriteFailure::NothingChanged(text) | WriteFailure::Unknown(text)) = error.into();
+    WriteFailure::Unknown(format!(
+        "Half done: {created} transaction(s) were created; {left} whose import ids a deleted transaction still holds were sent again without one, and that failed ({text}). undo_operation deletes what was created; or call again to create the rest."
+    ))
+}
+
 pub(super) fn propose(
     snapshot: &PlanSnapshot,
     account: &ynab::models::Account,
@@ -380,21 +443,26 @@ pub(super) fn propose(
 /// D31: the account, and a digest of each item salted at random, never the item itself; with the
 /// knowledge the plan had, so a recovery reads only what changed since.
 pub(super) fn intent(change: &Creation) -> Value {
+    to_details(&CreateIntended {
+        approved: change.approved,
+        recognition: recognition(change),
+    })
+}
+
+/// How a recovery recognises what `change` creates: a salted digest of each item (D31).
+pub(super) fn recognition(change: &Creation) -> Recognition {
     let salt = crate::random::hex::<16>();
     let digests: Vec<String> = change
         .items
         .iter()
         .map(|i| digest(Some(&salt), &i.subject_item()))
         .collect();
-    to_details(&CreateIntended {
-        approved: change.approved,
-        recognition: Recognition {
-            account_id: change.account_id.clone(),
-            item_digests: digests,
-            digest_salt: Some(salt),
-            server_knowledge: Some(change.knowledge),
-        },
-    })
+    Recognition {
+        account_id: change.account_id.clone(),
+        item_digests: digests,
+        digest_salt: Some(salt),
+        server_knowledge: Some(change.knowledge),
+    }
 }
 
 /// The answer's fields for `change`.

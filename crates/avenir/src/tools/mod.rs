@@ -8,6 +8,7 @@ pub mod month_figures;
 pub mod scheduled_writes;
 pub mod schemas;
 pub mod statement_input;
+pub mod statement_reconcile;
 pub mod tool_names;
 pub mod toolsets;
 pub mod undo_reverts;

@@ -295,9 +295,7 @@ impl ConfirmedWrite for ReconcileAccount {
             account_id: Some(change.account_id.clone()),
             reconciled_ids: change.to_reconcile.clone(),
             adjustment_id: None,
-            item_digests: None,
-            digest_salt: None,
-            server_knowledge: None,
+            ..Reconciled::default()
         };
         if change.adjustment != 0 {
             let adjustment = self.adjustment(change);
@@ -372,9 +370,7 @@ impl ConfirmedWrite for ReconcileAccount {
                 account_id: Some(change.account_id.clone()),
                 reconciled_ids: reconciled,
                 adjustment_id,
-                item_digests: None,
-                digest_salt: None,
-                server_knowledge: None,
+                ..Reconciled::default()
             }),
             ..JournalDraft::default()
         }

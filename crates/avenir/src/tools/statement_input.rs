@@ -172,7 +172,7 @@ fn columns(roles: &mut std::collections::BTreeMap<&str, ColumnRef>) -> Option<Co
 }
 
 /// Where the statement comes from and how to read it: the arguments both tools take.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Source {
     pub statement: Option<String>,
     pub path: Option<String>,

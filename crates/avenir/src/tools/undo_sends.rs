@@ -44,8 +44,13 @@ pub(super) async fn send(
         }
         Revert::Reconcile {
             to_clear,
+            to_unclear,
             adjustment,
-        } => send_reconcile(client, plan, to_clear, adjustment.as_ref()).await,
+            imported,
+        } => {
+            let back = [(to_clear, "cleared"), (to_unclear, "uncleared")];
+            send_reconcile(client, plan, back, adjustment.iter().chain(imported)).await
+        }
         Revert::Category {
             category_id,
             name_now,
@@ -253,32 +258,34 @@ async fn send_update(
 }
 
 /// Mark reconciled transactions cleared again, then delete the adjustment.
-async fn send_reconcile(
+async fn send_reconcile<'a>(
     client: &ynab::Client,
     plan: &str,
-    to_clear: &[String],
-    adjustment: Option<&String>,
+    back: [(&Vec<String>, &str); 2],
+    created: impl Iterator<Item = &'a String>,
 ) -> Result<(), WriteFailure> {
-    if !to_clear.is_empty() {
-        let updates: Vec<TransactionUpdate> = to_clear
-            .iter()
-            .map(|id| TransactionUpdate {
-                id: id.clone(),
-                cleared: Some("cleared".into()),
-                ..TransactionUpdate::default()
-            })
-            .collect();
+    let updates: Vec<TransactionUpdate> = back
+        .iter()
+        .flat_map(|(ids, status)| ids.iter().map(move |id| (id, *status)))
+        .map(|(id, status)| TransactionUpdate {
+            id: id.clone(),
+            cleared: Some(status.into()),
+            ..TransactionUpdate::default()
+        })
+        .collect();
+    if !updates.is_empty() {
         client.update_transactions(plan, &updates).await?;
     }
-    if let Some(adjustment) = adjustment
-        && let Err(error) = client.delete_transaction(plan, adjustment).await
-    {
-        let text = crate::confirm::WriteFailure::from(error);
-        let (crate::confirm::WriteFailure::NothingChanged(text)
-        | crate::confirm::WriteFailure::Unknown(text)) = text;
-        return Err(crate::confirm::WriteFailure::Unknown(format!(
-            "{text} (the transactions are cleared again, the balance adjustment is still there; call undo_operation again to delete it.)"
-        )));
+    let created: Vec<&String> = created.collect();
+    for (done, id) in created.iter().enumerate() {
+        if let Err(error) = client.delete_transaction(plan, id).await {
+            let (WriteFailure::NothingChanged(text) | WriteFailure::Unknown(text)) =
+                WriteFailure::from(error);
+            let left = created.len() - done;
+            return Err(WriteFailure::Unknown(format!(
+                "{text} (the transactions are back to their status before; {left} transaction(s) the reconciliation created are still there; call undo_operation again to delete them.)"
+            )));
+        }
     }
     Ok(())
 }

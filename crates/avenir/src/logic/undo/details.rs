@@ -176,9 +176,10 @@ pub struct CreateIntended {
 }
 
 /// `reconcile`: the account, the transactions marked reconciled, the balance adjustment's id
-/// (`null` until YNAB gave it, or with none) and, in an intent that makes an adjustment, how to
-/// recognise it. The Python server's lines have the same keys.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// (`null` until YNAB gave it, or with none) and, in an intent that creates transactions (an
+/// adjustment, or a statement's lines), how to recognise them. The Python server's lines have
+/// the same keys; `import_statement` adds the three it alone writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reconciled {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
@@ -191,6 +192,19 @@ pub struct Reconciled {
     pub digest_salt: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_knowledge: Option<i64>,
+    /// The statement lines `import_statement` created before reconciling (a journal line).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub imported_ids: Vec<String>,
+    /// The reconciled transactions that were uncleared before: the statement showed them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uncleared_ids: Vec<String>,
+    /// Whether `item_digests` recognise imported lines (else, one balance adjustment).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub imports: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Reconciled {
@@ -226,8 +240,11 @@ pub enum Created {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reconciliation {
     pub reconciled_ids: Vec<String>,
-    pub adjustment_id: Option<String>,
+    /// What it created and cleared on the way, as far as the record names them.
+    pub made: super::Made,
     pub recognition: Option<Recognition>,
+    /// Whether `recognition` finds imported lines (else, the adjustment).
+    pub imports: bool,
 }
 
 /// `target`, as undo reads it: `after` is how the target read once set, `before` how it read

@@ -131,10 +131,12 @@ pub enum Revert {
         payee_id: String,
         name: String,
     },
-    /// Mark reconciled transactions cleared again; delete the adjustment if still there.
+    /// Mark reconciled transactions cleared (or uncleared) again; delete what it created.
     Reconcile {
         to_clear: Vec<String>,
+        to_unclear: Vec<String>,
         adjustment: Option<String>,
+        imported: Vec<String>,
     },
     /// Save the category's target with the fields that restore the previous one.
     Target {
@@ -558,53 +560,84 @@ fn split_ids(id: &str, now: Now) -> (Vec<String>, Vec<String>) {
     }
 }
 
-/// `reconcile`: mark the still-reconciled transactions cleared again and delete the adjustment
-/// if it is still there.
-pub fn reconcile(
-    ids: Vec<String>,
-    adjustment: Option<String>,
-    plan: &PlanDetail,
-    applied: Applied,
-) -> UndoPlan {
-    let (mut to_clear, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
+/// What a reconciliation did besides marking transactions reconciled: undo deletes what it
+/// created and puts the ones it cleared on the way back to uncleared.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Made {
+    /// `reconcile_account`'s balance adjustment.
+    pub adjustment: Option<String>,
+    /// `import_statement`'s lines, created before the account was reconciled.
+    pub imported: Vec<String>,
+    /// Reconciled transactions that were uncleared before (a statement showed them).
+    pub uncleared: Vec<String>,
+}
+
+/// `reconcile`: mark the still-reconciled transactions cleared again (uncleared, for the ones
+/// that were) and delete what the reconciliation created, if still there.
+pub fn reconcile(ids: Vec<String>, made: Made, plan: &PlanDetail, applied: Applied) -> UndoPlan {
+    let (mut back, mut conflicts, mut untouched) = (Vec::new(), Vec::new(), Vec::new());
     for id in ids {
         let status = live_transaction(plan, &id).map(|t| t.cleared.as_str());
-        let gone_adjustment = adjustment.as_ref() == Some(&id) && status.is_none();
+        let gone_adjustment = made.adjustment.as_ref() == Some(&id) && status.is_none();
+        let before = match made.uncleared.contains(&id) {
+            true => "uncleared",
+            false => "cleared",
+        };
         match now(
             status == Some("reconciled"),
-            status == Some("cleared") || gone_adjustment,
+            status == Some(before) || gone_adjustment,
             applied,
         ) {
-            Now::After => to_clear.push(id),
+            Now::After => back.push((id, before)),
             Now::Before => untouched.push(id),
             Now::Changed => conflicts.push(id),
         }
     }
-    let adjustment = adjustment.filter(|a| live_transaction(plan, a).is_some());
-    let reverts = to_clear
+    let live = |id: &String| live_transaction(plan, id).is_some();
+    let adjustment = made.adjustment.filter(live);
+    let imported: Vec<String> = made.imported.into_iter().filter(live).collect();
+    // The count of the question keeps the adjustment among the marked, as the reference does.
+    let question = reconcile_question(&back, adjustment.is_some(), imported.len());
+    let reverts = back
         .iter()
-        .map(|id| json!({"transaction_id": id, "cleared_before": "reconciled", "cleared_after": "cleared"}))
-        .chain(adjustment.iter().map(|a| json!({"delete": a})))
+        .map(|(id, before)| json!({"transaction_id": id, "cleared_before": "reconciled", "cleared_after": before}))
+        .chain(adjustment.iter().chain(&imported).map(|a| json!({"delete": a})))
         .collect();
-    let n = to_clear.len();
-    let question = if adjustment.is_some() {
-        format!(
-            "Undo reconciliation: mark {n} transaction(s) back to cleared and delete the balance adjustment?"
-        )
-    } else {
-        format!("Undo reconciliation: mark {n} transaction(s) back to cleared?")
-    };
-    let empty = to_clear.is_empty() && adjustment.is_none();
+    back.retain(|(id, _)| Some(id) != adjustment.as_ref() && !imported.contains(id));
+    let empty = back.is_empty() && adjustment.is_none() && imported.is_empty();
+    let (to_unclear, to_clear) = back
+        .into_iter()
+        .partition::<Vec<_>, _>(|(_, b)| *b == "uncleared");
     let revert = Revert::Reconcile {
-        to_clear: to_clear
-            .into_iter()
-            .filter(|id| Some(id) != adjustment.as_ref())
-            .collect(),
+        to_clear: to_clear.into_iter().map(|(id, _)| id).collect(),
+        to_unclear: to_unclear.into_iter().map(|(id, _)| id).collect(),
         adjustment,
+        imported,
     };
     UndoPlan::new(revert, conflicts, reverts, question)
         .nothing_when(empty, "Every transaction changed since: left alone.")
         .untouched(untouched)
+}
+
+/// The question of a reconciliation's undo: what goes back to which status, what is deleted.
+fn reconcile_question(back: &[(String, &str)], adjustment: bool, imported: usize) -> String {
+    let unclear = back.iter().filter(|(_, b)| *b == "uncleared").count();
+    let mut question = format!(
+        "Undo reconciliation: mark {} transaction(s) back to cleared",
+        back.len() - unclear
+    );
+    if unclear > 0 {
+        question.push_str(&format!(" and {unclear} back to uncleared"));
+    }
+    if imported > 0 {
+        question.push_str(&format!(
+            " and delete the {imported} imported transaction(s)"
+        ));
+    }
+    if adjustment {
+        question.push_str(" and delete the balance adjustment");
+    }
+    question + "?"
 }
 
 /// `category` (D25): put the name and group back, unless either changed since.

@@ -117,7 +117,7 @@ impl UndoKind for Reconciliation {
     const REVERTED: bool = true;
     const UNDONE: &'static str = "Reconciliation undone.";
 
-    /// Only an intent recognises its adjustment by digest; a line names it.
+    /// Only an intent recognises what it created by digest; a line names it.
     fn parse(entry: Entry<'_>) -> Result<Self, Refusal> {
         let record: Reconciled = from_details(entry.details)?;
         Ok(Reconciliation {
@@ -125,19 +125,27 @@ impl UndoKind for Reconciliation {
                 true => record.recognition()?,
                 false => None,
             },
+            imports: record.imports,
             reconciled_ids: record.reconciled_ids,
-            adjustment_id: record.adjustment_id,
+            made: super::Made {
+                adjustment: record.adjustment_id,
+                imported: record.imported_ids,
+                uncleared: record.uncleared_ids,
+            },
         })
     }
 
     async fn now<R: Reads>(self, reads: &R) -> Result<Planned, R::Error> {
-        let adjustment = match (self.adjustment_id, &self.recognition) {
-            (Some(known), _) => Some(known),
-            (None, Some(recognition)) => recognise(reads, recognition).await?.into_iter().next(),
-            (None, None) => None,
-        };
+        let mut made = self.made;
+        if let Some(recognition) = &self.recognition {
+            let found = recognise(reads, recognition).await?;
+            match self.imports {
+                true => made.imported.extend(found),
+                false => made.adjustment = made.adjustment.or(found.into_iter().next()),
+            }
+        }
         let (plan, applied) = (reads.plan(), reads.applied());
-        Ok(super::reconcile(self.reconciled_ids, adjustment, plan, applied).into())
+        Ok(super::reconcile(self.reconciled_ids, made, plan, applied).into())
     }
 }
 

@@ -68,7 +68,11 @@ pub enum Reverting {
     },
     Reconcile {
         cleared_ids: Vec<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        uncleared_ids: Vec<String>,
         adjustment_id: Option<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        imported_ids: Vec<String>,
     },
     Target(TargetFields),
     Category(CategoryEdit),
@@ -229,10 +233,14 @@ impl Revert {
             },
             Revert::Reconcile {
                 to_clear,
+                to_unclear,
                 adjustment,
+                imported,
             } => Reverting::Reconcile {
                 cleared_ids: to_clear.clone(),
+                uncleared_ids: to_unclear.clone(),
                 adjustment_id: adjustment.clone(),
+                imported_ids: imported.clone(),
             },
             Revert::Target {
                 category_id,

@@ -409,13 +409,71 @@ fn payee_is_named_back_unless_renamed_since() {
     );
 }
 
+/// A reconciliation that made a balance adjustment `id`.
+fn adjustment(id: &str) -> Made {
+    Made {
+        adjustment: Some(id.into()),
+        ..Made::default()
+    }
+}
+
+#[test]
+fn reconcile_after_an_import_deletes_the_lines_and_puts_uncleared_ones_back() {
+    let mut f = plan();
+    f.tx("t3", "2026-09-12", -7_000, "a", "BANK FEE", None);
+    for t in &mut f.plan.transactions {
+        t.cleared = "reconciled".into();
+    }
+    let made = Made {
+        imported: vec!["t3".into(), "gone".into()],
+        uncleared: vec!["t2".into()],
+        adjustment: None,
+    };
+    let undo = reconcile(
+        vec!["t1".into(), "t2".into()],
+        made,
+        &f.plan,
+        Applied::Fully,
+    );
+    assert_eq!(
+        undo.question,
+        "Undo reconciliation: mark 1 transaction(s) back to cleared and 1 back to uncleared and delete the 1 imported transaction(s)?"
+    );
+    assert_eq!(
+        undo.revert,
+        Revert::Reconcile {
+            to_clear: vec!["t1".into()],
+            to_unclear: vec!["t2".into()],
+            adjustment: None,
+            imported: vec!["t3".into()],
+        },
+        "a line already gone is not deleted again"
+    );
+    // Interrupted before the marking: the lines are still deleted, the rest is as it was.
+    f.plan.transactions[0].cleared = "cleared".into();
+    f.plan.transactions[1].cleared = "uncleared".into();
+    let made = Made {
+        imported: vec!["t3".into()],
+        uncleared: vec!["t2".into()],
+        adjustment: None,
+    };
+    let undo = reconcile(
+        vec!["t1".into(), "t2".into()],
+        made,
+        &f.plan,
+        Applied::Partly,
+    );
+    assert_eq!(undo.untouched, ["t1", "t2"]);
+    assert!(undo.conflicts.is_empty() && undo.nothing.is_none());
+}
+
 #[test]
 fn reconcile_clears_what_is_still_reconciled_and_deletes_the_adjustment() {
     let mut f = plan();
     f.plan.transactions[0].cleared = "reconciled".into();
     let undo = reconcile(
         vec!["t1".into(), "t2".into()],
-        Some("t2".into()),
+        adjustment("t2"),
         &f.plan,
         Applied::Fully,
     );
@@ -426,7 +484,7 @@ fn reconcile_clears_what_is_still_reconciled_and_deletes_the_adjustment() {
     assert_eq!(undo.conflicts, ["t2"]);
     let undo = reconcile(
         vec!["t2".into()],
-        Some("gone".into()),
+        adjustment("gone"),
         &f.plan,
         Applied::Fully,
     );
@@ -438,8 +496,9 @@ fn reconcile_clears_what_is_still_reconciled_and_deletes_the_adjustment() {
         parsed("reconcile", json!({"reconciled_ids": ["t1"]})),
         Ok(Details::Reconcile(Reconciliation {
             reconciled_ids: vec!["t1".into()],
-            adjustment_id: None,
+            made: Made::default(),
             recognition: None,
+            imports: false,
         })),
         "a reconciliation without adjustment"
     );
@@ -683,7 +742,7 @@ fn a_partly_applied_operation_reverts_what_landed_and_leaves_the_rest() {
     f.plan.transactions[1].cleared = "cleared".into();
     let undo = reconcile(
         vec!["t1".into(), "t2".into()],
-        None,
+        Made::default(),
         &f.plan,
         Applied::Partly,
     );
@@ -692,13 +751,15 @@ fn a_partly_applied_operation_reverts_what_landed_and_leaves_the_rest() {
         undo.revert,
         Revert::Reconcile {
             to_clear: vec!["t1".into()],
-            adjustment: None
+            to_unclear: Vec::new(),
+            adjustment: None,
+            imported: Vec::new(),
         }
     );
     // an interrupted undo deleted the adjustment already: not a conflict
     let undo = reconcile(
         vec!["t2".into(), "adj".into()],
-        Some("adj".into()),
+        adjustment("adj"),
         &f.plan,
         Applied::Partly,
     );
