@@ -17,7 +17,7 @@
 //! depend on the order of the file. Amounts are compared exactly (milliunits).
 
 use chrono::NaiveDate;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use ynab::models::Milliunits;
 
 /// Days between a statement line's date and its transaction's that still match (YNAB's window for
@@ -66,7 +66,7 @@ pub struct Comparison {
 /// statement covers; a transaction outside it is never extra (the bank did not list that day).
 pub fn compare(lines: &[Entry], ledger: &[Entry], period: (NaiveDate, NaiveDate)) -> Comparison {
     let words = Words::of(lines, ledger);
-    let mut taken = Taken::default();
+    let mut taken = Taken::new(lines.len(), ledger.len());
     let mut comparison = Comparison::default();
     by_import_id(lines, ledger, &mut taken, &mut comparison.matched);
     for (line, transaction, _) in taken.greedy(same_amount(lines, ledger, &taken, &words)) {
@@ -80,11 +80,9 @@ pub fn compare(lines: &[Entry], ledger: &[Entry], period: (NaiveDate, NaiveDate)
         };
         comparison.mismatched.push((line, transaction, how));
     }
-    comparison.missing_in_ynab = (0..lines.len())
-        .filter(|l| !taken.lines.contains(l))
-        .collect();
+    comparison.missing_in_ynab = (0..lines.len()).filter(|&l| !taken.line(l)).collect();
     comparison.extra_in_ynab = (0..ledger.len())
-        .filter(|t| !taken.ledger.contains(t))
+        .filter(|&t| !taken.transaction(t))
         .filter(|&t| (period.0..=period.1).contains(&ledger[t].date))
         .collect();
     comparison.matched.sort_unstable();
@@ -110,7 +108,7 @@ fn by_import_id(
         let Some(&t) = line.import_id.and_then(|id| by_id.get(id)) else {
             continue;
         };
-        if !taken.ledger.contains(&t) && ledger[t].amount == line.amount {
+        if !taken.transaction(t) && ledger[t].amount == line.amount {
             taken.take(l, t);
             matched.push((l, t));
         }
@@ -125,13 +123,13 @@ type Candidate = (u8, i64, u32, usize, usize);
 fn same_amount(lines: &[Entry], ledger: &[Entry], taken: &Taken, words: &Words) -> Vec<Candidate> {
     let mut by_amount: HashMap<Milliunits, Vec<usize>> = HashMap::new();
     for (t, entry) in ledger.iter().enumerate() {
-        if !taken.ledger.contains(&t) {
+        if !taken.transaction(t) {
             by_amount.entry(entry.amount).or_default().push(t);
         }
     }
     let mut pairs = Vec::new();
     for (l, line) in lines.iter().enumerate() {
-        if taken.lines.contains(&l) {
+        if taken.line(l) {
             continue;
         }
         for &t in by_amount.get(&line.amount).map_or(&[][..], Vec::as_slice) {
@@ -150,7 +148,7 @@ fn same_amount(lines: &[Entry], ledger: &[Entry], taken: &Taken, words: &Words) 
 fn alike(lines: &[Entry], ledger: &[Entry], taken: &Taken, words: &Words) -> Vec<Candidate> {
     let mut by_word: HashMap<&str, Vec<usize>> = HashMap::new();
     for (t, set) in words.1.iter().enumerate() {
-        if !taken.ledger.contains(&t) {
+        if !taken.transaction(t) {
             for word in set {
                 by_word.entry(word.as_str()).or_default().push(t);
             }
@@ -158,7 +156,7 @@ fn alike(lines: &[Entry], ledger: &[Entry], taken: &Taken, words: &Words) -> Vec
     }
     let mut pairs = Vec::new();
     for (l, line) in lines.iter().enumerate() {
-        if taken.lines.contains(&l) {
+        if taken.line(l) {
             continue;
         }
         let mut near: Vec<usize> = words
@@ -189,17 +187,36 @@ fn alike(lines: &[Entry], ledger: &[Entry], taken: &Taken, words: &Words) -> Vec
     pairs
 }
 
-/// The lines and transactions already paired.
-#[derive(Debug, Default)]
+/// The lines and transactions already paired, one flag each.
+#[derive(Debug)]
 struct Taken {
-    lines: HashSet<usize>,
-    ledger: HashSet<usize>,
+    lines: Vec<bool>,
+    ledger: Vec<bool>,
 }
 
 impl Taken {
+    fn new(lines: usize, ledger: usize) -> Self {
+        Taken {
+            lines: vec![false; lines],
+            ledger: vec![false; ledger],
+        }
+    }
+
+    fn line(&self, line: usize) -> bool {
+        self.lines.get(line).copied().unwrap_or(false)
+    }
+
+    fn transaction(&self, transaction: usize) -> bool {
+        self.ledger.get(transaction).copied().unwrap_or(false)
+    }
+
     fn take(&mut self, line: usize, transaction: usize) {
-        self.lines.insert(line);
-        self.ledger.insert(transaction);
+        if let Some(l) = self.lines.get_mut(line) {
+            *l = true;
+        }
+        if let Some(t) = self.ledger.get_mut(transaction) {
+            *t = true;
+        }
     }
 
     /// The candidates sorted (best first) and taken while both sides are free: (line,
@@ -208,7 +225,7 @@ impl Taken {
         pairs.sort_unstable();
         let mut chosen = Vec::new();
         for (rank, _, _, line, transaction) in pairs {
-            if !self.lines.contains(&line) && !self.ledger.contains(&transaction) {
+            if !self.line(line) && !self.transaction(transaction) {
                 self.take(line, transaction);
                 chosen.push((line, transaction, rank));
             }
@@ -222,7 +239,7 @@ fn days(a: &Entry, b: &Entry) -> i64 {
 }
 
 /// The words of each payee, normalised once: (lines', transactions').
-struct Words(Vec<HashSet<String>>, Vec<HashSet<String>>);
+struct Words(Vec<Vec<String>>, Vec<Vec<String>>);
 
 impl Words {
     fn of(lines: &[Entry], ledger: &[Entry]) -> Self {
@@ -238,16 +255,19 @@ impl Words {
     }
 }
 
-/// A payee's words: upper-cased, of three characters or more and not all digits — what is left
-/// of a bank label once card numbers, dates and references (runs of digits) are set aside. Simpler
-/// than the merchant rules (`logic::merchant`), and enough to tell two labels of one shop: it runs
-/// on every line of a statement of thousands.
-fn words(payee: &str) -> HashSet<String> {
-    payee
+/// A payee's words, sorted and each once: upper-cased, of three characters or more and not all
+/// digits — what is left of a bank label once card numbers, dates and references (runs of digits)
+/// are set aside. Simpler than the merchant rules (`logic::merchant`), and enough to tell two
+/// labels of one shop: it runs on every line of a statement of thousands.
+fn words(payee: &str) -> Vec<String> {
+    let mut words: Vec<String> = payee
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 3 && !w.chars().all(|c| c.is_numeric()))
         .map(str::to_uppercase)
-        .collect()
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
 }
 
 /// How alike two payees read, 0–100: the share of the shorter one's words that the other has
@@ -256,12 +276,13 @@ pub fn likeness(a: &str, b: &str) -> u32 {
     overlap(&words(a), &words(b))
 }
 
-fn overlap(a: &HashSet<String>, b: &HashSet<String>) -> u32 {
+/// [`likeness`] of two payees' sorted words.
+fn overlap(a: &[String], b: &[String]) -> u32 {
     let shorter = a.len().min(b.len());
     if shorter == 0 {
         return 0;
     }
-    let common = a.intersection(b).count();
+    let common = a.iter().filter(|w| b.binary_search(w).is_ok()).count();
     u32::try_from(common * 100 / shorter).unwrap_or(100)
 }
 

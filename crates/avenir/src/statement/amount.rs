@@ -7,6 +7,7 @@
 
 use super::Decimal;
 use super::error::{Place, Shown, StatementError};
+use std::borrow::Cow;
 use ynab::models::Milliunits;
 
 /// The largest amount accepted, in units.
@@ -163,17 +164,20 @@ fn sign(text: &str) -> Option<(bool, &str)> {
 }
 
 /// The whole part's digits, grouping removed: groups after the first have three digits, and one
-/// kind of mark groups them.
-fn ungroup(whole: &str, group: char) -> Option<String> {
+/// kind of mark groups them. Borrowed when there is no mark (most amounts).
+fn ungroup(whole: &str, group: char) -> Option<Cow<'_, str>> {
     let is_mark = |c: char| c == group || GROUPING.contains(&c);
-    let marks: Vec<char> = whole.chars().filter(|c| is_mark(*c)).collect();
-    if marks.windows(2).any(|pair| pair[0] != pair[1]) {
+    let digits = |g: &str| g.chars().all(|c| c.is_ascii_digit());
+    let mut marks = whole.chars().filter(|c| is_mark(*c));
+    let Some(mark) = marks.next() else {
+        return digits(whole).then_some(Cow::Borrowed(whole));
+    };
+    if marks.any(|c| c != mark) {
         return None;
     }
     let mut groups = whole.split(is_mark);
     let first = groups.next().unwrap_or_default();
-    let digits = |g: &str| g.chars().all(|c| c.is_ascii_digit());
-    if !digits(first) || (!marks.is_empty() && !(1..=3).contains(&first.len())) {
+    if !digits(first) || !(1..=3).contains(&first.len()) {
         return None;
     }
     let mut out = first.to_string();
@@ -183,7 +187,7 @@ fn ungroup(whole: &str, group: char) -> Option<String> {
         }
         out.push_str(g);
     }
-    Some(out)
+    Some(Cow::Owned(out))
 }
 
 /// `whole` units and `fraction` (at most three digits) as milliunits, within [`MAX_UNITS`].

@@ -11,6 +11,7 @@
 pub mod header;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::account::AccountRef;
 use super::assumption::Assumption;
@@ -394,6 +395,15 @@ impl Table {
         } else {
             names.len()
         };
+        let width = self
+            .records
+            .iter()
+            .map(|r| r.cells.len())
+            .max()
+            .unwrap_or(0);
+        let labels: Vec<Arc<str>> = (0..width.max(names.len()))
+            .map(|i| Place::column_label(names, i))
+            .collect();
         let mut out = Vec::new();
         for r in self.records.get(self.start..end).unwrap_or_default() {
             if r.cells.iter().all(|c| c.trim().is_empty()) || r.cells == names {
@@ -406,17 +416,18 @@ impl Table {
                     expected,
                 });
             }
-            out.push(self.raw_line(r, names));
+            out.push(self.raw_line(r, &labels));
         }
         Ok(out)
     }
 
-    fn raw_line(&self, r: &Record, names: &[String]) -> RawLine {
+    /// A row as a raw line; `labels`: each column's field, as errors name it.
+    fn raw_line(&self, r: &Record, labels: &[Arc<str>]) -> RawLine {
         let field = |c: &ColumnRef| {
             let i = Table::index(c);
-            let at = match names.get(i).map(|n| n.trim()) {
-                Some(name) if !name.is_empty() => Place::column(r.line, name),
-                _ => Place::column_index(r.line, i),
+            let at = match labels.get(i) {
+                Some(label) => Place::at(r.line, label),
+                None => Place::at(r.line, &Place::column_label(&[], i)),
             };
             let text = r.cells.get(i).map_or("", |c| c.trim()).to_string();
             Field { text, at }

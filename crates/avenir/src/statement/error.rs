@@ -4,6 +4,7 @@
 
 use super::{DateOrder, Format};
 use std::fmt;
+use std::sync::Arc;
 
 /// Longest piece of the file a message quotes, in characters (a longer one keeps 39 and `…`).
 pub const SHOWN_CHARS: usize = 40;
@@ -41,23 +42,24 @@ impl fmt::Display for Shown {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Place {
     pub line: usize,
-    pub field: String,
+    pub field: Arc<str>,
 }
 
 impl Place {
-    /// A CSV cell under the header text `name`.
-    pub fn column(line: usize, name: &str) -> Place {
-        Place {
-            line,
-            field: format!("column {}", Shown::new(name)),
+    /// The field of a CSV column, made once for all its lines: `column "Amount"` under its header
+    /// text, else its 0-based index.
+    pub fn column_label(names: &[String], index: usize) -> Arc<str> {
+        match names.get(index).map(|n| n.trim()) {
+            Some(name) if !name.is_empty() => format!("column {}", Shown::new(name)).into(),
+            _ => format!("column {index}").into(),
         }
     }
 
-    /// A CSV cell of a table without header text: its 0-based index.
-    pub fn column_index(line: usize, index: usize) -> Place {
+    /// The field `label` on `line`.
+    pub fn at(line: usize, label: &Arc<str>) -> Place {
         Place {
             line,
-            field: format!("column {index}"),
+            field: Arc::clone(label),
         }
     }
 
@@ -65,7 +67,7 @@ impl Place {
     pub fn element(line: usize, name: &str) -> Place {
         Place {
             line,
-            field: format!("<{}>", Shown::new(name).as_str()),
+            field: format!("<{}>", Shown::new(name).as_str()).into(),
         }
     }
 
@@ -73,7 +75,7 @@ impl Place {
     pub fn qif(line: usize, letter: char) -> Place {
         Place {
             line,
-            field: format!("field {letter}"),
+            field: format!("field {letter}").into(),
         }
     }
 }

@@ -129,8 +129,8 @@ fn line_amount(r: &RawLine, decimal: Decimal) -> Result<Milliunits, StatementErr
             if !given(debit) && !given(credit) {
                 return Err(StatementError::NoAmount {
                     line: r.line,
-                    debit: debit.at.field.clone(),
-                    credit: credit.at.field.clone(),
+                    debit: debit.at.field.to_string(),
+                    credit: credit.at.field.to_string(),
                 });
             }
             let out = if given(debit) { read(debit)?.abs() } else { 0 };

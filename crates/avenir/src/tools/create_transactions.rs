@@ -371,10 +371,12 @@ fn in_item_order(
 ) -> Vec<String> {
     let (mut first, mut second) = (first.into_iter(), second.into_iter());
     all.iter()
-        .filter_map(|t| match t.import_id.as_ref().is_some_and(|i| refused.contains(i)) {
-            true => second.next(),
-            false => first.next(),
-        })
+        .filter_map(
+            |t| match t.import_id.as_ref().is_some_and(|i| refused.contains(i)) {
+                true => second.next(),
+                false => first.next(),
+            },
+        )
         .collect()
 }
 

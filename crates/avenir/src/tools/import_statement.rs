@@ -238,10 +238,8 @@ impl ConfirmedWrite for ImportStatement {
                 return Ok(Prepared::NothingToDo { value, plan_id });
             }
         };
-        let categories = CategoryIndex::new(
-            &snapshot.plan.category_groups,
-            &snapshot.plan.categories,
-        );
+        let categories =
+            CategoryIndex::new(&snapshot.plan.category_groups, &snapshot.plan.categories);
         let threshold = context.settings.confidence_threshold.get();
         let suggestions = items
             .iter()

@@ -402,8 +402,9 @@ pub fn compared<'a>(statement: Statement, plan: &'a PlanDetail, account_id: &str
     }
 }
 
+/// A transaction's date (YNAB writes `YYYY-MM-DD`, which `NaiveDate` reads without a pattern).
 fn date_of(t: &Transaction) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(&t.date, "%Y-%m-%d").ok()
+    t.date.parse().ok()
 }
 
 fn is_cleared(t: &Transaction) -> bool {
@@ -464,7 +465,8 @@ pub fn import_ids(lines: &[StatementLine]) -> Vec<String> {
         .map(|line| {
             let n = seen.entry((line.amount, line.date)).or_insert(0);
             *n += 1;
-            format!("YNAB:{}:{}:{n}", line.amount, line.date.format("%Y-%m-%d"))
+            // A date displays as YYYY-MM-DD.
+            format!("YNAB:{}:{}:{n}", line.amount, line.date)
         })
         .collect()
 }

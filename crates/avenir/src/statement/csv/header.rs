@@ -188,6 +188,14 @@ enum Role {
 }
 
 fn role(cell: &str) -> Role {
+    // A cell that opens with a digit or a sign is a value (a date, an amount), never a column's
+    // name: the data rows go by without the word lists.
+    if cell
+        .trim_start()
+        .starts_with(|c: char| c.is_ascii_digit() || "+-−(".contains(c))
+    {
+        return Role::Other;
+    }
     let w = words(cell);
     let compound_date = w.split_whitespace().any(|word| word.ends_with("datum"));
     let (debit, credit) = (has(&w, DEBIT), has(&w, CREDIT));
