@@ -18,3 +18,4 @@ pub mod oauth_store;
 pub mod people;
 pub mod serve;
 pub mod start;
+pub mod sweeper;

@@ -170,6 +170,7 @@ impl World {
                 access_ttl: 24 * 3600,
                 metadata_roots: vec![metadata.root_pem.clone()],
                 allow_private_metadata_hosts: true,
+                behind_proxy: false,
             };
             let hosted = Hosted::build(config).await.expect("hosted instance");
             let router = hosted.router.clone();
