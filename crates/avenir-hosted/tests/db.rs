@@ -122,7 +122,80 @@ both!(
     clients_and_people,
     delete_person_removes_theirs_only,
     the_sweep_deletes_what_expired_and_keeps_the_rest,
+    a_version_2_database_keeps_its_tokens_and_codes_through_migration_3,
 );
+
+/// A database as version 2 of the schema left it, with a live sign-in (family "live": an access
+/// token and an unused refresh token), a revoked one (family "dead") and an unused code.
+async fn version_2_database(config: &DbConfig) {
+    let setup = format!(
+        "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL); \
+         {} {} \
+         INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0), (2, 0); \
+         INSERT INTO oauth_tokens (token_hash, kind, person_id, client_id, scope, resource, \
+           expires_at, family, revoked, used) VALUES \
+           ('live-a', 'access', 'p1', 'client', 'read write', 'https://avenir.example/mcp', \
+            1900000000, 'live', FALSE, FALSE), \
+           ('live-r', 'refresh', 'p1', 'client', 'read write', 'https://avenir.example/mcp', \
+            1900000000, 'live', FALSE, FALSE), \
+           ('dead-a', 'access', 'p1', 'client', 'read write', 'https://avenir.example/mcp', \
+            1900000000, 'dead', TRUE, FALSE); \
+         INSERT INTO oauth_codes (code_hash, client_id, person_id, redirect_uri, code_challenge, \
+           scope, resource, expires_at) VALUES ('code-hash', 'https://client.example/meta.json', \
+           'p1', 'http://127.0.0.1:3000/cb', 'challenge', 'read write', \
+           'https://avenir.example/mcp', 1900000000);",
+        match config {
+            DbConfig::Sqlite(_) => include_str!("../src/db/migrations/sqlite/0001_init.sql"),
+            DbConfig::Postgres(_) => include_str!("../src/db/migrations/postgres/0001_init.sql"),
+        },
+        match config {
+            DbConfig::Sqlite(_) => {
+                include_str!("../src/db/migrations/sqlite/0002_confirmation_pages.sql")
+            }
+            DbConfig::Postgres(_) => {
+                include_str!("../src/db/migrations/postgres/0002_confirmation_pages.sql")
+            }
+        },
+    );
+    match config {
+        DbConfig::Sqlite(path) => {
+            let conn = rusqlite::Connection::open(path).unwrap();
+            conn.execute_batch(&setup).unwrap();
+        }
+        DbConfig::Postgres(url) => {
+            let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            let task = tokio::spawn(connection);
+            client.batch_execute(&setup).await.unwrap();
+            drop(client);
+            task.await.unwrap().unwrap();
+        }
+    }
+}
+
+async fn a_version_2_database_keeps_its_tokens_and_codes_through_migration_3(kind: Kind) {
+    let place = place(kind).await;
+    version_2_database(&place.config).await;
+    let db = Db::open(&place.config).await.unwrap();
+    assert!(db.schema_version().await.unwrap() >= 3);
+    let counts: std::collections::HashMap<_, _> =
+        db.row_counts().await.unwrap().into_iter().collect();
+    assert_eq!(counts["oauth_families"], 2, "one family per sign-in");
+    assert!(!db.token("live-a").await.unwrap().unwrap().revoked);
+    assert!(db.token("dead-a").await.unwrap().unwrap().revoked);
+    assert!(matches!(
+        db.use_refresh("live-r").await.unwrap(),
+        RefreshUse::Fresh(_)
+    ));
+    assert_eq!(
+        db.use_code("code-hash", "new-family").await.unwrap(),
+        CodeUse::Fresh(code_grant("p1"))
+    );
+    // a family revoked after the migration takes its tokens, old ones included
+    db.revoke_family("live").await.unwrap();
+    assert!(db.token("live-a").await.unwrap().unwrap().revoked);
+}
 
 /// The rows of each swept table, by name.
 async fn rows(db: &Db) -> std::collections::HashMap<&'static str, i64> {

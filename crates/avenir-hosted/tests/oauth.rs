@@ -866,6 +866,106 @@ async fn a_concurrent_refresh_replay_leaves_no_token_alive_rfc9700_4_14_2() {
     }
 }
 
+/// RFC 9700 §4.14.2 on a real database: one refresh token presented 10 times at once over HTTP,
+/// 6 rounds; afterwards no access token any of them obtained opens anything.
+async fn concurrent_replay_on(config: avenir_hosted::db::DbConfig) {
+    let db = avenir_hosted::db::Db::open(&config).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let oauth = OAuthConfig::new(
+        base.clone(),
+        YnabApp {
+            authorize_url: YNAB_AUTHORIZE.into(),
+            token_url: "http://127.0.0.1:9/oauth/token".into(),
+            client_id: "ynab-app".into(),
+            client_secret: "ynab-secret".into(),
+        },
+    );
+    let store: Arc<dyn OAuthStore> = Arc::new(db.clone());
+    let server = OAuthServer::new(oauth, store.clone(), Arc::new(Hook::default())).unwrap();
+    let app = server.router();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let http = ynab::http_client_builder().build().unwrap();
+    let post = |params: Vec<(&'static str, String)>| {
+        let (http, base) = (http.clone(), base.clone());
+        async move {
+            let body = url::form_urlencoded::Serializer::new(String::new())
+                .extend_pairs(params)
+                .finish();
+            let r = http
+                .post(format!("{base}/token"))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            (r.status(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let opens = async |access: &str| {
+        let header = axum::http::HeaderValue::from_str(&format!("Bearer {access}")).unwrap();
+        server.authenticate(Some(&header)).await.is_ok()
+    };
+    for round in 0..6 {
+        let code = format!("code-{round}-{}", avenir::random::base64url::<8>());
+        let grant = CodeGrant {
+            client_id: "c".into(),
+            person_id: "person-1".into(),
+            redirect_uri: REDIRECT.into(),
+            code_challenge: CHALLENGE.into(),
+            scope: "read write".into(),
+            resource: server.resource().into(),
+            expires_at: chrono::Utc::now().timestamp() + 60,
+        };
+        store.put_code(&sha256_hex(&code), &grant).await.unwrap();
+        let (status, first) = post(vec![
+            ("grant_type", "authorization_code".into()),
+            ("code", code),
+            ("redirect_uri", REDIRECT.into()),
+            ("client_id", "c".into()),
+            ("code_verifier", VERIFIER.into()),
+        ])
+        .await;
+        assert_eq!(status, StatusCode::OK, "{first}");
+        let refresh = first["refresh_token"].as_str().unwrap().to_string();
+        let tasks: Vec<_> = (0..10)
+            .map(|_| {
+                tokio::spawn(post(vec![
+                    ("grant_type", "refresh_token".into()),
+                    ("refresh_token", refresh.clone()),
+                    ("client_id", "c".into()),
+                ]))
+            })
+            .collect();
+        let mut issued = vec![first["access_token"].as_str().unwrap().to_string()];
+        for task in tasks {
+            let (status, body) = task.await.unwrap();
+            if status == StatusCode::OK {
+                issued.push(body["access_token"].as_str().unwrap().to_string());
+            }
+        }
+        assert!(issued.len() <= 2, "one rotation at most");
+        for access in &issued {
+            assert!(
+                !opens(access).await,
+                "round {round}: a token outlived the replay"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_concurrent_refresh_replay_on_sqlite_leaves_no_token_alive_rfc9700_4_14_2() {
+    let (config, dir) = crate::hosted_flow::sqlite_db();
+    concurrent_replay_on(config).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_concurrent_refresh_replay_on_postgres_leaves_no_token_alive_rfc9700_4_14_2() {
+    concurrent_replay_on(crate::hosted_flow::postgres_db()).await;
+}
+
 // RFC 8707 / RFC 9068's audience: a refresh token keeps the resource it was issued for. One
 // issued for another instance's public URL is refused here, and not spent.
 #[tokio::test]
