@@ -403,6 +403,8 @@ impl People {
         let code = status.as_u16();
         if matches!(code, 400 | 401) {
             // RFC 6749 §5.2: only these say the grant itself (or our application) is gone.
+            // A body that cannot be read names no error: the grant is kept (a sign-out needs
+            // YNAB to say so), and the call says renewal failed.
             let body: serde_json::Value = response.json().await.unwrap_or_default();
             let error = body.get("error").and_then(serde_json::Value::as_str);
             if matches!(

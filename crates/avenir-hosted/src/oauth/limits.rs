@@ -9,7 +9,7 @@
 //! proxy: with [`ClientAddress::Forwarded`] (`AVENIR_MCP_BEHIND_PROXY=1`) the address is the
 //! last one of the last `X-Forwarded-For` header, the one the proxy itself appended. Never set
 //! it without a proxy that sets that header: a client could then claim any address. A request
-//! whose address is unknown counts against one shared budget.
+//! whose address is unknown counts against one shared budget. An IPv6 address counts as its /64.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
@@ -151,9 +151,27 @@ impl Limiters {
             ClientAddress::Forwarded => forwarded_for(request.headers()),
             ClientAddress::Socket => None,
         };
-        forwarded
-            .or(peer)
-            .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+        budget_key(
+            forwarded
+                .or(peer)
+                .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)),
+        )
+    }
+}
+
+/// The budget an address draws on: an IPv4 address its own (an IPv4-mapped IPv6 address as
+/// that IPv4 address), an IPv6 address its /64, the block one subscriber is usually given, so
+/// that rotating through it does not buy a new budget each time.
+fn budget_key(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
     }
 }
 
@@ -231,6 +249,15 @@ mod tests {
         let mut junk = HeaderMap::new();
         junk.insert("x-forwarded-for", HeaderValue::from_static("unknown"));
         assert_eq!(forwarded_for(&junk), None);
+    }
+
+    #[test]
+    fn an_ipv6_subscriber_is_one_budget() {
+        let key = |s: &str| budget_key(s.parse().expect("an address"));
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), key("2001:db8:1:2:bbbb::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:203.0.113.7"), key("203.0.113.7"));
+        assert_ne!(key("203.0.113.7"), key("203.0.113.8"));
     }
 
     #[test]
