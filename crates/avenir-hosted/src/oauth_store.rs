@@ -161,7 +161,8 @@ pub trait OAuthStore: Send + Sync + std::fmt::Debug {
     /// alive (RFC 9700 §4.14.2).
     async fn revoke_family(&self, family: &str) -> Result<(), StoreError>;
     /// Revoke every token of a person (their YNAB sign-in ended: their clients must sign them in
-    /// again, which a revoked refresh token makes them do).
+    /// again, which a revoked refresh token makes them do), and their families, so that a
+    /// rotation finishing afterwards issues revoked tokens.
     async fn revoke_person(&self, person_id: &str) -> Result<(), StoreError>;
 
     /// The person signed in as this YNAB user (`GET /user`'s id), made on first sign-in. The

@@ -808,6 +808,17 @@ async fn revoke_token_and_family(kind: Kind) {
         b.use_refresh("h-first").await.unwrap(),
         RefreshUse::Replayed(_)
     ));
+    // a person signed out everywhere (YNAB refused to renew): a rotation finishing afterwards
+    // issues revoked tokens too
+    a.put_token("p2-refresh", &token(TokenKind::Refresh, "p2", "P"))
+        .await
+        .unwrap();
+    b.revoke_person("p2").await.unwrap();
+    assert!(a.token("p2-refresh").await.unwrap().unwrap().revoked);
+    a.put_token("p2-late", &token(TokenKind::Access, "p2", "P"))
+        .await
+        .unwrap();
+    assert!(b.token("p2-late").await.unwrap().unwrap().revoked);
     assert_eq!(
         a.token("g-access").await.unwrap(),
         Some(token(TokenKind::Access, "p1", "G"))

@@ -329,10 +329,18 @@ impl OAuthStore for Db {
 
     async fn revoke_person(&self, person_id: &str) -> Result<(), StoreError> {
         self.sql()
-            .execute_all(vec![(
-                "UPDATE oauth_tokens SET revoked = TRUE WHERE person_id = $1",
-                vec![person_id.into()],
-            )])
+            .execute_all(vec![
+                (
+                    // their families too: a refresh rotating meanwhile issues revoked tokens
+                    "UPDATE oauth_families SET revoked = TRUE WHERE family IN \
+                     (SELECT family FROM oauth_tokens WHERE person_id = $1)",
+                    vec![person_id.into()],
+                ),
+                (
+                    "UPDATE oauth_tokens SET revoked = TRUE WHERE person_id = $1",
+                    vec![person_id.into()],
+                ),
+            ])
             .await?;
         Ok(())
     }

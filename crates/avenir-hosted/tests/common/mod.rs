@@ -152,7 +152,15 @@ impl OAuthStore for MemoryStore {
         Ok(())
     }
     async fn revoke_person(&self, person_id: &str) -> Result<(), StoreError> {
-        for t in self.lock().tokens.values_mut() {
+        let mut state = self.lock();
+        let families: Vec<String> = state
+            .tokens
+            .values()
+            .filter(|t| t.person_id == person_id)
+            .map(|t| t.family.clone())
+            .collect();
+        state.revoked_families.extend(families);
+        for t in state.tokens.values_mut() {
             if t.person_id == person_id {
                 t.revoked = true;
             }
