@@ -161,6 +161,10 @@ pub struct HostedConfig {
     /// Client metadata documents may be fetched from loopback and private addresses (tests, a
     /// household's own network): `AVENIR_MCP_ALLOW_PRIVATE_CLIENT_METADATA=1`.
     pub allow_private_metadata_hosts: bool,
+    /// The server is behind a reverse proxy that appends the client's address to
+    /// `X-Forwarded-For` (`AVENIR_MCP_BEHIND_PROXY=1`): the rate limits read it there. Otherwise
+    /// (the default) they key on the connection's peer, and the header is ignored.
+    pub behind_proxy: bool,
 }
 
 impl std::fmt::Debug for HostedConfig {
@@ -307,6 +311,7 @@ impl HostedConfig {
             allow_private_metadata_hosts: var("AVENIR_MCP_ALLOW_PRIVATE_CLIENT_METADATA")
                 .as_deref()
                 == Some("1"),
+            behind_proxy: var("AVENIR_MCP_BEHIND_PROXY").as_deref() == Some("1"),
         })
     }
 }

@@ -29,8 +29,11 @@ use ring::hmac;
 use std::sync::Arc;
 use subtle::ConstantTimeEq;
 
-/// The browser-session cookie's name.
+/// The browser-session cookie's name on a loopback http trial.
 pub const SESSION_COOKIE: &str = "avenir_session";
+/// Its name on an https server: a `__Host-` cookie (`Secure`, `Path=/`, no `Domain`), which no
+/// other host of the domain can set or overwrite.
+pub const SECURE_SESSION_COOKIE: &str = "__Host-avenir_session";
 /// How long a browser session lasts (seconds): as long as a refresh token.
 const SESSION_LIFETIME: i64 = 30 * 24 * 3600;
 
@@ -61,6 +64,14 @@ impl BrowserSessions {
         }
     }
 
+    fn cookie_name(&self) -> &'static str {
+        if self.secure {
+            SECURE_SESSION_COOKIE
+        } else {
+            SESSION_COOKIE
+        }
+    }
+
     fn signed(person_id: &str, expires: i64, session: &str) -> String {
         format!("avenir-mcp browser session\n{person_id}\n{expires}\n{session}")
     }
@@ -78,7 +89,8 @@ impl BrowserSessions {
         let value = format!("{person_id}.{expires}.{session}.{tag}");
         let secure = if self.secure { "; Secure" } else { "" };
         format!(
-            "{SESSION_COOKIE}={value}; Path=/; Max-Age={SESSION_LIFETIME}; HttpOnly; SameSite=Lax{secure}"
+            "{}={value}; Path=/; Max-Age={SESSION_LIFETIME}; HttpOnly; SameSite=Lax{secure}",
+            self.cookie_name()
         )
     }
 
@@ -88,7 +100,7 @@ impl BrowserSessions {
             .get_all(header::COOKIE)
             .iter()
             .filter_map(|v| v.to_str().ok());
-        let value = crate::oauth::logic::cookie_value(cookies, SESSION_COOKIE)?;
+        let value = crate::oauth::logic::cookie_value(cookies, self.cookie_name())?;
         let mut parts = value.splitn(4, '.');
         let (person, expires) = (parts.next()?, parts.next()?);
         let (session, tag) = (parts.next()?, parts.next()?);
@@ -281,5 +293,23 @@ mod tests {
         let public = PublicUrl::parse("http://127.0.0.1:8103").expect("a loopback URL");
         let sessions = BrowserSessions::new([1; 32], Arc::new(|| 0), &public);
         assert!(!sessions.cookie_for("p").contains("Secure"));
+        assert!(sessions.cookie_for("p").starts_with("avenir_session="));
+    }
+
+    #[test]
+    fn an_https_public_url_sets_a_host_prefixed_secure_cookie() {
+        let public = PublicUrl::parse("https://budget.example.org").expect("a public URL");
+        let sessions = BrowserSessions::new([1; 32], Arc::new(|| 0), &public);
+        let set = sessions.cookie_for("p");
+        assert!(set.starts_with("__Host-avenir_session="), "{set}");
+        assert!(
+            set.contains("; Path=/;") && set.contains("; Secure"),
+            "{set}"
+        );
+        assert!(!set.contains("Domain"), "{set}");
+        let cookie = set.split(';').next().expect("name=value");
+        let mut headers = HeaderMap::new();
+        headers.insert(header::COOKIE, cookie.parse().expect("a header value"));
+        assert_eq!(sessions.person(&headers).as_deref(), Some("p"));
     }
 }

@@ -7,7 +7,9 @@
 //!   PostgreSQL (`AVENIR_MCP_DATABASE_URL`) or a SQLite file, with migrations.
 //! - `crypto`: YNAB's tokens sealed at rest (AES-GCM, `AVENIR_MCP_SECRET_KEY` or a key file).
 //! - `oauth`: the authorization server for MCP clients (metadata, registration, authorize, token,
-//!   revocation, delete).
+//!   revocation, delete), rate limited per client address.
+//! - `sweeper`: the periodic deletion of what has expired (sign-ins, codes, tokens, unused
+//!   clients, spent nonces).
 
 pub mod config;
 pub mod confirm_pages;
@@ -18,3 +20,4 @@ pub mod oauth_store;
 pub mod people;
 pub mod serve;
 pub mod start;
+pub mod sweeper;

@@ -104,6 +104,18 @@ pub enum RefreshUse {
     Unknown,
 }
 
+/// What presenting an authorization code found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CodeUse {
+    /// Unused until now (now marked used, its family recorded): check it, then issue.
+    Fresh(CodeGrant),
+    /// Already presented: the family its tokens went to, if it issued any (the caller revokes
+    /// it, OAuth 2.1 §4.1.3).
+    Replayed { family: Option<String> },
+    /// Not a code this server issued (or swept since).
+    Unknown,
+}
+
 /// A person's YNAB grant: YNAB's tokens sealed together, with what is needed to refresh them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct YnabGrant {
@@ -131,19 +143,26 @@ pub trait OAuthStore: Send + Sync + std::fmt::Debug {
     async fn take_pending(&self, key_hash: &str) -> Result<Option<PendingSignIn>, StoreError>;
 
     async fn put_code(&self, code_hash: &str, grant: &CodeGrant) -> Result<(), StoreError>;
-    /// Remove and return it (once, across instances).
-    async fn take_code(&self, code_hash: &str) -> Result<Option<CodeGrant>, StoreError>;
+    /// Mark the code used, once across instances, recording the `family` its tokens will be
+    /// issued in (see [`CodeUse`]). A used code is kept until the sweep, so that presenting it
+    /// again revokes what it issued.
+    async fn use_code(&self, code_hash: &str, family: &str) -> Result<CodeUse, StoreError>;
 
+    /// Store a token; its family is made when it is the first of it.
     async fn put_token(&self, token_hash: &str, token: &TokenRecord) -> Result<(), StoreError>;
+    /// The token with this hash; `revoked` when it or its family is.
     async fn token(&self, token_hash: &str) -> Result<Option<TokenRecord>, StoreError>;
     /// Mark a refresh token used, atomically (see [`RefreshUse`]).
     async fn use_refresh(&self, token_hash: &str) -> Result<RefreshUse, StoreError>;
     /// Revoke one token (by hash); false when unknown.
     async fn revoke_token(&self, token_hash: &str) -> Result<bool, StoreError>;
-    /// Revoke every token of a family.
+    /// Revoke every token of a family, those issued into it later included: a refresh that
+    /// rotated a token just before its replay revoked the family cannot leave its new tokens
+    /// alive (RFC 9700 §4.14.2).
     async fn revoke_family(&self, family: &str) -> Result<(), StoreError>;
     /// Revoke every token of a person (their YNAB sign-in ended: their clients must sign them in
-    /// again, which a revoked refresh token makes them do).
+    /// again, which a revoked refresh token makes them do), and their families, so that a
+    /// rotation finishing afterwards issues revoked tokens.
     async fn revoke_person(&self, person_id: &str) -> Result<(), StoreError>;
 
     /// The person signed in as this YNAB user (`GET /user`'s id), made on first sign-in. The

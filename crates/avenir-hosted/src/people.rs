@@ -25,6 +25,10 @@ use ynab::pacing::Pacer;
 pub const REFRESH_MARGIN: i64 = 300;
 /// How long YNAB's access tokens last when its answer does not say (seconds).
 pub const YNAB_TOKEN_LIFETIME: i64 = 7200;
+/// How many times one call asks YNAB to renew a token while YNAB answers that it is busy.
+const RENEW_ATTEMPTS: u32 = 3;
+/// The pause before the second attempt (doubled before the third).
+const RENEW_BACKOFF: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The HTTP client for YNAB's OAuth could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -271,7 +275,7 @@ impl People {
             if grant.expires_at - self.now() > REFRESH_MARGIN {
                 return Ok(Token::new(tokens.access_token));
             }
-            match self.refresh(&tokens.refresh_token).await {
+            match self.refresh_patiently(&tokens.refresh_token).await {
                 Ok(answer) => {
                     if let Some(token) = self.keep_renewed(person_id, &grant, answer).await? {
                         return Ok(token);
@@ -280,8 +284,17 @@ impl People {
                 }
                 Err(Refresh::Refused) => self.end_grant(person_id, &grant).await?,
                 Err(Refresh::Failed(why)) => {
+                    // The grant stands: YNAB's refresh token was not spent.
+                    if grant.expires_at > self.now() {
+                        tracing::warn!(
+                            "renewing a person's YNAB access failed ({why}): the current access \
+                             is used until it expires"
+                        );
+                        return Ok(Token::new(tokens.access_token));
+                    }
+                    tracing::warn!("renewing a person's YNAB access failed: {why}");
                     return Err(YnabError::SignIn(format!(
-                        "YNAB access could not be renewed ({why}): nothing was sent to YNAB; try again in a moment."
+                        "YNAB is busy and did not renew this account's access just now ({why}). Nothing was sent to YNAB and you stay signed in: try again in a minute."
                     )));
                 }
             }
@@ -344,6 +357,26 @@ impl People {
         Err(self.sign_in_again("YNAB refused to renew it"))
     }
 
+    /// [`Self::refresh`], tried again after a pause while YNAB answers that it is busy (429,
+    /// 408, 5xx) or cannot be reached: [`RENEW_ATTEMPTS`] in all, the pause doubling from
+    /// [`RENEW_BACKOFF`] (a `Retry-After` longer than that is not waited for: the call answers
+    /// that YNAB is busy, and the next call tries again).
+    async fn refresh_patiently(&self, refresh_token: &str) -> Result<YnabTokenAnswer, Refresh> {
+        let mut pause = RENEW_BACKOFF;
+        let mut attempt = 1;
+        loop {
+            match self.refresh(refresh_token).await {
+                Err(Refresh::Failed(why)) if why.is_transient() && attempt < RENEW_ATTEMPTS => {
+                    tracing::info!("YNAB did not renew a person's access ({why}): trying again");
+                    tokio::time::sleep(pause).await;
+                    pause *= 2;
+                    attempt += 1;
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+
     /// `grant_type=refresh_token` at YNAB's token endpoint.
     async fn refresh(&self, refresh_token: &str) -> Result<YnabTokenAnswer, Refresh> {
         let form = url::form_urlencoded::Serializer::new(String::new())
@@ -367,10 +400,21 @@ impl People {
                 .await
                 .map_err(|e| Refresh::Failed(RefreshFailure::Unreadable(e)));
         }
-        if status.is_client_error() {
-            return Err(Refresh::Refused);
+        let code = status.as_u16();
+        if matches!(code, 400 | 401) {
+            // RFC 6749 §5.2: only these say the grant itself (or our application) is gone.
+            // A body that cannot be read names no error: the grant is kept (a sign-out needs
+            // YNAB to say so), and the call says renewal failed.
+            let body: serde_json::Value = response.json().await.unwrap_or_default();
+            let error = body.get("error").and_then(serde_json::Value::as_str);
+            if matches!(
+                error,
+                Some("invalid_grant" | "invalid_client" | "unauthorized_client")
+            ) {
+                return Err(Refresh::Refused);
+            }
         }
-        Err(Refresh::Failed(RefreshFailure::Status(status.as_u16())))
+        Err(Refresh::Failed(RefreshFailure::Status(code)))
     }
 }
 
@@ -382,9 +426,11 @@ fn unreadable(e: StoreError) -> YnabError {
 }
 
 enum Refresh {
-    /// YNAB said no (invalid_grant and the like): the person must sign in again.
+    /// YNAB said the grant is gone (`invalid_grant`) or our application is (`invalid_client`,
+    /// `unauthorized_client`): the person must sign in again.
     Refused,
-    /// YNAB could not be asked: try later.
+    /// YNAB was busy, could not be asked, or refused for another reason: the grant stands,
+    /// try later.
     Failed(RefreshFailure),
 }
 
@@ -397,6 +443,18 @@ enum RefreshFailure {
     Unreadable(#[source] reqwest::Error),
     #[error("YNAB answered HTTP {0}")]
     Status(u16),
+}
+
+impl RefreshFailure {
+    /// Whether trying again shortly may succeed: YNAB unreachable, too busy (429), timed out
+    /// (408) or failing (5xx).
+    fn is_transient(&self) -> bool {
+        match self {
+            RefreshFailure::Unreachable(_) => true,
+            RefreshFailure::Unreadable(_) => false,
+            RefreshFailure::Status(code) => matches!(code, 408 | 429 | 500..=599),
+        }
+    }
 }
 
 /// The token source of one person's YNAB client.

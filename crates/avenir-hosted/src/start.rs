@@ -3,6 +3,7 @@
 
 use crate::confirm_pages::BrowserSessions;
 use crate::db::{Db, DbError};
+use crate::oauth::limits::ClientAddress;
 use crate::oauth::{
     OAuthConfig, OAuthServer, OAuthSetupError, SignInFailure, SignInHook, YnabTokens,
 };
@@ -32,6 +33,8 @@ pub struct Hosted {
     pub oauth: Arc<OAuthServer>,
     pub people: Arc<People>,
     pub db: Db,
+    /// The periodic expiry sweep (`sweeper`), stopped when this is dropped.
+    pub sweeper: crate::sweeper::Sweeper,
 }
 
 /// The sign-in hook: `People` keeps the person and their YNAB grant; the browser that signed
@@ -72,6 +75,9 @@ impl Hosted {
         oauth_config.access_ttl = config.access_ttl;
         oauth_config.metadata_roots = config.metadata_roots.clone();
         oauth_config.allow_private_metadata_hosts = config.allow_private_metadata_hosts;
+        if config.behind_proxy {
+            oauth_config.client_address = ClientAddress::Forwarded;
+        }
         let oauth = Arc::new(OAuthServer::new(
             oauth_config,
             Arc::new(db.clone()),
@@ -98,11 +104,13 @@ impl Hosted {
             &config.public,
             config.clock.clone(),
         ));
+        let sweeper = crate::sweeper::start(db.clone(), oauth.clone(), config.clock.clone());
         Ok(Hosted {
             router,
             oauth,
             people,
             db,
+            sweeper,
         })
     }
 }
@@ -118,6 +126,10 @@ pub async fn serve(config: HostedConfig) -> anyhow::Result<()> {
     let local = listener.local_addr()?;
     tracing::info!("Starting avenir-mcp (hosted) on {local} for {public}");
     eprintln!("avenir-mcp: hosted MCP at {public}/mcp (listening on {local})");
-    axum::serve(listener, hosted.router).await?;
+    // The peer's address reaches the rate limits (`oauth::limits`).
+    let service = hosted
+        .router
+        .into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, service).await?;
     Ok(())
 }

@@ -6,9 +6,9 @@
 use crate::common;
 
 use avenir::store::shared::{CodeEntry, Stream};
-use avenir_hosted::db::{Db, DbConfig, DbError};
+use avenir_hosted::db::{CODE_KEPT, Db, DbConfig, DbError, SweepTtls, Swept};
 use avenir_hosted::oauth_store::{
-    ClientKind, ClientRecord, CodeGrant, OAuthStore, PendingSignIn, RefreshUse, TokenKind,
+    ClientKind, ClientRecord, CodeGrant, CodeUse, OAuthStore, PendingSignIn, RefreshUse, TokenKind,
     TokenRecord, YnabGrant,
 };
 use common::postgres::TestPostgres;
@@ -121,7 +121,198 @@ both!(
     ynab_grant_replaced_only_at_the_read_version,
     clients_and_people,
     delete_person_removes_theirs_only,
+    the_sweep_deletes_what_expired_and_keeps_the_rest,
+    a_version_2_database_keeps_its_tokens_and_codes_through_migration_3,
 );
+
+/// A database as version 2 of the schema left it, with a live sign-in (family "live": an access
+/// token and an unused refresh token), a revoked one (family "dead") and an unused code.
+async fn version_2_database(config: &DbConfig) {
+    let setup = format!(
+        "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL); \
+         {} {} \
+         INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0), (2, 0); \
+         INSERT INTO oauth_tokens (token_hash, kind, person_id, client_id, scope, resource, \
+           expires_at, family, revoked, used) VALUES \
+           ('live-a', 'access', 'p1', 'client', 'read write', 'https://avenir.example/mcp', \
+            1900000000, 'live', FALSE, FALSE), \
+           ('live-r', 'refresh', 'p1', 'client', 'read write', 'https://avenir.example/mcp', \
+            1900000000, 'live', FALSE, FALSE), \
+           ('dead-a', 'access', 'p1', 'client', 'read write', 'https://avenir.example/mcp', \
+            1900000000, 'dead', TRUE, FALSE); \
+         INSERT INTO oauth_codes (code_hash, client_id, person_id, redirect_uri, code_challenge, \
+           scope, resource, expires_at) VALUES ('code-hash', 'https://client.example/meta.json', \
+           'p1', 'http://127.0.0.1:3000/cb', 'challenge', 'read write', \
+           'https://avenir.example/mcp', 1900000000);",
+        match config {
+            DbConfig::Sqlite(_) => include_str!("../src/db/migrations/sqlite/0001_init.sql"),
+            DbConfig::Postgres(_) => include_str!("../src/db/migrations/postgres/0001_init.sql"),
+        },
+        match config {
+            DbConfig::Sqlite(_) => {
+                include_str!("../src/db/migrations/sqlite/0002_confirmation_pages.sql")
+            }
+            DbConfig::Postgres(_) => {
+                include_str!("../src/db/migrations/postgres/0002_confirmation_pages.sql")
+            }
+        },
+    );
+    match config {
+        DbConfig::Sqlite(path) => {
+            let conn = rusqlite::Connection::open(path).unwrap();
+            conn.execute_batch(&setup).unwrap();
+        }
+        DbConfig::Postgres(url) => {
+            let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            let task = tokio::spawn(connection);
+            client.batch_execute(&setup).await.unwrap();
+            drop(client);
+            task.await.unwrap().unwrap();
+        }
+    }
+}
+
+async fn a_version_2_database_keeps_its_tokens_and_codes_through_migration_3(kind: Kind) {
+    let place = place(kind).await;
+    version_2_database(&place.config).await;
+    let db = Db::open(&place.config).await.unwrap();
+    assert!(db.schema_version().await.unwrap() >= 3);
+    let counts: std::collections::HashMap<_, _> =
+        db.row_counts().await.unwrap().into_iter().collect();
+    assert_eq!(counts["oauth_families"], 2, "one family per sign-in");
+    assert!(!db.token("live-a").await.unwrap().unwrap().revoked);
+    assert!(db.token("dead-a").await.unwrap().unwrap().revoked);
+    assert!(matches!(
+        db.use_refresh("live-r").await.unwrap(),
+        RefreshUse::Fresh(_)
+    ));
+    assert_eq!(
+        db.use_code("code-hash", "new-family").await.unwrap(),
+        CodeUse::Fresh(code_grant("p1"))
+    );
+    // a family revoked after the migration takes its tokens, old ones included
+    db.revoke_family("live").await.unwrap();
+    assert!(db.token("live-a").await.unwrap().unwrap().revoked);
+}
+
+/// The rows of each swept table, by name.
+async fn rows(db: &Db) -> std::collections::HashMap<&'static str, i64> {
+    db.row_counts().await.unwrap().into_iter().collect()
+}
+
+async fn the_sweep_deletes_what_expired_and_keeps_the_rest(kind: Kind) {
+    let (a, b, _place) = two(kind).await;
+    let now = 1_950_000_000;
+    let ttls = SweepTtls {
+        pending: 900,
+        metadata: 3600,
+        nonce: 600,
+    };
+    // sign-ins in progress: one past its 15 minutes, one fresh
+    let at = |created_at| PendingSignIn {
+        created_at,
+        ..pending()
+    };
+    a.put_pending("old-pending", &at(now - 901)).await.unwrap();
+    a.put_pending("new-pending", &at(now - 10)).await.unwrap();
+    // codes: one used a day and more past its expiry, one just expired (kept: presented again,
+    // it still revokes its family)
+    let code = |expires_at| CodeGrant {
+        expires_at,
+        ..code_grant("p1")
+    };
+    a.put_code("old-code", &code(now - CODE_KEPT - 1))
+        .await
+        .unwrap();
+    a.use_code("old-code", "old-code-family").await.unwrap();
+    a.put_code("recent-code", &code(now - 10)).await.unwrap();
+    a.use_code("recent-code", "recent").await.unwrap();
+    // tokens: expired ones (family "gone", and "recent" whose code is kept), a live one
+    let tok = |kind, family: &str, expires_at| TokenRecord {
+        expires_at,
+        ..token(kind, "p1", family)
+    };
+    for (hash, record) in [
+        ("gone-a", tok(TokenKind::Access, "gone", now - 1)),
+        ("gone-r", tok(TokenKind::Refresh, "gone", now - 1)),
+        ("recent-r", tok(TokenKind::Refresh, "recent", now - 1)),
+        ("live-a", tok(TokenKind::Access, "live", now + 3600)),
+    ] {
+        a.put_token(hash, &record).await.unwrap();
+    }
+    // clients: registered two days ago and never used, registered two days ago with a live
+    // token ("client"), registered just now; metadata documents cached too long and fresh
+    let client = |id: &str, kind, updated_at| ClientRecord {
+        client_id: id.into(),
+        kind,
+        metadata: serde_json::json!({"redirect_uris": ["http://127.0.0.1/cb"]}),
+        updated_at,
+    };
+    for record in [
+        client("old-unused", ClientKind::Registered, now - 2 * 86_400),
+        client("client", ClientKind::Registered, now - 2 * 86_400),
+        client("new-unused", ClientKind::Registered, now - 10),
+        client(
+            "https://c.example/old.json",
+            ClientKind::MetadataDocument,
+            now - 3601,
+        ),
+        client(
+            "https://c.example/new.json",
+            ClientKind::MetadataDocument,
+            now - 10,
+        ),
+    ] {
+        a.put_client(&record).await.unwrap();
+    }
+    // nonces, stamped by the real clock: one spent 1,000 s ago, one now
+    let real = chrono::Utc::now().timestamp();
+    let store = a.shared_store("p1");
+    blocking(move || {
+        assert!(store.spend_nonce("fresh-nonce", real, 600).unwrap());
+        assert!(store.spend_nonce("old-nonce", real - 1000, 600).unwrap());
+    })
+    .await;
+
+    let before = rows(&a).await;
+    let swept = b.sweep(now, ttls).await.unwrap();
+    let after = rows(&a).await;
+    println!("{kind:?}: rows before the sweep {before:?}, after {after:?}");
+    assert_eq!(
+        swept,
+        Swept {
+            pending_sign_ins: 1,
+            codes: 1,
+            tokens: 3,
+            families: 1,
+            unused_clients: 1,
+            metadata_documents: 1,
+            spent_nonces: 1,
+        }
+    );
+    let gone = |table| before[table] - after[table];
+    assert_eq!(gone("oauth_pending_sign_ins"), 1);
+    assert_eq!(gone("oauth_codes"), 1);
+    assert_eq!(gone("oauth_tokens"), 3);
+    assert_eq!(gone("oauth_families"), 1);
+    assert_eq!(gone("oauth_clients"), 2);
+    assert_eq!(gone("spent_nonces"), 1);
+    // what is left still works: the kept code still revokes its family when presented again
+    assert_eq!(
+        a.use_code("recent-code", "again").await.unwrap(),
+        CodeUse::Replayed {
+            family: Some("recent".into())
+        }
+    );
+    assert!(!a.token("live-a").await.unwrap().unwrap().revoked);
+    assert!(a.client("client").await.unwrap().is_some());
+    assert!(a.client("new-unused").await.unwrap().is_some());
+    assert!(a.client("old-unused").await.unwrap().is_none());
+    // a second sweep, on the other instance, finds nothing
+    assert_eq!(a.sweep(now, ttls).await.unwrap().total(), 0);
+}
 
 async fn migrations_apply_once(kind: Kind) {
     let place = place(kind).await;
@@ -140,7 +331,7 @@ async fn migrations_apply_once(kind: Kind) {
     drop(opened);
     // One row per migration (versions 1 to SCHEMA_VERSION), however many instances started.
     let known = avenir_hosted::db::SCHEMA_VERSION;
-    assert_eq!(known, 2);
+    assert_eq!(known, 3);
     assert_eq!(a.schema_version().await.unwrap(), known);
     assert_eq!(a.migrations_applied().await.unwrap(), known);
     assert_eq!(b.migrations_applied().await.unwrap(), known);
@@ -185,7 +376,8 @@ async fn a_newer_schema_is_refused(kind: Kind) {
     );
     let error = error.to_string();
     assert!(error.contains("schema version 7"), "{error}");
-    assert!(error.contains("version 2 this"), "{error}");
+    let this = format!("version {} this", avenir_hosted::db::SCHEMA_VERSION);
+    assert!(error.contains(&this), "{error}");
 }
 
 fn code_grant(person: &str) -> CodeGrant {
@@ -207,18 +399,33 @@ async fn oauth_code_taken_once_across_instances(kind: Kind) {
     for i in 0..16 {
         let db = if i % 2 == 0 { a.clone() } else { b.clone() };
         tasks.push(tokio::spawn(async move {
-            db.take_code("code-hash").await.unwrap()
+            db.use_code("code-hash", &format!("family-{i}"))
+                .await
+                .unwrap()
         }));
     }
     let mut got = Vec::new();
+    let mut replays = 0;
     for task in tasks {
-        if let Some(grant) = task.await.unwrap() {
-            got.push(grant);
+        match task.await.unwrap() {
+            CodeUse::Fresh(grant) => got.push(grant),
+            CodeUse::Replayed { family } => {
+                assert!(family.is_some_and(|f| f.starts_with("family-")));
+                replays += 1;
+            }
+            CodeUse::Unknown => panic!("the code was issued"),
         }
     }
     assert_eq!(got, vec![code_grant("p1")]);
-    assert_eq!(b.take_code("code-hash").await.unwrap(), None);
-    assert_eq!(a.take_code("never-issued").await.unwrap(), None);
+    assert_eq!(replays, 15);
+    assert!(matches!(
+        b.use_code("code-hash", "again").await.unwrap(),
+        CodeUse::Replayed { .. }
+    ));
+    assert_eq!(
+        a.use_code("never-issued", "f").await.unwrap(),
+        CodeUse::Unknown
+    );
 }
 
 fn code_entry(issued_at: i64) -> CodeEntry {
@@ -586,6 +793,32 @@ async fn revoke_token_and_family(kind: Kind) {
     b.revoke_family("F").await.unwrap();
     assert!(b.token("f-access").await.unwrap().unwrap().revoked);
     assert!(a.token("f-refresh").await.unwrap().unwrap().revoked);
+    // RFC 9700 §4.14.2: the tokens of a refresh that rotated just before a replay revoked the
+    // family are stored after the revocation: they are born revoked, on every instance
+    a.put_token("f-late", &token(TokenKind::Access, "p1", "F"))
+        .await
+        .unwrap();
+    assert!(b.token("f-late").await.unwrap().unwrap().revoked);
+    b.revoke_family("H").await.unwrap();
+    a.put_token("h-first", &token(TokenKind::Refresh, "p1", "H"))
+        .await
+        .unwrap();
+    assert!(b.token("h-first").await.unwrap().unwrap().revoked);
+    assert!(matches!(
+        b.use_refresh("h-first").await.unwrap(),
+        RefreshUse::Replayed(_)
+    ));
+    // a person signed out everywhere (YNAB refused to renew): a rotation finishing afterwards
+    // issues revoked tokens too
+    a.put_token("p2-refresh", &token(TokenKind::Refresh, "p2", "P"))
+        .await
+        .unwrap();
+    b.revoke_person("p2").await.unwrap();
+    assert!(a.token("p2-refresh").await.unwrap().unwrap().revoked);
+    a.put_token("p2-late", &token(TokenKind::Access, "p2", "P"))
+        .await
+        .unwrap();
+    assert!(b.token("p2-late").await.unwrap().unwrap().revoked);
     assert_eq!(
         a.token("g-access").await.unwrap(),
         Some(token(TokenKind::Access, "p1", "G"))
@@ -750,7 +983,7 @@ async fn delete_person_removes_theirs_only(kind: Kind) {
         a.use_refresh("p-refresh").await.unwrap(),
         RefreshUse::Unknown
     );
-    assert_eq!(a.take_code("p-code").await.unwrap(), None);
+    assert_eq!(a.use_code("p-code", "f").await.unwrap(), CodeUse::Unknown);
     assert_eq!(a.ynab_grant(&p).await.unwrap(), None);
     let sp = a.shared_store(&p);
     blocking(move || {
@@ -771,7 +1004,10 @@ async fn delete_person_removes_theirs_only(kind: Kind) {
         a.use_refresh("q-refresh").await.unwrap(),
         RefreshUse::Fresh(_)
     ));
-    assert_eq!(a.take_code("q-code").await.unwrap(), Some(code_grant(&q)));
+    assert_eq!(
+        a.use_code("q-code", "f").await.unwrap(),
+        CodeUse::Fresh(code_grant(&q))
+    );
     assert_eq!(a.ynab_grant(&q).await.unwrap().unwrap().sealed, b"q");
     let sq = b.shared_store(&q);
     blocking(move || {

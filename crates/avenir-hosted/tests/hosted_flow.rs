@@ -428,6 +428,85 @@ async fn when_ynab_refuses_to_renew_the_person_is_asked_to_sign_in_again() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// YNAB's token endpoint answers `status` to the next `count` renewals.
+fn ynab_token_endpoint_fails(world: &World, count: u32, status: u16) {
+    world.sandbox.inject(ynab_sandbox::faults::Fault::status(
+        count,
+        Some("POST /oauth/token"),
+        status,
+    ));
+}
+
+// RFC 6749 §5.2: only `invalid_grant` (or a client YNAB no longer knows) says a grant is gone. A
+// 429 or a 503 from YNAB's token endpoint during a renewal is YNAB's bad moment: it is tried
+// again, the call says YNAB is busy when it stays so, and nobody is signed out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_ynab_during_renewal_signs_nobody_out() {
+    let (db, dir) = sqlite_db();
+    let world = World::start(db, 1).await;
+    let alice = world.sign_in("alice", "write", 0).await;
+    let still_open = async || {
+        let (status, _) = raw_mcp(
+            &world.instances[0].mcp(),
+            &alice.access_token,
+            TOOLS_LIST,
+            &[],
+        )
+        .await;
+        status
+    };
+    // one 429, then one 503, each within the renewal's retries: the call simply works
+    for status in [429, 503] {
+        let renewals = world.sandbox.stats().oauth.refresh_token;
+        ynab_token_endpoint_fails(&world, 1, status);
+        world.advance(7_000);
+        let accounts = call(&alice.client, "list_accounts", json!({})).await;
+        assert_ne!(accounts.is_error, Some(true), "{}", text(&accounts));
+        assert_eq!(
+            world.sandbox.stats().oauth.refresh_token,
+            renewals + 1,
+            "renewed after YNAB's {status}"
+        );
+        assert_ne!(
+            still_open().await,
+            401,
+            "no MCP token revoked after a {status}"
+        );
+    }
+    // YNAB stays busy past its token's end: the call says so, and nobody is signed out
+    ynab_token_endpoint_fails(&world, 3, 429);
+    world.advance(7_300);
+    let busy = call(&alice.client, "list_accounts", json!({})).await;
+    assert_eq!(busy.is_error, Some(true));
+    let message = text(&busy);
+    assert!(message.starts_with("YNAB is busy"), "{message}");
+    assert!(message.contains("HTTP 429"), "{message}");
+    assert!(message.contains("you stay signed in"), "{message}");
+    assert!(message.contains("try again in a minute"), "{message}");
+    assert_ne!(still_open().await, 401, "no MCP token revoked");
+    // YNAB is back: the next call renews and works
+    let again = call(&alice.client, "list_accounts", json!({})).await;
+    assert_ne!(again.is_error, Some(true), "{}", text(&again));
+    // still fine while the current token lives: a busy YNAB leaves it in use
+    ynab_token_endpoint_fails(&world, 3, 503);
+    world.advance(7_000);
+    let meanwhile = call(&alice.client, "list_accounts", json!({})).await;
+    assert_ne!(meanwhile.is_error, Some(true), "{}", text(&meanwhile));
+    // and invalid_grant still signs her out
+    world.sandbox.clear_faults();
+    world.sandbox.fail_refresh("alice").expect("fail refresh");
+    world.advance(7_000);
+    let refused = call(&alice.client, "list_accounts", json!({})).await;
+    assert!(text(&refused).contains("sign in with YNAB again"));
+    assert_eq!(
+        still_open().await,
+        401,
+        "invalid_grant revokes her MCP tokens"
+    );
+    drop(world);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forged_expired_or_other_audience_token_is_refused() {
     let (db, dir) = sqlite_db();

@@ -7,12 +7,14 @@ use crate::common;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use async_trait::async_trait;
+use avenir_hosted::oauth::limits::{ClientAddress, Limit, RateLimits};
 use avenir_hosted::oauth::{
     OAuthConfig, OAuthServer, SignInFailure, SignInHook, YnabApp, YnabTokens,
 };
-use avenir_hosted::oauth_store::{CodeGrant, OAuthStore, TokenKind};
+use avenir_hosted::oauth_store::{CodeGrant, OAuthStore, RefreshUse, TokenKind, TokenRecord};
 use axum::http::HeaderMap;
 use common::MemoryStore;
 use reqwest::StatusCode;
@@ -53,6 +55,14 @@ struct Harness {
 }
 
 async fn start_with(roots: Vec<Vec<u8>>, allow_private: bool) -> Harness {
+    start_configured(|config| {
+        config.metadata_roots = roots;
+        config.allow_private_metadata_hosts = allow_private;
+    })
+    .await
+}
+
+async fn start_configured(tweak: impl FnOnce(&mut OAuthConfig)) -> Harness {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let clock = Arc::new(AtomicI64::new(T0));
@@ -67,8 +77,7 @@ async fn start_with(roots: Vec<Vec<u8>>, allow_private: bool) -> Harness {
         },
     );
     config.clock = Arc::new(move || now.load(Ordering::SeqCst));
-    config.metadata_roots = roots;
-    config.allow_private_metadata_hosts = allow_private;
+    tweak(&mut config);
     let store = Arc::new(MemoryStore::default());
     let hook = Arc::new(Hook::default());
     let server = OAuthServer::new(config, store.clone(), hook.clone()).unwrap();
@@ -95,6 +104,7 @@ async fn start_with(roots: Vec<Vec<u8>>, allow_private: bool) -> Harness {
             }
         }),
     );
+    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     let http = ynab::http_client_builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -426,8 +436,11 @@ async fn authorize_shows_a_page_not_a_redirect_until_client_and_redirect_are_kno
     }
 }
 
+// RFC 9700 §4.11.2: a request the server refuses is never redirected to the client's address
+// (a registered client's redirect URI is whatever its registrant declared): an error page says
+// what was refused.
 #[tokio::test]
-async fn authorize_sends_request_errors_back_to_the_client_with_state_and_iss() {
+async fn authorize_shows_request_errors_as_a_page_never_a_redirect_rfc9700_4_11_2() {
     let h = start().await;
     let client_id = h.registered_client("Tool").await;
     let wrong_resource = "https://other.example/mcp".to_string();
@@ -457,23 +470,31 @@ async fn authorize_sends_request_errors_back_to_the_client_with_state_and_iss() 
             ],
             "invalid_scope",
         ),
+        (
+            vec![
+                ("code_challenge", CHALLENGE),
+                ("code_challenge_method", "S256"),
+                ("response_type", "token"),
+            ],
+            "unsupported_response_type",
+        ),
     ];
     for (extra, error) in cases {
         let mut params = vec![
-            ("response_type", "code"),
             ("client_id", client_id.as_str()),
             ("redirect_uri", REDIRECT),
             ("state", "st-1"),
         ];
+        if !extra.iter().any(|(k, _)| *k == "response_type") {
+            params.push(("response_type", "code"));
+        }
         params.extend(extra);
         let r = h.get(&h.authorize_path(&params)).await;
-        assert_eq!(r.status(), StatusCode::FOUND, "{params:?}");
-        let location = r.headers()["location"].to_str().unwrap();
-        assert!(location.starts_with("http://127.0.0.1:7777/callback?"));
-        let q = query_of(location);
-        assert_eq!(q["error"], error, "{params:?}");
-        assert_eq!(q["state"], "st-1");
-        assert_eq!(q["iss"], h.base);
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{params:?}");
+        assert!(r.headers().get("location").is_none(), "{params:?}");
+        let page = r.text().await.unwrap();
+        assert!(page.contains(error), "{params:?}: {page}");
+        assert!(page.contains("not sent back to the application"), "{page}");
     }
     assert_eq!(h.store.pending_count(), 0);
 }
@@ -711,6 +732,476 @@ async fn refresh_rotates_and_a_replay_revokes_the_family() {
         )
         .await;
     assert_eq!(error_of(r).await, "invalid_scope");
+}
+
+impl Harness {
+    async fn refresh_with(&self, refresh: &str, client_id: &str, extra: (&str, &str)) -> String {
+        let r = self
+            .form(
+                "/token",
+                &[
+                    ("grant_type", "refresh_token"),
+                    ("refresh_token", refresh),
+                    ("client_id", client_id),
+                    extra,
+                ],
+            )
+            .await;
+        error_of(r).await
+    }
+
+    async fn mcp_status(&self, access: &str) -> StatusCode {
+        self.mcp(Some(&format!("Bearer {access}"))).await.status()
+    }
+}
+
+// RFC 6749 §5.2 and RFC 9700 §4.14.2: a refresh refused for its request (another client, a
+// scope or a resource not granted) is checked before the refresh token is spent, so the client's
+// corrected retry is not a replay that would revoke the sign-in.
+#[tokio::test]
+async fn a_refused_refresh_leaves_the_refresh_token_usable_rfc6749_5_2() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let first = h.tokens(&client_id, "read").await;
+    let refresh = first["refresh_token"].as_str().unwrap();
+    let access = first["access_token"].as_str().unwrap();
+    assert_eq!(
+        h.refresh_with(refresh, &client_id, ("scope", "read write"))
+            .await,
+        "invalid_scope"
+    );
+    assert_eq!(
+        h.refresh_with(refresh, &client_id, ("scope", "admin"))
+            .await,
+        "invalid_scope"
+    );
+    assert_eq!(
+        h.refresh_with(
+            refresh,
+            &client_id,
+            ("resource", "https://other.example/mcp")
+        )
+        .await,
+        "invalid_target"
+    );
+    assert_eq!(
+        h.refresh_with(refresh, "someone-else", ("scope", "read"))
+            .await,
+        "invalid_grant"
+    );
+    assert_eq!(
+        h.mcp_status(access).await,
+        StatusCode::OK,
+        "nothing revoked"
+    );
+    // the corrected retry works
+    let r = h.refresh(refresh, &client_id).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let second: Value = r.json().await.unwrap();
+    assert_eq!(
+        h.mcp_status(second["access_token"].as_str().unwrap()).await,
+        StatusCode::OK
+    );
+}
+
+// OAuth 2.1 §4.1.3: a code presented twice is refused, and the tokens it issued are revoked.
+#[tokio::test]
+async fn a_reused_code_revokes_the_tokens_it_issued_oauth21_4_1_3() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let code = h.seed_code(&client_id, "read write").await;
+    let r = h.exchange(&code, &client_id, VERIFIER).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let issued: Value = r.json().await.unwrap();
+    let access = issued["access_token"].as_str().unwrap();
+    let refresh = issued["refresh_token"].as_str().unwrap();
+    assert_eq!(h.mcp_status(access).await, StatusCode::OK);
+    let r = h.exchange(&code, &client_id, VERIFIER).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_grant");
+    assert!(
+        body["error_description"]
+            .as_str()
+            .unwrap()
+            .contains("every token it issued is revoked")
+    );
+    assert_eq!(h.mcp_status(access).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        error_of(h.refresh(refresh, &client_id).await).await,
+        "invalid_grant"
+    );
+}
+
+// RFC 9700 §4.14.2: one refresh token presented many times at once. Whichever request wins the
+// rotation, the replays revoke the family, and no token issued by any of them stays alive.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_concurrent_refresh_replay_leaves_no_token_alive_rfc9700_4_14_2() {
+    let h = Arc::new(start().await);
+    let client_id = h.registered_client("Tool").await;
+    for _round in 0..4 {
+        let first = h.tokens(&client_id, "read write").await;
+        let refresh = first["refresh_token"].as_str().unwrap().to_string();
+        let mut tasks = Vec::new();
+        for _ in 0..10 {
+            let (h, refresh, client_id) = (h.clone(), refresh.clone(), client_id.clone());
+            tasks.push(tokio::spawn(async move {
+                let r = h.refresh(&refresh, &client_id).await;
+                (r.status(), r.json::<Value>().await.unwrap())
+            }));
+        }
+        let mut issued = vec![first["access_token"].as_str().unwrap().to_string()];
+        for task in tasks {
+            let (status, body) = task.await.unwrap();
+            if status == StatusCode::OK {
+                issued.push(body["access_token"].as_str().unwrap().to_string());
+            } else {
+                assert_eq!(body["error"], "invalid_grant");
+            }
+        }
+        assert!(issued.len() <= 2, "one rotation at most");
+        for access in issued {
+            assert_eq!(h.mcp_status(&access).await, StatusCode::UNAUTHORIZED);
+        }
+    }
+}
+
+/// RFC 9700 §4.14.2 on a real database: one refresh token presented 10 times at once over HTTP,
+/// 6 rounds; afterwards no access token any of them obtained opens anything.
+async fn concurrent_replay_on(config: avenir_hosted::db::DbConfig) {
+    let db = avenir_hosted::db::Db::open(&config).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let oauth = OAuthConfig::new(
+        base.clone(),
+        YnabApp {
+            authorize_url: YNAB_AUTHORIZE.into(),
+            token_url: "http://127.0.0.1:9/oauth/token".into(),
+            client_id: "ynab-app".into(),
+            client_secret: "ynab-secret".into(),
+        },
+    );
+    let store: Arc<dyn OAuthStore> = Arc::new(db.clone());
+    let server = OAuthServer::new(oauth, store.clone(), Arc::new(Hook::default())).unwrap();
+    let app = server.router();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let http = ynab::http_client_builder().build().unwrap();
+    let post = |params: Vec<(&'static str, String)>| {
+        let (http, base) = (http.clone(), base.clone());
+        async move {
+            let body = url::form_urlencoded::Serializer::new(String::new())
+                .extend_pairs(params)
+                .finish();
+            let r = http
+                .post(format!("{base}/token"))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            (r.status(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let opens = async |access: &str| {
+        let header = axum::http::HeaderValue::from_str(&format!("Bearer {access}")).unwrap();
+        server.authenticate(Some(&header)).await.is_ok()
+    };
+    for round in 0..6 {
+        let code = format!("code-{round}-{}", avenir::random::base64url::<8>());
+        let grant = CodeGrant {
+            client_id: "c".into(),
+            person_id: "person-1".into(),
+            redirect_uri: REDIRECT.into(),
+            code_challenge: CHALLENGE.into(),
+            scope: "read write".into(),
+            resource: server.resource().into(),
+            expires_at: chrono::Utc::now().timestamp() + 60,
+        };
+        store.put_code(&sha256_hex(&code), &grant).await.unwrap();
+        let (status, first) = post(vec![
+            ("grant_type", "authorization_code".into()),
+            ("code", code),
+            ("redirect_uri", REDIRECT.into()),
+            ("client_id", "c".into()),
+            ("code_verifier", VERIFIER.into()),
+        ])
+        .await;
+        assert_eq!(status, StatusCode::OK, "{first}");
+        let refresh = first["refresh_token"].as_str().unwrap().to_string();
+        let tasks: Vec<_> = (0..10)
+            .map(|_| {
+                tokio::spawn(post(vec![
+                    ("grant_type", "refresh_token".into()),
+                    ("refresh_token", refresh.clone()),
+                    ("client_id", "c".into()),
+                ]))
+            })
+            .collect();
+        let mut issued = vec![first["access_token"].as_str().unwrap().to_string()];
+        for task in tasks {
+            let (status, body) = task.await.unwrap();
+            if status == StatusCode::OK {
+                issued.push(body["access_token"].as_str().unwrap().to_string());
+            }
+        }
+        assert!(issued.len() <= 2, "one rotation at most");
+        for access in &issued {
+            assert!(
+                !opens(access).await,
+                "round {round}: a token outlived the replay"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_concurrent_refresh_replay_on_sqlite_leaves_no_token_alive_rfc9700_4_14_2() {
+    let (config, dir) = crate::hosted_flow::sqlite_db();
+    concurrent_replay_on(config).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_concurrent_refresh_replay_on_postgres_leaves_no_token_alive_rfc9700_4_14_2() {
+    concurrent_replay_on(crate::hosted_flow::postgres_db()).await;
+}
+
+// RFC 8707 / RFC 9068's audience: a refresh token keeps the resource it was issued for. One
+// issued for another instance's public URL is refused here, and not spent.
+#[tokio::test]
+async fn a_refresh_keeps_the_audience_it_was_issued_for_rfc8707() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    let hash = sha256_hex("elsewhere-refresh");
+    let elsewhere = TokenRecord {
+        kind: TokenKind::Refresh,
+        person_id: "person-1".into(),
+        client_id: client_id.clone(),
+        scope: "read write".into(),
+        resource: "https://other-instance.example/mcp".into(),
+        expires_at: T0 + 3600,
+        family: "elsewhere".into(),
+        revoked: false,
+    };
+    h.store.put_token(&hash, &elsewhere).await.unwrap();
+    let r = h.refresh("elsewhere-refresh", &client_id).await;
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_grant");
+    assert!(
+        body["error_description"]
+            .as_str()
+            .unwrap()
+            .contains("https://other-instance.example/mcp"),
+        "{body}"
+    );
+    assert_eq!(
+        h.store.use_refresh(&hash).await.unwrap(),
+        RefreshUse::Fresh(elsewhere),
+        "not spent, not moved"
+    );
+    // and one issued here is rotated for the same audience
+    let here = h.tokens(&client_id, "read").await;
+    let r = h
+        .refresh(here["refresh_token"].as_str().unwrap(), &client_id)
+        .await;
+    let rotated: Value = r.json().await.unwrap();
+    let stored = h
+        .store
+        .token(&sha256_hex(rotated["access_token"].as_str().unwrap()))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.resource, format!("{}/mcp", h.base));
+}
+
+// Registration, /authorize and the token endpoint are limited per client address: past the
+// budget 429 with Retry-After, before anything is stored.
+#[tokio::test]
+async fn each_route_class_is_rate_limited_per_address_with_retry_after() {
+    let h = start_configured(|config| {
+        config.rate_limits = RateLimits {
+            register: Limit {
+                burst: 3,
+                every: Duration::from_secs(3600),
+            },
+            authorize: Limit {
+                burst: 2,
+                every: Duration::from_secs(3600),
+            },
+            token: Limit {
+                burst: 2,
+                every: Duration::from_secs(3600),
+            },
+        };
+    })
+    .await;
+    let mut created = 0;
+    for _ in 0..3 {
+        let r = h.register(json!({"redirect_uris": [REDIRECT]})).await;
+        assert_eq!(r.status(), StatusCode::CREATED);
+        created += 1;
+    }
+    let r = h.register(json!({"redirect_uris": [REDIRECT]})).await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((3000..=3600).contains(&wait), "{wait}");
+    assert_eq!(error_of(r).await, "too_many_requests");
+    assert_eq!(created, 3);
+    // the consent page: a page, not JSON
+    let path = h.authorize_path(&[("client_id", "x")]);
+    for _ in 0..2 {
+        assert_eq!(h.get(&path).await.status(), StatusCode::BAD_REQUEST);
+    }
+    let r = h.get(&path).await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(r.headers().contains_key("retry-after"));
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("Too many sign-in requests")
+    );
+    let r = h.answer("x", None, "read").await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS, "its answer too");
+    // the token endpoint and revocation share a budget
+    assert_eq!(error_of(h.refresh("a", "b").await).await, "invalid_grant");
+    assert_eq!(
+        h.form("/revoke", &[("token", "a")]).await.status(),
+        StatusCode::OK
+    );
+    let r = h.refresh("a", "b").await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(r.headers().contains_key("retry-after"));
+    assert_eq!(
+        h.server.forget_idle_addresses(),
+        3,
+        "one address in each class"
+    );
+}
+
+// Behind a proxy (and only then), the address is the one the proxy appended to
+// X-Forwarded-For; otherwise the header is ignored and the peer's address counts.
+#[tokio::test]
+async fn the_forwarded_address_counts_only_behind_a_proxy() {
+    let one = Limit {
+        burst: 1,
+        every: Duration::from_secs(3600),
+    };
+    let limits = RateLimits {
+        register: one,
+        ..RateLimits::default()
+    };
+    let register_from = async |h: &Harness, address: &str| {
+        h.http
+            .post(format!("{}/register", h.base))
+            .header("x-forwarded-for", format!("198.51.100.1, {address}"))
+            .json(&json!({"redirect_uris": [REDIRECT]}))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    let proxied = start_configured(|config| {
+        config.rate_limits = limits;
+        config.client_address = ClientAddress::Forwarded;
+    })
+    .await;
+    assert_eq!(
+        register_from(&proxied, "203.0.113.1").await,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        register_from(&proxied, "203.0.113.1").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(
+        register_from(&proxied, "203.0.113.2").await,
+        StatusCode::CREATED
+    );
+    let direct = start_configured(|config| config.rate_limits = limits).await;
+    assert_eq!(
+        register_from(&direct, "203.0.113.1").await,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        register_from(&direct, "203.0.113.2").await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "a client cannot choose its address"
+    );
+}
+
+// Every stored field is bounded: a registration keeping more than 4 KB of metadata, a state
+// longer than 1 KB, a metadata-document client_id with a query are refused with a 400 that says
+// what to do, and nothing is stored.
+#[tokio::test]
+async fn stored_fields_are_bounded_with_a_clear_400() {
+    let h = start().await;
+    let long: Vec<String> = (0..5)
+        .map(|i| format!("http://127.0.0.1:7777/{i}/{}", "x".repeat(1000)))
+        .collect();
+    let r = h.register(json!({"redirect_uris": long})).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_client_metadata");
+    assert!(
+        body["error_description"]
+            .as_str()
+            .unwrap()
+            .contains("4096 bytes")
+    );
+    let client_id = h.registered_client("Tool").await;
+    let state = "s".repeat(1025);
+    let r = h
+        .get(&h.authorize_path(&[
+            ("response_type", "code"),
+            ("client_id", &client_id),
+            ("redirect_uri", REDIRECT),
+            ("code_challenge", CHALLENGE),
+            ("code_challenge_method", "S256"),
+            ("state", &state),
+        ]))
+        .await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("state is longer than 1024 bytes")
+    );
+    let r = h
+        .get(&h.authorize_path(&[
+            ("response_type", "code"),
+            ("client_id", "https://client.example/meta.json?variant=1"),
+            ("redirect_uri", REDIRECT),
+        ]))
+        .await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert!(r.text().await.unwrap().contains("must have no query"));
+    assert_eq!(h.store.pending_count(), 0);
+}
+
+// A storage failure at /authorize is the server's: 503, never a 400 blaming the request.
+#[tokio::test]
+async fn authorize_answers_503_when_storage_fails() {
+    let h = start().await;
+    let client_id = h.registered_client("Tool").await;
+    h.store.fail_client_lookups();
+    let r = h
+        .get(&h.authorize_path(&[
+            ("response_type", "code"),
+            ("client_id", &client_id),
+            ("redirect_uri", REDIRECT),
+            ("code_challenge", CHALLENGE),
+            ("code_challenge_method", "S256"),
+        ]))
+        .await;
+    assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(r.headers()["x-content-type-options"], "nosniff");
+    assert!(r.text().await.unwrap().contains("Try again in a minute"));
 }
 
 #[tokio::test]

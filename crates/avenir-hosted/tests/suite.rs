@@ -5,6 +5,7 @@
 mod common;
 mod confirm_pages;
 mod db;
+mod flood_oauth;
 mod hosted_flow;
 mod oauth;
 mod support;

@@ -2,6 +2,9 @@
 //! answered with an error status, delayed before they are handled, applied and then held, or
 //! applied and then cut off before any answer.
 //!
+//! YNAB's `POST /oauth/token` takes the rules that name it (`"route": "POST /oauth/token"`):
+//! a renewal meeting a 429 or a 503.
+//!
 //! Faults are set through the control API (`POST /__sandbox/faults`) or [`crate::Sandbox`]'s
 //! methods, and consumed in order: each request takes the first rule that matches it. The
 //! requests a delay holds are counted ([`Held`]): a test sees one arrive, and sees its client
@@ -40,7 +43,8 @@ pub struct Fault {
     /// How many matching requests it applies to.
     pub count: u32,
     /// `METHOD` and/or a route pattern as the router knows it, e.g. `GET /plans/{plan_id}`,
-    /// `PATCH`, or `/plans/{plan_id}/transactions`; absent: every request.
+    /// `PATCH`, or `/plans/{plan_id}/transactions`; absent: every API request. YNAB's token
+    /// endpoint takes only a rule naming it: `POST /oauth/token`.
     #[serde(default)]
     pub route: Option<String>,
     /// Matching requests let through untouched before the fault applies (the second of two
@@ -84,6 +88,18 @@ impl Fault {
         let Some(pattern) = self.route.as_deref().map(str::trim) else {
             return true;
         };
+        self.matches_pattern(pattern, method, route)
+    }
+
+    /// Whether the rule names `route` itself (not only a method, not every request).
+    fn names(&self, method: &str, route: &str) -> bool {
+        self.route
+            .as_deref()
+            .map(str::trim)
+            .is_some_and(|p| p.contains('/') && self.matches_pattern(p, method, route))
+    }
+
+    fn matches_pattern(&self, pattern: &str, method: &str, route: &str) -> bool {
         let (want_method, want_route) = match pattern.split_once(' ') {
             Some((m, r)) => (Some(m), Some(r.trim())),
             None if pattern.starts_with('/') => (None, Some(pattern)),
@@ -166,8 +182,18 @@ impl Faults {
 
     /// The fault this request takes, if any (its count goes down by one).
     pub fn take(&self, method: &str, route: &str) -> Option<FaultKind> {
+        self.take_where(|f| f.matches(method, route))
+    }
+
+    /// The fault a request outside `/v1` takes (YNAB's `POST /oauth/token`): only a rule that
+    /// names its route, so that a rule for every request keeps meaning every API request.
+    pub fn take_named(&self, method: &str, route: &str) -> Option<FaultKind> {
+        self.take_where(|f| f.names(method, route))
+    }
+
+    fn take_where(&self, matches: impl Fn(&Fault) -> bool) -> Option<FaultKind> {
         let mut rules = self.lock();
-        let index = rules.iter().position(|f| f.matches(method, route))?;
+        let index = rules.iter().position(matches)?;
         if rules[index].skip > 0 {
             rules[index].skip -= 1;
             return None;
@@ -296,6 +322,17 @@ mod tests {
         faults.add(second);
         assert_eq!(faults.take("PATCH", "/v1/x"), None, "the first one passes");
         assert!(faults.take("PATCH", "/v1/x").is_some(), "the second fails");
+        faults.add(fault(1, None));
+        faults.add(fault(1, Some("POST")));
+        assert_eq!(
+            faults.take_named("POST", "/oauth/token"),
+            None,
+            "YNAB's token endpoint takes only a rule that names it"
+        );
+        faults.clear();
+        faults.add(fault(1, Some("POST /oauth/token")));
+        assert!(faults.take_named("POST", "/oauth/token").is_some());
+        assert!(faults.pending().is_empty());
     }
 
     #[test]

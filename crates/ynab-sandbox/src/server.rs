@@ -247,12 +247,41 @@ fn router(state: AppState) -> Router {
             get(pending_faults).post(add_faults).delete(clear_faults),
         )
         .route("/oauth/authorize", get(oauth::authorize))
-        .route("/oauth/token", post(oauth::token))
+        .route(
+            "/oauth/token",
+            post(oauth::token).layer(middleware::from_fn_with_state(state.clone(), token_faults)),
+        )
         .route("/__sandbox/oauth/sign-in", post(oauth::sign_in))
         .route("/__sandbox/oauth/fail-refresh", post(oauth::fail_refresh))
         .route("/__sandbox/clock", post(oauth::clock))
         .fallback(routes::no_route)
         .with_state(state)
+}
+
+/// The faults of YNAB's `POST /oauth/token` (a renewal meeting a 429 or a 503): a rule whose
+/// route names it (`"POST /oauth/token"`), never one for every request.
+async fn token_faults(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let faults = lock(&state).faults.clone();
+    match faults.take_named(request.method().as_str(), request.uri().path()) {
+        Some(FaultKind::Status {
+            status,
+            retry_after,
+        }) => status_response(status, retry_after.as_deref()),
+        Some(FaultKind::Delay { ms }) => {
+            faults.hold(ms).await;
+            next.run(request).await
+        }
+        Some(FaultKind::ApplyThenDelay { ms }) => {
+            let response = next.run(request).await;
+            faults.hold(ms).await;
+            response
+        }
+        Some(FaultKind::ApplyThenDrop) => {
+            let _applied = next.run(request).await;
+            faults::dropped_response()
+        }
+        None => next.run(request).await,
+    }
 }
 
 /// `POST /__sandbox/reset`: back to the plan as loaded, counters zeroed, faults cleared (OAuth's

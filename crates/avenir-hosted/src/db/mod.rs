@@ -23,6 +23,7 @@ mod schema;
 mod shared;
 mod sql;
 mod sqlite;
+mod sweep;
 
 use avenir::store::shared::SharedStore;
 use std::sync::Arc;
@@ -31,6 +32,7 @@ use ynab::pacing::LedgerStore;
 pub use error::{DbError, SqlError, StateError};
 pub use handle::{DATABASE_URL_VAR, Db, DbConfig};
 pub use schema::SCHEMA_VERSION;
+pub use sweep::{CODE_KEPT, SWEPT_TABLES, SweepTtls, Swept, UNUSED_CLIENT_KEPT};
 
 impl Db {
     /// One person's journal, intents, undo lock and confirmation codes, and the global nonces.

@@ -1,14 +1,15 @@
 //! The authorization server's [`OAuthStore`] on the database: clients, pending sign-ins, codes
-//! and tokens (taken once with `DELETE … RETURNING` or `UPDATE … RETURNING`), people and their
-//! versioned YNAB grants.
+//! and tokens (taken once with `DELETE … RETURNING` or `UPDATE … RETURNING`), token families
+//! (revoked as one row, which every token of the family reads), people and their versioned YNAB
+//! grants.
 
 use super::error::{SqlError, StateError};
 use super::handle::Db;
 use super::schema::now;
 use super::sql::{self, Value};
 use crate::oauth_store::{
-    ClientKind, ClientRecord, CodeGrant, OAuthStore, PendingSignIn, RefreshUse, StoreError,
-    TokenKind, TokenRecord, YnabGrant,
+    ClientKind, ClientRecord, CodeGrant, CodeUse, OAuthStore, PendingSignIn, RefreshUse,
+    StoreError, TokenKind, TokenRecord, YnabGrant,
 };
 use async_trait::async_trait;
 
@@ -180,50 +181,71 @@ impl OAuthStore for Db {
         Ok(())
     }
 
-    async fn take_code(&self, code_hash: &str) -> Result<Option<CodeGrant>, StoreError> {
+    async fn use_code(&self, code_hash: &str, family: &str) -> Result<CodeUse, StoreError> {
         let rows = self
             .sql()
             .query(
-                "DELETE FROM oauth_codes WHERE code_hash = $1 RETURNING client_id, person_id, \
-                 redirect_uri, code_challenge, scope, resource, expires_at",
+                "UPDATE oauth_codes SET used = TRUE, family = $2 WHERE code_hash = $1 \
+                 AND used = FALSE RETURNING client_id, person_id, redirect_uri, code_challenge, \
+                 scope, resource, expires_at",
+                vec![code_hash.into(), family.into()],
+            )
+            .await?;
+        if let Some(row) = rows.first() {
+            let grant = (|| {
+                Ok::<_, SqlError>(CodeGrant {
+                    client_id: sql::text(row, 0)?,
+                    person_id: sql::text(row, 1)?,
+                    redirect_uri: sql::text(row, 2)?,
+                    code_challenge: sql::text(row, 3)?,
+                    scope: sql::text(row, 4)?,
+                    resource: sql::text(row, 5)?,
+                    expires_at: sql::int(row, 6)?,
+                })
+            })()?;
+            return Ok(CodeUse::Fresh(grant));
+        }
+        let seen = self
+            .sql()
+            .query(
+                "SELECT family FROM oauth_codes WHERE code_hash = $1",
                 vec![code_hash.into()],
             )
             .await?;
-        let Some(row) = rows.first() else {
-            return Ok(None);
-        };
-        let grant = (|| {
-            Ok::<_, SqlError>(CodeGrant {
-                client_id: sql::text(row, 0)?,
-                person_id: sql::text(row, 1)?,
-                redirect_uri: sql::text(row, 2)?,
-                code_challenge: sql::text(row, 3)?,
-                scope: sql::text(row, 4)?,
-                resource: sql::text(row, 5)?,
-                expires_at: sql::int(row, 6)?,
-            })
-        })()?;
-        Ok(Some(grant))
+        match seen.first() {
+            Some(row) => Ok(CodeUse::Replayed {
+                family: sql::opt_text(row, 0)?,
+            }),
+            None => Ok(CodeUse::Unknown),
+        }
     }
 
     async fn put_token(&self, token_hash: &str, token: &TokenRecord) -> Result<(), StoreError> {
         self.sql()
-            .execute_all(vec![(
-                "INSERT INTO oauth_tokens (token_hash, kind, person_id, client_id, scope, \
-                 resource, expires_at, family, revoked, used) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, FALSE)",
-                vec![
-                    token_hash.into(),
-                    kind_text(token.kind).into(),
-                    token.person_id.as_str().into(),
-                    token.client_id.as_str().into(),
-                    token.scope.as_str().into(),
-                    token.resource.as_str().into(),
-                    token.expires_at.into(),
-                    token.family.as_str().into(),
-                    token.revoked.into(),
-                ],
-            )])
+            .execute_all(vec![
+                (
+                    // a family revoked before its first token is stored stays revoked
+                    "INSERT INTO oauth_families (family, revoked) VALUES ($1, FALSE) \
+                     ON CONFLICT (family) DO NOTHING",
+                    vec![token.family.as_str().into()],
+                ),
+                (
+                    "INSERT INTO oauth_tokens (token_hash, kind, person_id, client_id, scope, \
+                     resource, expires_at, family, revoked, used) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, FALSE)",
+                    vec![
+                        token_hash.into(),
+                        kind_text(token.kind).into(),
+                        token.person_id.as_str().into(),
+                        token.client_id.as_str().into(),
+                        token.scope.as_str().into(),
+                        token.resource.as_str().into(),
+                        token.expires_at.into(),
+                        token.family.as_str().into(),
+                        token.revoked.into(),
+                    ],
+                ),
+            ])
             .await?;
         Ok(())
     }
@@ -232,7 +254,9 @@ impl OAuthStore for Db {
         let rows = self
             .sql()
             .query(
-                &format!("SELECT {TOKEN_COLUMNS} FROM oauth_tokens WHERE token_hash = $1"),
+                "SELECT t.kind, t.person_id, t.client_id, t.scope, t.resource, t.expires_at, \
+                 t.family, t.revoked OR COALESCE(f.revoked, FALSE) FROM oauth_tokens t \
+                 LEFT JOIN oauth_families f ON f.family = t.family WHERE t.token_hash = $1",
                 vec![token_hash.into()],
             )
             .await?;
@@ -248,7 +272,9 @@ impl OAuthStore for Db {
             .query(
                 &format!(
                     "UPDATE oauth_tokens SET used = TRUE WHERE token_hash = $1 AND kind = 'refresh' \
-                     AND used = FALSE AND revoked = FALSE RETURNING {TOKEN_COLUMNS}"
+                     AND used = FALSE AND revoked = FALSE AND NOT EXISTS (SELECT 1 FROM \
+                     oauth_families f WHERE f.family = oauth_tokens.family AND f.revoked) \
+                     RETURNING {TOKEN_COLUMNS}"
                 ),
                 vec![token_hash.into()],
             )
@@ -286,20 +312,35 @@ impl OAuthStore for Db {
 
     async fn revoke_family(&self, family: &str) -> Result<(), StoreError> {
         self.sql()
-            .execute_all(vec![(
-                "UPDATE oauth_tokens SET revoked = TRUE WHERE family = $1",
-                vec![family.into()],
-            )])
+            .execute_all(vec![
+                (
+                    "INSERT INTO oauth_families (family, revoked) VALUES ($1, TRUE) \
+                     ON CONFLICT (family) DO UPDATE SET revoked = TRUE",
+                    vec![family.into()],
+                ),
+                (
+                    "UPDATE oauth_tokens SET revoked = TRUE WHERE family = $1",
+                    vec![family.into()],
+                ),
+            ])
             .await?;
         Ok(())
     }
 
     async fn revoke_person(&self, person_id: &str) -> Result<(), StoreError> {
         self.sql()
-            .execute_all(vec![(
-                "UPDATE oauth_tokens SET revoked = TRUE WHERE person_id = $1",
-                vec![person_id.into()],
-            )])
+            .execute_all(vec![
+                (
+                    // their families too: a refresh rotating meanwhile issues revoked tokens
+                    "UPDATE oauth_families SET revoked = TRUE WHERE family IN \
+                     (SELECT family FROM oauth_tokens WHERE person_id = $1)",
+                    vec![person_id.into()],
+                ),
+                (
+                    "UPDATE oauth_tokens SET revoked = TRUE WHERE person_id = $1",
+                    vec![person_id.into()],
+                ),
+            ])
             .await?;
         Ok(())
     }
@@ -391,6 +432,11 @@ impl OAuthStore for Db {
         let p = || vec![Value::from(person_id)];
         self.sql()
             .execute_all(vec![
+                (
+                    "DELETE FROM oauth_families WHERE family IN \
+                     (SELECT family FROM oauth_tokens WHERE person_id = $1)",
+                    p(),
+                ),
                 ("DELETE FROM oauth_tokens WHERE person_id = $1", p()),
                 ("DELETE FROM oauth_codes WHERE person_id = $1", p()),
                 ("DELETE FROM ynab_grants WHERE person_id = $1", p()),

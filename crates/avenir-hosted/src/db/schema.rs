@@ -13,10 +13,15 @@ pub(super) const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("migrations/postgres/0002_confirmation_pages.sql"),
         include_str!("migrations/sqlite/0002_confirmation_pages.sql"),
     ),
+    (
+        3,
+        include_str!("migrations/postgres/0003_oauth_families_and_sweep.sql"),
+        include_str!("migrations/sqlite/0003_oauth_families_and_sweep.sql"),
+    ),
 ];
 
 /// The newest schema version this binary knows.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// UTC seconds now, as rows record it.
 pub(super) fn now() -> i64 {

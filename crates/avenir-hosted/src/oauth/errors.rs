@@ -1,6 +1,8 @@
 //! The authorization server's errors, as types: each says what was refused or what failed, in
 //! the sentence the client, the person's page or the log shows.
 
+use super::logic::MAX_METADATA_URL;
+
 /// Why the server's public URL cannot be its issuer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IssuerError {
@@ -65,6 +67,13 @@ pub enum MetadataUrlError {
     NotNormal,
     #[error("a client_id URL must have a host")]
     NoHost,
+    #[error(
+        "a client_id URL must have no query: the metadata document is known by its exact URL \
+         (put a version in the path instead)"
+    )]
+    Query,
+    #[error("a client_id URL must be at most {MAX_METADATA_URL} characters")]
+    TooLong,
     #[error("a client_id URL must not point to a private, loopback or reserved address")]
     Private,
 }
@@ -144,6 +153,8 @@ pub enum OAuthSetupError {
     MetadataClient(#[from] MetadataClientError),
     #[error("the HTTP client for YNAB could not be built ({0})")]
     YnabClient(#[source] reqwest::Error),
+    #[error(transparent)]
+    Limit(#[from] super::limits::EmptyLimit),
 }
 
 /// Why the client of an `/authorize` request is not one to sign in for; the sentence is shown on

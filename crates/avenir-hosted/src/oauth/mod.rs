@@ -18,6 +18,9 @@
 //! | `POST /revoke` | RFC 7009 revocation (a refresh token revokes its whole family) |
 //! | `POST /delete` | with a valid access token: forget the person entirely |
 //!
+//! `/register`, `/authorize` (both methods), `/token` and `/revoke` are rate limited per client
+//! address (`limits`): past a class's budget, 429 with `Retry-After`.
+//!
 //! The metadata, `/register`, `/token`, `/revoke` and `/delete` answer CORS preflights and
 //! allow any origin (browser-based clients; no cookie is involved). The two pages do not: the
 //! consent page sets a `SameSite=Strict` cookie that its answer must carry, and is never framed.
@@ -37,6 +40,7 @@
 mod discovery;
 pub mod errors;
 mod fetch;
+pub mod limits;
 pub mod logic;
 mod pages;
 mod respond;
@@ -50,6 +54,7 @@ use axum::routing::{get, post};
 
 use discovery::{authorization_server_metadata, protected_resource_metadata, register};
 pub use errors::OAuthSetupError;
+use limits::Class;
 use respond::{allow_any_origin, preflight};
 pub use server::{
     Authenticated, METADATA_CACHE_TTL, OAuthConfig, OAuthServer, PENDING_TTL, SignInFailure,
@@ -61,6 +66,9 @@ use tokens::{delete, revoke, token};
 impl OAuthServer {
     /// Every route of the authorization server (see the module documentation).
     pub fn router(&self) -> Router {
+        let limits = self.inner.limiters.clone();
+        let limit =
+            |class| axum::middleware::from_fn_with_state((limits.clone(), class), limits::limit);
         // What programs call, browser-based clients included (CORS, no cookies involved): the
         // metadata, registration, token, revocation and deletion.
         let machine = Router::new()
@@ -76,14 +84,34 @@ impl OAuthServer {
                 "/.well-known/oauth-authorization-server",
                 get(authorization_server_metadata).options(preflight),
             )
-            .route("/register", post(register).options(preflight))
-            .route("/token", post(token).options(preflight))
-            .route("/revoke", post(revoke).options(preflight))
+            .route(
+                "/register",
+                post(register)
+                    .route_layer(limit(Class::Register))
+                    .options(preflight),
+            )
+            .route(
+                "/token",
+                post(token)
+                    .route_layer(limit(Class::Token))
+                    .options(preflight),
+            )
+            .route(
+                "/revoke",
+                post(revoke)
+                    .route_layer(limit(Class::Token))
+                    .options(preflight),
+            )
             .route("/delete", post(delete).options(preflight))
             .layer(axum::middleware::map_response(allow_any_origin));
         // What a person's browser is sent to.
         let pages = Router::new()
-            .route("/authorize", get(authorize).post(consent))
+            .route(
+                "/authorize",
+                get(authorize)
+                    .post(consent)
+                    .route_layer(limit(Class::Authorize)),
+            )
             .route("/oauth/ynab/callback", get(ynab_callback));
         machine
             .merge(pages)

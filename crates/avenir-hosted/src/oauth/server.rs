@@ -14,6 +14,7 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use super::errors::OAuthSetupError;
+use super::limits::{ClientAddress, Limiters, RateLimits};
 use super::logic::{self, sha256_hex};
 use super::respond::{challenge_response, redirect, unavailable};
 use super::{fetch, pages};
@@ -114,6 +115,10 @@ pub struct OAuthConfig {
     /// Fetch client metadata documents from loopback and private addresses too. False in
     /// production (SSRF); tests set it.
     pub allow_private_metadata_hosts: bool,
+    /// The per-address budgets of registration, `/authorize` and the token endpoint.
+    pub rate_limits: RateLimits,
+    /// Where a request's client address is read (the peer, or a reverse proxy's header).
+    pub client_address: ClientAddress,
 }
 
 impl OAuthConfig {
@@ -128,6 +133,8 @@ impl OAuthConfig {
             clock: Arc::new(|| chrono::Utc::now().timestamp()),
             metadata_roots: Vec::new(),
             allow_private_metadata_hosts: false,
+            rate_limits: RateLimits::default(),
+            client_address: ClientAddress::Socket,
         }
     }
 }
@@ -145,6 +152,8 @@ impl fmt::Debug for OAuthConfig {
                 "allow_private_metadata_hosts",
                 &self.allow_private_metadata_hosts,
             )
+            .field("rate_limits", &self.rate_limits)
+            .field("client_address", &self.client_address)
             .finish()
     }
 }
@@ -179,6 +188,7 @@ pub(super) struct Inner {
     pub(super) resource: String,
     pub(super) metadata_http: reqwest::Client,
     pub(super) ynab_http: reqwest::Client,
+    pub(super) limiters: Arc<Limiters>,
 }
 
 impl fmt::Debug for OAuthServer {
@@ -207,6 +217,7 @@ impl OAuthServer {
             .build()
             .map_err(OAuthSetupError::YnabClient)?;
         let resource = format!("{}/mcp", config.public_url);
+        let limiters = Arc::new(Limiters::new(config.rate_limits, config.client_address)?);
         Ok(Self {
             inner: Arc::new(Inner {
                 config,
@@ -215,8 +226,16 @@ impl OAuthServer {
                 resource,
                 metadata_http,
                 ynab_http,
+                limiters,
             }),
         })
+    }
+
+    /// Forget the client addresses whose rate budgets are full again; how many are still
+    /// tracked (the periodic sweep calls it, so that addresses seen once do not pile up).
+    pub fn forget_idle_addresses(&self) -> usize {
+        self.inner.limiters.forget_idle();
+        self.inner.limiters.tracked()
     }
 
     /// The canonical resource URI, `<public_url>/mcp`.
@@ -263,6 +282,11 @@ impl Inner {
 
     pub(super) fn issuer(&self) -> &str {
         &self.config.public_url
+    }
+
+    /// Whether the public URL is https (cookies `Secure` and `__Host-`).
+    pub(super) fn https(&self) -> bool {
+        self.config.public_url.starts_with("https://")
     }
 
     pub(super) fn resource_metadata_url(&self) -> String {

@@ -114,8 +114,10 @@ fn query_params(query: Option<&str>) -> Result<HashMap<String, String>, QueryRef
     logic::parse_params(query.unwrap_or("")).map_err(QueryRefused::Repeated)
 }
 
-/// `GET /authorize`: errors before the client and its redirect URI are known good are a page,
-/// never a redirect; after, they go back to the client.
+/// `GET /authorize`: every error is a page, never a redirect. Only the person's answer on the
+/// consent page sends them back to the client: a request this server refuses (a
+/// `response_type` other than `code`, a scope it does not know, no PKCE…) must not make it an
+/// open redirector to whatever a registered client declared (RFC 9700 §4.11.2).
 pub(super) async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Response {
     let params = match query_params(query.as_deref()) {
         Ok(p) => p,
@@ -127,12 +129,10 @@ pub(super) async fn authorize(State(s): S, RawQuery(query): RawQuery) -> Respons
     };
     match logic::check_authorize(&params, &s.resource) {
         Ok(request) => show_consent(&s, &client, client_id, redirect_uri, request).await,
-        Err((error, description)) => s.redirect_error(
-            redirect_uri,
-            error,
-            &description,
-            params.get("state").map(String::as_str),
-        ),
+        Err((error, description)) => bad_request(&format!(
+            "The application's request was refused ({error}: {description}). It is not sent \
+             back to the application: tell its maker."
+        )),
     }
 }
 
@@ -147,10 +147,14 @@ async fn known_client<'p>(
             "The request names no application (client_id is missing).",
         ));
     };
-    let client = s
-        .resolve_client(client_id)
-        .await
-        .map_err(|e| bad_request(&e.to_string()))?;
+    let client = s.resolve_client(client_id).await.map_err(|e| match e {
+        // the server's fault, not the request's: 503, try again
+        ClientError::Storage => pages::error_page(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The server cannot use its storage right now. Try again in a minute.",
+        ),
+        other => bad_request(&other.to_string()),
+    })?;
     let Some(redirect_uri) = params.get("redirect_uri") else {
         return Err(bad_request(
             "The request has no redirect_uri: the application must say where to return.",
@@ -210,19 +214,21 @@ async fn show_consent(
 }
 
 /// The cookie that the consent page's answer must carry: a cross-site form posting a consent id
-/// obtained elsewhere carries no such cookie (SameSite=Strict).
+/// obtained elsewhere carries no such cookie (SameSite=Strict). On https a `__Host-` cookie
+/// (`Secure`, `Path=/`, no `Domain`); on a loopback http trial a plain one on the form's path.
 fn consent_cookie(s: &Inner, consent_id: &str, action: &str) -> String {
-    format!(
-        "{}={consent_id}; Path={}; Max-Age={PENDING_TTL}; HttpOnly; SameSite=Strict{}",
-        logic::consent_cookie_name(consent_id),
+    let https = s.https();
+    let path = if https {
+        "/".to_string()
+    } else {
         url::Url::parse(action)
             .map(|u| u.path().to_string())
-            .unwrap_or_else(|_| "/authorize".into()),
-        if s.config.public_url.starts_with("https://") {
-            "; Secure"
-        } else {
-            ""
-        }
+            .unwrap_or_else(|_| "/authorize".into())
+    };
+    format!(
+        "{}={consent_id}; Path={path}; Max-Age={PENDING_TTL}; HttpOnly; SameSite=Strict{}",
+        logic::consent_cookie_name(consent_id, https),
+        if https { "; Secure" } else { "" }
     )
 }
 
@@ -244,7 +250,7 @@ pub(super) async fn consent(State(s): S, headers: HeaderMap, body: String) -> Re
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok());
-    let name = logic::consent_cookie_name(consent_id);
+    let name = logic::consent_cookie_name(consent_id, s.https());
     if logic::cookie_value(cookies, &name) != Some(consent_id.as_str()) {
         return bad_request(
             "This answer did not come from the consent page shown in this browser. Start again \

@@ -1,5 +1,5 @@
-//! The token endpoint (authorization codes with PKCE, refresh tokens rotated, a replay revoking
-//! its family), revocation (RFC 7009) and `/delete`.
+//! The token endpoint (authorization codes with PKCE, refresh tokens rotated, a replay of either
+//! revoking its family), revocation (RFC 7009) and `/delete`.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -12,7 +12,7 @@ use serde_json::json;
 use super::logic::{self, sha256_hex};
 use super::respond::{TokenError, no_store_json, refuse, token_error, unavailable};
 use super::server::{Inner, S};
-use crate::oauth_store::{RefreshUse, TokenKind, TokenRecord};
+use crate::oauth_store::{CodeGrant, CodeUse, RefreshUse, TokenKind, TokenRecord};
 
 impl Inner {
     /// A new access token and refresh token in `family`, stored by hash.
@@ -23,6 +23,7 @@ impl Inner {
         access_scope: &str,
         refresh_scope: &str,
         family: &str,
+        resource: &str,
     ) -> Result<Response, TokenError> {
         let now = self.now();
         let access = avenir::random::base64url::<32>();
@@ -32,7 +33,7 @@ impl Inner {
             person_id: person_id.to_string(),
             client_id: client_id.to_string(),
             scope: scope.to_string(),
-            resource: self.resource.clone(),
+            resource: resource.to_string(),
             expires_at: now.saturating_add(i64::try_from(ttl).unwrap_or(i64::MAX / 2)),
             family: family.to_string(),
             revoked: false,
@@ -115,13 +116,43 @@ async fn code_grant(s: &Inner, params: &HashMap<String, String>) -> Result<Respo
     let redirect_uri = required(params, "redirect_uri")?;
     let client_id = required(params, "client_id")?;
     let verifier = required(params, "code_verifier")?;
-    // Taken whatever follows: a code is tried once.
-    let grant = s
+    // Spent whatever follows: a code is tried once, and a second try revokes what it issued.
+    let family = avenir::random::hex::<16>();
+    let grant = match s
         .store
-        .take_code(&sha256_hex(code))
+        .use_code(&sha256_hex(code), &family)
         .await
         .map_err(store_failed)?
-        .ok_or_else(|| invalid_grant("the code is unknown, used or expired: sign in again"))?;
+    {
+        CodeUse::Fresh(grant) => grant,
+        CodeUse::Replayed { family } => return Err(code_replayed(s, family).await),
+        CodeUse::Unknown => {
+            return Err(invalid_grant(
+                "the code is unknown, used or expired: sign in again",
+            ));
+        }
+    };
+    check_code(s, &grant, client_id, redirect_uri, verifier, params)?;
+    s.issue_tokens(
+        &grant.person_id,
+        &grant.client_id,
+        &grant.scope,
+        &grant.scope,
+        &family,
+        &grant.resource,
+    )
+    .await
+}
+
+/// Whether a fresh code's grant is the client's, for this redirect URI, verifier and resource.
+fn check_code(
+    s: &Inner,
+    grant: &CodeGrant,
+    client_id: &str,
+    redirect_uri: &str,
+    verifier: &str,
+    params: &HashMap<String, String>,
+) -> Result<(), TokenError> {
     if grant.expires_at <= s.now() {
         return Err(invalid_grant("the code expired: sign in again"));
     }
@@ -147,15 +178,19 @@ async fn code_grant(s: &Inner, params: &HashMap<String, String>) -> Result<Respo
             &format!("this server issues tokens for {} only", s.resource),
         ));
     }
-    let family = avenir::random::hex::<16>();
-    s.issue_tokens(
-        &grant.person_id,
-        &grant.client_id,
-        &grant.scope,
-        &grant.scope,
-        &family,
-    )
-    .await
+    Ok(())
+}
+
+/// A code presented again: the tokens it issued are revoked (OAuth 2.1 §4.1.3), those of a
+/// concurrent first use included (they are issued into the revoked family).
+async fn code_replayed(s: &Inner, family: Option<String>) -> TokenError {
+    if let Some(family) = family {
+        if let Err(e) = s.store.revoke_family(&family).await {
+            return store_failed(e);
+        }
+        tracing::warn!("a used authorization code was presented again: its tokens are revoked");
+    }
+    invalid_grant("the code was already used: every token it issued is revoked, sign in again")
 }
 
 async fn refresh_grant(
@@ -165,16 +200,39 @@ async fn refresh_grant(
     let refresh = required(params, "refresh_token")?;
     let client_id = required(params, "client_id")?;
     let hash = sha256_hex(refresh);
-    // Checked before use, so that another client presenting a stolen token does not burn it.
-    match s.store.token(&hash).await.map_err(store_failed)? {
-        Some(r) if r.kind == TokenKind::Refresh && r.client_id != client_id => {
-            return Err(invalid_grant(
-                "the refresh token was issued to another client",
-            ));
-        }
-        _ => {}
-    }
+    // Every check before the token is spent: a refused refresh (another client, a scope or a
+    // resource not granted) leaves it usable for the client's corrected retry.
+    let Some(record) = s
+        .store
+        .token(&hash)
+        .await
+        .map_err(store_failed)?
+        .filter(|r| r.kind == TokenKind::Refresh)
+    else {
+        return Err(invalid_grant("unknown refresh token: sign in again"));
+    };
+    let access_scope = check_refresh(s, &record, client_id, params)?;
     let record = use_refresh_token(s, &hash).await?;
+    // The new refresh token keeps the original scope (RFC 6749 §6), and both keep the audience
+    // the sign-in was for.
+    s.issue_tokens(
+        &record.person_id,
+        &record.client_id,
+        &access_scope,
+        &record.scope,
+        &record.family,
+        &record.resource,
+    )
+    .await
+}
+
+/// Whether a refresh token may be spent by this request; the scope of the new access token.
+fn check_refresh(
+    s: &Inner,
+    record: &TokenRecord,
+    client_id: &str,
+    params: &HashMap<String, String>,
+) -> Result<String, TokenError> {
     if record.client_id != client_id {
         return Err(invalid_grant(
             "the refresh token was issued to another client",
@@ -182,6 +240,13 @@ async fn refresh_grant(
     }
     if record.expires_at <= s.now() {
         return Err(invalid_grant("the refresh token expired: sign in again"));
+    }
+    if record.resource != s.resource {
+        // Another instance's public URL: the token stays with the audience it was issued for.
+        return Err(invalid_grant(&format!(
+            "the refresh token was issued for {}: refresh it at that server",
+            record.resource
+        )));
     }
     if let Some(resource) = params.get("resource")
         && resource != &record.resource
@@ -192,16 +257,7 @@ async fn refresh_grant(
             &format!("this server issues tokens for {} only", s.resource),
         ));
     }
-    let access_scope = refreshed_scope(params, &record.scope)?;
-    // The new refresh token keeps the original scope (RFC 6749 §6).
-    s.issue_tokens(
-        &record.person_id,
-        &record.client_id,
-        &access_scope,
-        &record.scope,
-        &record.family,
-    )
-    .await
+    refreshed_scope(params, &record.scope)
 }
 
 /// Mark the refresh token with this hash used, once: a replay revokes every token of its

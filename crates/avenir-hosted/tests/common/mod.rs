@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 use avenir_hosted::oauth_store::{
-    ClientRecord, CodeGrant, OAuthStore, PendingSignIn, RefreshUse, StoreError, TokenKind,
+    ClientRecord, CodeGrant, CodeUse, OAuthStore, PendingSignIn, RefreshUse, StoreError, TokenKind,
     TokenRecord, YnabGrant,
 };
 
@@ -20,7 +20,10 @@ struct State {
     clients: HashMap<String, ClientRecord>,
     pending: HashMap<String, PendingSignIn>,
     codes: HashMap<String, CodeGrant>,
+    /// Codes presented, with the family their tokens went to.
+    used_codes: HashMap<String, String>,
     tokens: HashMap<String, TokenRecord>,
+    revoked_families: std::collections::HashSet<String>,
     /// Refresh tokens already presented.
     used: std::collections::HashSet<String>,
     people: HashMap<String, String>,
@@ -30,6 +33,8 @@ struct State {
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     state: Mutex<State>,
+    /// Client lookups fail (storage down).
+    failing: std::sync::atomic::AtomicBool,
 }
 
 impl MemoryStore {
@@ -44,6 +49,12 @@ impl MemoryStore {
     pub fn pending_count(&self) -> usize {
         self.lock().pending.len()
     }
+
+    /// From now on client lookups fail as a database that cannot be reached would.
+    pub fn fail_client_lookups(&self) {
+        self.failing
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 #[async_trait]
@@ -55,6 +66,9 @@ impl OAuthStore for MemoryStore {
         Ok(())
     }
     async fn client(&self, client_id: &str) -> Result<Option<ClientRecord>, StoreError> {
+        if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(StoreError::new(std::io::Error::other("storage down")));
+        }
         Ok(self.lock().clients.get(client_id).cloned())
     }
     async fn put_pending(&self, key_hash: &str, pending: &PendingSignIn) -> Result<(), StoreError> {
@@ -72,8 +86,22 @@ impl OAuthStore for MemoryStore {
             .insert(code_hash.to_string(), grant.clone());
         Ok(())
     }
-    async fn take_code(&self, code_hash: &str) -> Result<Option<CodeGrant>, StoreError> {
-        Ok(self.lock().codes.remove(code_hash))
+    async fn use_code(&self, code_hash: &str, family: &str) -> Result<CodeUse, StoreError> {
+        let mut state = self.lock();
+        if let Some(family) = state.used_codes.get(code_hash) {
+            return Ok(CodeUse::Replayed {
+                family: Some(family.clone()),
+            });
+        }
+        match state.codes.remove(code_hash) {
+            Some(grant) => {
+                state
+                    .used_codes
+                    .insert(code_hash.to_string(), family.to_string());
+                Ok(CodeUse::Fresh(grant))
+            }
+            None => Ok(CodeUse::Unknown),
+        }
     }
     async fn put_token(&self, token_hash: &str, token: &TokenRecord) -> Result<(), StoreError> {
         self.lock()
@@ -82,7 +110,11 @@ impl OAuthStore for MemoryStore {
         Ok(())
     }
     async fn token(&self, token_hash: &str) -> Result<Option<TokenRecord>, StoreError> {
-        Ok(self.lock().tokens.get(token_hash).cloned())
+        let state = self.lock();
+        Ok(state.tokens.get(token_hash).cloned().map(|mut t| {
+            t.revoked |= state.revoked_families.contains(&t.family);
+            t
+        }))
     }
     async fn use_refresh(&self, token_hash: &str) -> Result<RefreshUse, StoreError> {
         let mut state = self.lock();
@@ -92,7 +124,10 @@ impl OAuthStore for MemoryStore {
         if record.kind != TokenKind::Refresh {
             return Ok(RefreshUse::Unknown);
         }
-        if record.revoked || !state.used.insert(token_hash.to_string()) {
+        if record.revoked
+            || state.revoked_families.contains(&record.family)
+            || !state.used.insert(token_hash.to_string())
+        {
             return Ok(RefreshUse::Replayed(record));
         }
         Ok(RefreshUse::Fresh(record))
@@ -107,7 +142,9 @@ impl OAuthStore for MemoryStore {
         })
     }
     async fn revoke_family(&self, family: &str) -> Result<(), StoreError> {
-        for t in self.lock().tokens.values_mut() {
+        let mut state = self.lock();
+        state.revoked_families.insert(family.to_string());
+        for t in state.tokens.values_mut() {
             if t.family == family {
                 t.revoked = true;
             }
@@ -115,7 +152,15 @@ impl OAuthStore for MemoryStore {
         Ok(())
     }
     async fn revoke_person(&self, person_id: &str) -> Result<(), StoreError> {
-        for t in self.lock().tokens.values_mut() {
+        let mut state = self.lock();
+        let families: Vec<String> = state
+            .tokens
+            .values()
+            .filter(|t| t.person_id == person_id)
+            .map(|t| t.family.clone())
+            .collect();
+        state.revoked_families.extend(families);
+        for t in state.tokens.values_mut() {
             if t.person_id == person_id {
                 t.revoked = true;
             }

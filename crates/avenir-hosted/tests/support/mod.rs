@@ -170,11 +170,14 @@ impl World {
                 access_ttl: 24 * 3600,
                 metadata_roots: vec![metadata.root_pem.clone()],
                 allow_private_metadata_hosts: true,
+                behind_proxy: false,
             };
             let hosted = Hosted::build(config).await.expect("hosted instance");
             let router = hosted.router.clone();
             let task = tokio::spawn(async move {
-                let _ = axum::serve(listener, router).await;
+                // served as `start::serve` does: the peer's address reaches the rate limits
+                let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+                let _ = axum::serve(listener, service).await;
             });
             started.push(Instance {
                 url: format!("http://{listen}"),

@@ -171,8 +171,13 @@ pub fn is_metadata_document_id(client_id: &str) -> bool {
             .unwrap_or(false)
 }
 
-/// Check a metadata document URL before fetching it: https, a host, a path other than `/`, no
-/// `.`/`..` segments, no fragment, no user information; an IP literal host must be public
+/// The longest client_id URL of a metadata document.
+pub const MAX_METADATA_URL: usize = 2000;
+
+/// Check a metadata document URL before fetching it: at most [`MAX_METADATA_URL`] characters,
+/// https, a host, a path other than `/`, no `.`/`..` segments, no query (the document is
+/// cached under its exact URL: query variants would each be a row), no fragment, no user
+/// information; an IP literal host must be public
 /// unless `allow_private`. (A host name is checked when it resolves, see
 /// [`ip_is_public`].)
 pub fn metadata_document_url(
@@ -183,8 +188,14 @@ pub fn metadata_document_url(
         client_id: client_id.to_string(),
         source,
     })?;
+    if client_id.len() > MAX_METADATA_URL {
+        return Err(MetadataUrlError::TooLong);
+    }
     if url.scheme() != "https" {
         return Err(MetadataUrlError::NotHttps);
+    }
+    if url.query().is_some() {
+        return Err(MetadataUrlError::Query);
     }
     if url.fragment().is_some() || !url.username().is_empty() || url.password().is_some() {
         return Err(MetadataUrlError::ExtraParts);
@@ -219,7 +230,9 @@ pub fn metadata_document_url(
 }
 
 /// Whether an address is one the server may fetch a client's document from: not loopback,
-/// private, link-local, shared, documentation, multicast, broadcast or unspecified (SSRF).
+/// private, link-local, site-local, shared, documentation, multicast, broadcast or unspecified,
+/// nor an IPv6 form that carries an IPv4 address (mapped, compatible `::/96`, NAT64, 6to4,
+/// Teredo) (SSRF).
 pub fn ip_is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => ipv4_is_public(v4),
@@ -255,6 +268,9 @@ fn ipv6_is_public(ip: Ipv6Addr) -> bool {
         || ip.is_multicast()
         || (s[0] & 0xfe00) == 0xfc00 // unique local
         || (s[0] & 0xffc0) == 0xfe80 // link-local
+        || (s[0] & 0xffc0) == 0xfec0 // site-local (deprecated, still routed privately)
+        || s[..6] == [0; 6] // IPv4-compatible ::/96 (deprecated): an IPv4 address in disguise
+        || (s[0] == 0x2001 && s[1] == 0x0000) // Teredo, tunnels to any IPv4 address
         || (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
         || (s[0] == 0x0064 && s[1] == 0xff9b) // NAT64, may reach IPv4 private space
         || (s[0] == 0x2002)) // 6to4, likewise
@@ -344,7 +360,14 @@ pub fn validate_registration(request: &serde_json::Value) -> Result<serde_json::
             kept.insert("scope".into(), parsed.into());
         }
     }
-    Ok(serde_json::Value::Object(kept))
+    let kept = serde_json::Value::Object(kept);
+    if kept.to_string().len() > MAX_CLIENT_METADATA {
+        return Err(invalid_metadata(&format!(
+            "the registration is too large: at most {MAX_CLIENT_METADATA} bytes of metadata are \
+             kept (shorten or remove redirect URIs and names)"
+        )));
+    }
+    Ok(kept)
 }
 
 /// A registration's `redirect_uris`: 1 to 10 acceptable URIs of at most 2,000 characters.
@@ -433,6 +456,12 @@ pub fn parse_params(raw: &str) -> Result<HashMap<String, String>, DuplicateParam
     Ok(out)
 }
 
+/// The longest `state` an `/authorize` request may carry (it is kept until the sign-in ends).
+pub const MAX_STATE: usize = 1024;
+
+/// The most metadata a registration keeps, as JSON (redirect URIs, names, …).
+pub const MAX_CLIENT_METADATA: usize = 4096;
+
 /// An `/authorize` request's parameters once its client and redirect URI are known good.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AuthorizeRequest {
@@ -495,6 +524,12 @@ pub fn check_authorize(
     }
     let scope = parse_scope(params.get("scope").map(String::as_str))
         .map_err(|e| ("invalid_scope", e.to_string()))?;
+    if params.get("state").is_some_and(|s| s.len() > MAX_STATE) {
+        return Err((
+            "invalid_request",
+            format!("state is longer than {MAX_STATE} bytes: send a shorter one"),
+        ));
+    }
     Ok(AuthorizeRequest {
         code_challenge: challenge.clone(),
         state: params.get("state").cloned(),
@@ -537,9 +572,11 @@ pub fn is_random_token(s: &str) -> bool {
 }
 
 /// The cookie binding a consent page to the browser it was shown in (one per page, so that
-/// two sign-ins in two tabs do not overwrite each other).
-pub fn consent_cookie_name(consent_id: &str) -> String {
-    format!("avenir_consent_{}", &sha256_hex(consent_id)[..16])
+/// two sign-ins in two tabs do not overwrite each other). On an https server it is a `__Host-`
+/// cookie: `Secure`, `Path=/`, no `Domain`, so that no other host of the domain can set it.
+pub fn consent_cookie_name(consent_id: &str, https: bool) -> String {
+    let prefix = if https { "__Host-" } else { "" };
+    format!("{prefix}avenir_consent_{}", &sha256_hex(consent_id)[..16])
 }
 
 /// The value of cookie `name` among `Cookie` header values.

@@ -100,6 +100,15 @@ fn metadata_document_urls_and_addresses() {
     assert!(metadata_document_url("https://127.0.0.1/c.json", true).is_ok());
     assert!(metadata_document_url("https://[::1]/c.json", false).is_err());
     assert!(metadata_document_url("https://10.1.2.3/c.json", false).is_err());
+    // keyed by its exact URL: a query would let variants of one document multiply rows
+    assert!(metadata_document_url("https://client.example/c.json?v=1", false).is_err());
+    assert!(
+        metadata_document_url(
+            &format!("https://client.example/{}", "a".repeat(2100)),
+            false
+        )
+        .is_err()
+    );
     for private in [
         "127.0.0.1",
         "10.0.0.1",
@@ -113,6 +122,10 @@ fn metadata_document_urls_and_addresses() {
         "fe80::1",
         "::ffff:127.0.0.1",
         "64:ff9b::a00:1",
+        "::a00:1",                              // IPv4-compatible ::/96 (10.0.0.1)
+        "::7f00:1",                             // IPv4-compatible 127.0.0.1
+        "fec0::1",                              // site-local
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2", // Teredo
     ] {
         let ip: IpAddr = private.parse().unwrap();
         assert!(!ip_is_public(ip), "{private}");
@@ -181,6 +194,38 @@ fn registrations_keep_a_public_clients_metadata() {
         validate_registration(&implicit).unwrap_err().0,
         "invalid_client_metadata"
     );
+    // every stored field is bounded: ten long redirect URIs exceed what is kept
+    let long: Vec<String> = (0..10)
+        .map(|i| format!("https://a.example/{i}/{}", "x".repeat(1500)))
+        .collect();
+    let (error, description) =
+        validate_registration(&serde_json::json!({"redirect_uris": long})).unwrap_err();
+    assert_eq!(error, "invalid_client_metadata");
+    assert!(description.contains("at most 4096 bytes"), "{description}");
+}
+
+#[test]
+fn an_authorize_state_is_bounded() {
+    let params = |state: String| -> HashMap<String, String> {
+        [
+            ("response_type", "code".to_string()),
+            (
+                "code_challenge",
+                "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM".to_string(),
+            ),
+            ("code_challenge_method", "S256".to_string()),
+            ("state", state),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    };
+    let resource = "https://budget.example.org/mcp";
+    assert!(check_authorize(&params("s".repeat(MAX_STATE)), resource).is_ok());
+    let (error, description) =
+        check_authorize(&params("s".repeat(MAX_STATE + 1)), resource).unwrap_err();
+    assert_eq!(error, "invalid_request");
+    assert!(description.contains("state is longer than 1024 bytes"));
 }
 
 #[test]
@@ -255,7 +300,8 @@ fn cookies_and_random_tokens() {
     );
     assert_eq!(cookie_value(headers.into_iter(), "b"), Some("2"));
     assert_eq!(cookie_value(headers.into_iter(), "c"), None);
-    assert!(consent_cookie_name("id").starts_with("avenir_consent_"));
+    assert!(consent_cookie_name("id", false).starts_with("avenir_consent_"));
+    assert!(consent_cookie_name("id", true).starts_with("__Host-avenir_consent_"));
     assert!(is_random_token(&"a".repeat(43)));
     assert!(!is_random_token(&format!("consent:{}", "a".repeat(35))));
     assert!(!is_random_token("short"));
