@@ -402,6 +402,16 @@ async fn reconcile_happens_only_when_the_closing_balance_agrees_and_undo_puts_it
                       "statement": sample_text("checking.camt053.xml"), "reconcile": true});
     let before = statuses(&h).await;
 
+    // QIF carries no closing balance: nothing to reconcile with, refused before anything is sent.
+    let qif = json!({"plan_id": "last-used", "account_id": checking(),
+                     "statement": sample_text("checking.qif"), "reconcile": true});
+    let refused = h.error("import_statement", qif).await;
+    assert!(
+        refused.starts_with("The statement gives no closing balance, so the account cannot be reconciled with it. Nothing was imported;"),
+        "{refused}"
+    );
+    assert_eq!(writes_served(&h), 0);
+
     // The duplicate MARKET FRESH −71.86 stays in YNAB: importing the two lines leaves YNAB 71.86
     // short of the bank, so the account is not reconciled, and the person is told before saying yes.
     let done = h.ok("import_statement", args.clone()).await;
