@@ -818,6 +818,48 @@ fn import_statement() {
     );
 }
 
+/// `import_statement` with `reconcile`, on a plan whose duplicate MARKET FRESH −71.86 was deleted
+/// (so the statement's closing balance agrees once its two lines are in): journaled as a
+/// reconciliation; a crash after the lines landed is recovered by recognising them by digest,
+/// deleting them and putting back whatever marks landed. Each world imports once: YNAB keeps a
+/// deleted line's import id, so a second import in the same world would take another path.
+#[test]
+fn import_statement_reconciled() {
+    let no_duplicate = |plan: &mut PlanState| {
+        if let Some(t) = plan
+            .transactions
+            .iter_mut()
+            .find(|t| !t.deleted && t.date == "2026-09-19" && t.amount == -71_860)
+        {
+            t.deleted = true;
+        }
+    };
+    let arguments = |_: &PlanState| {
+        json!({"account_id": id("acc-checking"), "reconcile": true,
+               "statement": include_str!("../../../samples/statements/checking.ofx")})
+    };
+    let holds: [&[(Hold, Recovery)]; 2] = [
+        &[
+            (before(TRANSACTIONS_POST), Recovery::NothingApplied),
+            // the lines landed, marking the account reconciled never will
+            (before(TRANSACTIONS_PATCH), Recovery::Reverted),
+        ],
+        &[(after(TRANSACTIONS_PATCH), Recovery::Reverted)],
+    ];
+    for (n, holds) in holds.into_iter().enumerate() {
+        let name = format!("import_reconciled_{n}");
+        crash_and_recover(
+            &name,
+            no_duplicate,
+            "import_statement",
+            "reconcile",
+            arguments,
+            true,
+            holds,
+        );
+    }
+}
+
 #[test]
 fn delete_transactions() {
     const DELETE: &str = "DELETE /plans/{plan_id}/transactions/{transaction_id}";
