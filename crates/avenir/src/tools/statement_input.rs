@@ -341,10 +341,17 @@ pub fn compared<'a>(statement: Statement, plan: &'a PlanDetail, account_id: &str
         .iter()
         .filter(|t| t.account_id == account_id && !t.deleted)
         .collect();
+    // YNAB's dates are YYYY-MM-DD, whose text sorts as the days do: the window is compared as
+    // text, and only the transactions within it are parsed.
+    let (from, to) = (
+        (period.0 - margin).to_string(),
+        (period.1 + margin).to_string(),
+    );
     let ledger: Vec<&Transaction> = account
         .iter()
         .copied()
-        .filter(|t| date_of(t).is_some_and(|d| d >= period.0 - margin && d <= period.1 + margin))
+        .filter(|t| (from.as_str()..=to.as_str()).contains(&t.date.as_ref()))
+        .filter(|t| date_of(t).is_some())
         .collect();
     let import_ids = import_ids(&statement.lines);
     let lines: Vec<Entry> = statement
@@ -431,10 +438,12 @@ fn gap(
         .chain(comparison.mismatched.iter().map(|&(_, t, _)| t))
         .filter_map(|t| ledger.get(t).map(|t| t.id.as_str()))
         .collect();
+    // Dates compared as text (YYYY-MM-DD sorts as the days do), the cheapest test first.
+    let last = period.1.to_string();
     let cleared_after: Milliunits = account
         .iter()
-        .filter(|t| is_cleared(t) && !paired.contains(t.id.as_str()))
-        .filter(|t| date_of(t).is_some_and(|d| d > period.1))
+        .filter(|t| t.date.as_ref() > last.as_str() && is_cleared(t))
+        .filter(|t| !paired.contains(t.id.as_str()))
         .map(|t| t.amount)
         .sum();
     let lines: Vec<Milliunits> = statement.lines.iter().map(|l| l.amount).collect();
