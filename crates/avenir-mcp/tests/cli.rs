@@ -370,7 +370,9 @@ fn in_a_pipe_a_write_prints_a_code_and_changes_nothing_until_it_comes_back() {
     let output = state.run(&wrong);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
-        stderr(&output).contains("This confirmation code is unknown, expired, already used"),
+        stderr(&output).contains(
+            "This confirmation code is unknown, expired, already used, or was issued for different changes: nothing changed. Run the command again without --confirm for a new preview."
+        ),
         "{}",
         stderr(&output)
     );
@@ -434,7 +436,7 @@ fn requiring_elicitation_refuses_a_pipe_and_its_codes() {
     let output = state.run_with(&args, &required);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
-        stderr(&output).contains("This client cannot ask the user to confirm"),
+        stderr(&output).contains("This change needs your answer at a terminal"),
         "{}",
         stderr(&output)
     );
@@ -794,7 +796,7 @@ fn a_delete_under_the_default_policy_takes_the_persons_yes_at_the_terminal_never
     let output = state.run(&args);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
-        stderr(&output).contains("which only the user's own answer can confirm"),
+        stderr(&output).contains("which only your answer at a terminal can confirm"),
         "{}",
         stderr(&output)
     );
@@ -821,4 +823,241 @@ fn a_delete_under_the_default_policy_takes_the_persons_yes_at_the_terminal_never
     let (shown, status) = state.in_terminal(&args, "yes\n", &[]);
     assert_eq!(status, 0, "{shown}");
     assert!(!still_there(&state), "deleted after the yes: {shown}");
+}
+
+/// The confirmation code a piped write printed (`confirmation  CODE`).
+fn code_of(output: &Output) -> String {
+    stdout(output)
+        .lines()
+        .find_map(|l| l.strip_prefix("confirmation").map(|c| c.trim().to_string()))
+        .unwrap_or_default()
+}
+
+#[test]
+fn names_stand_for_ids_and_a_name_two_carry_is_refused_with_both() {
+    let state = State::new("names");
+    let args = [
+        "call",
+        "set_category_budget",
+        "--demo",
+        "category_id=restaurants",
+        "month=2026-09",
+        "amount=150",
+    ];
+    let (shown, status) = state.in_terminal(&args, "yes\n", &[]);
+    assert_eq!(status, 0, "{shown}");
+    assert!(
+        shown.contains("Budget Restaurants for 2026-09-01"),
+        "{shown}"
+    );
+    assert!(shows_status(&shown, "applied"), "{shown}");
+    assert_eq!(state.restaurants().1, 150.0, "applied in the plan");
+
+    // A second Restaurants, in the group Fun (named too): the name alone is refused.
+    let create = [
+        "call",
+        "create_category",
+        "--demo",
+        "category_group_id=fun",
+        "name=Restaurants",
+    ];
+    let (shown, status) = state.in_terminal(&create, "yes\n", &[]);
+    assert_eq!(status, 0, "{shown}");
+    let output = state.run(&args);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    let refusal = stderr(&output);
+    assert!(
+        refusal.contains("category_id=restaurants names 2 categories: Restaurants (in Everyday) ")
+            && refusal.contains("Restaurants (in Fun) "),
+        "{refusal}"
+    );
+    let (everyday, _) = state.restaurants();
+    assert!(refusal.contains(&everyday), "listed with its id: {refusal}");
+    // Its group's name makes it one.
+    let mut grouped = args.to_vec();
+    grouped[3] = "category_id=Everyday: Restaurants";
+    grouped[5] = "amount=99";
+    let code = code_of(&state.run(&grouped));
+    grouped.extend_from_slice(&["--confirm", &code]);
+    let output = state.run(&grouped);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(state.restaurants().1, 99.0);
+
+    // Accounts and payees by name (accents and case aside), in a read.
+    let output = state.run(&[
+        "call",
+        "find_transactions",
+        "--demo",
+        "account_ids=[\"checking\"]",
+        "since_date=2026-09-01",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = state.run(&[
+        "call",
+        "merge_payees",
+        "--demo",
+        "source_payee_ids=[\"Nowhere Shop\"]",
+        "target_name=Shop",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    assert!(
+        stderr(&output)
+            .contains("source_payee_ids=Nowhere Shop: no payee of this plan is named so."),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// What an agent is told and a person at a terminal never reads.
+const AGENT_PHRASES: [&str; 12] = [
+    "the user",
+    "The user",
+    "call again",
+    "Call again",
+    "the client",
+    "this client",
+    "elicitation",
+    "pass the code",
+    "never instructions",
+    "this conversation",
+    "own initiative",
+    "without confirmation",
+];
+
+fn assert_for_people(what: &str, text: &str) {
+    for phrase in AGENT_PHRASES {
+        assert!(
+            !text.contains(phrase),
+            "{what} says {phrase:?} to a person:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn every_writes_question_refusal_and_result_is_in_a_persons_words() {
+    let state = State::new("words");
+    let writes: [&[&str]; 12] = [
+        &[
+            "set_category_budget",
+            "category_id=Restaurants",
+            "month=2026-09",
+            "amount=150",
+        ],
+        &[
+            "move_money",
+            "from_category_id=Groceries",
+            "to_category_id=Restaurants",
+            "month=2026-09",
+            "amount=10",
+        ],
+        &["create_category", "category_group_id=Fun", "name=Cinema"],
+        &["update_category", "category_id=Tennis", "name=Padel"],
+        &["set_category_target", "category_id=Holidays", "amount=500"],
+        &[
+            "rename_payee",
+            "payee_id=Interest Charge",
+            "name=Bank interest",
+        ],
+        &[
+            "reconcile_account",
+            "account_id=Checking",
+            "bank_balance=3328.5",
+        ],
+        &[
+            "create_account",
+            "name=Cash",
+            "account_type=cash",
+            "balance=20",
+        ],
+        &[
+            "create_transactions",
+            "account_id=Checking",
+            r#"transactions=[{"date": "2026-09-20", "amount": -5.0, "payee_name": "Kiosk"}]"#,
+        ],
+        &[
+            "merge_categories",
+            "source_category_id=Subscriptions",
+            "target_category_id=Tennis",
+        ],
+        &[
+            "merge_payees",
+            "source_payee_ids=[\"Interest Charge\"]",
+            "target_name=Interest",
+        ],
+        &["undo_operation"],
+    ];
+    let mut seen = 0;
+    for write in writes {
+        let mut args = vec!["call"];
+        args.extend_from_slice(write);
+        args.push("--demo");
+        // In a pipe: the preview with its code, or the refusal of a write only a terminal's
+        // yes confirms.
+        let piped = state.run(&args);
+        assert_for_people(write[0], &stdout(&piped));
+        assert_for_people(write[0], &stderr(&piped));
+        // A code that was never issued.
+        let mut bad = args.clone();
+        bad.extend_from_slice(&["--confirm", "AAAAAAAAAAA"]);
+        let refused = state.run(&bad);
+        assert_ne!(refused.status.code(), Some(0), "{write:?}");
+        assert_for_people(write[0], &stderr(&refused));
+        // At a terminal: the question, then no, then yes.
+        for typed in ["no\n", "yes\n"] {
+            let (shown, status) = state.in_terminal(&args, typed, &[]);
+            assert_for_people(write[0], &shown);
+            if status == 0 {
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 20, "most writes were asked and answered: {seen}");
+    // Requiring the terminal's answer: the refusals of a pipe and of a code.
+    let required = [("AVENIR_MCP_REQUIRE_ELICITATION", "1")];
+    let args = [
+        "call",
+        "set_category_budget",
+        "--demo",
+        "category_id=Groceries",
+        "month=2026-09",
+        "amount=1",
+    ];
+    let output = state.run_with(&args, &required);
+    assert_for_people("a pipe when the terminal is required", &stderr(&output));
+    let mut with_code = args.to_vec();
+    with_code.extend_from_slice(&["--confirm", "AAAAAAAAAAA"]);
+    let output = state.run_with(&with_code, &required);
+    assert!(
+        stderr(&output).contains("Run the command at a terminal, without --confirm"),
+        "{}",
+        stderr(&output)
+    );
+    assert_for_people("a code when the terminal is required", &stderr(&output));
+    // The tools' help.
+    for write in writes {
+        let output = state.run(&["tools", write[0]]);
+        assert_for_people("help", &stdout(&output));
+    }
+    assert_for_people("the tool list", &stdout(&state.run(&["tools"])));
+}
+
+#[test]
+fn the_plan_note_is_said_once_per_demo_state_and_quiet_says_none() {
+    let state = State::new("note");
+    let first = state.run(&["call", "list_accounts", "--demo"]);
+    assert!(
+        stderr(&first).contains("Answered for Demo household"),
+        "{}",
+        stderr(&first)
+    );
+    let second = state.run(&["call", "list_accounts", "--demo"]);
+    assert_eq!(stderr(&second), "", "said once");
+    let reset = state.run(&["call", "list_accounts", "--demo", "--reset", "-q"]);
+    assert_eq!(stderr(&reset), "", "--quiet");
+    let after = state.run(&["call", "list_accounts", "--demo"]);
+    assert!(
+        stderr(&after).contains("Answered for Demo household"),
+        "a new demo state hears it again: {}",
+        stderr(&after)
+    );
 }

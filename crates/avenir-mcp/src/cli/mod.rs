@@ -7,9 +7,11 @@
 //! could not be written out), 2 for bad usage.
 
 pub mod arguments;
+pub mod names;
 pub mod person;
 pub mod render;
 pub mod served;
+pub mod words;
 
 use anyhow::Context as _;
 use person::Person;
@@ -68,6 +70,10 @@ pub struct CallArgs {
     /// Ask the tool for its chart (chart=true) and write the answer's first image (PNG) to FILE.
     #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
+    /// Print the answer only: no note about the plan read, no line saying where a chart was
+    /// written, no progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Show this help; after a tool, the tool's arguments.
     #[arg(short, long)]
     pub help: bool,
@@ -180,7 +186,7 @@ fn help_of(tools: &[Tool], name: &str) -> Result<String, Stop> {
         .ok_or_else(|| unknown_tool(name))?;
     Ok(arguments::tool_help(
         name,
-        description(tool),
+        &words::description_for_people(description(tool)),
         writes(tool),
         &tool.input_schema,
     ))
@@ -209,7 +215,7 @@ async fn list_tools(args: ToolsArgs) -> Result<u8, Stop> {
             out,
             "{:width$}  {kind}  {}",
             tool.name,
-            arguments::first_sentence(description(tool))
+            arguments::first_sentence(&words::description_for_people(description(tool)))
         );
     }
     let _ = writeln!(
@@ -290,7 +296,19 @@ async fn run_call(mut args: CallArgs, demo: bool, call_help: String) -> Result<u
     let session = Session::start(context, person.clone())
         .await
         .map_err(|e| Stop(TOOL_ERROR, format!("{e:#}")))?;
-    let outcome = call_in(&session, &args, &name, json_arguments.as_deref(), &person).await;
+    let notes = Notes {
+        quiet: args.quiet,
+        once: matches!(target, Target::Demo { .. }).then(|| served.state_dir().join("plan-noted")),
+    };
+    let outcome = call_in(
+        &session,
+        &args,
+        &name,
+        json_arguments.as_deref(),
+        &person,
+        &notes,
+    )
+    .await;
     session.close().await;
     // Whatever the outcome, a local plan keeps what the call did to it.
     let saved = served.save();
@@ -344,25 +362,56 @@ async fn call_in(
     name: &str,
     json_arguments: Option<&str>,
     person: &Person,
+    notes: &Notes,
 ) -> Result<u8, Stop> {
     let tools = session.tools().await?;
     let tool = listed_tool(&tools, name)?;
-    let arguments = build_arguments(tool, args, json_arguments)?;
+    let mut arguments = build_arguments(tool, args, json_arguments)?;
+    named(session, tool, &mut arguments).await?;
     let params = CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
     let result = session
         .client
         .call_tool(params)
         .await
         .map_err(|e| match e {
-            rmcp::ServiceError::McpError(error) => usage(error.message.to_string()),
+            rmcp::ServiceError::McpError(error) => usage(words::for_people(&error.message)),
             other => Stop(TOOL_ERROR, format!("the call failed: {other}")),
         })?;
     let answer = answer_of(&result, person)?;
-    print_answer(session, args, tool, &result, answer).await?;
+    print_answer(session, args, tool, &result, answer, notes).await?;
     if let Some(file) = &args.chart {
         write_chart(file, &result)?;
+        if !notes.quiet {
+            eprintln!("The chart is in {}.", file.display());
+        }
     }
     Ok(ANSWERED)
+}
+
+/// The names typed for ids replaced by the ids they stand for (`names`), in the plan the call
+/// reads: the same load the tool itself then answers from.
+async fn named(
+    session: &Session,
+    tool: &Tool,
+    arguments: &mut Map<String, Value>,
+) -> Result<(), Stop> {
+    if !names::any_named(arguments) {
+        return Ok(());
+    }
+    let plan_id = arguments
+        .get("plan_id")
+        .and_then(Value::as_str)
+        .unwrap_or("last-used")
+        .to_string();
+    let snapshot = session
+        .context
+        .plans
+        .read(&plan_id)
+        .await
+        .map_err(|e| Stop(TOOL_ERROR, format!("the plan could not be read: {e}")))?;
+    let words = names::Words::of(&tool.input_schema);
+    names::resolve(&snapshot.plan, arguments, &words)
+        .map_err(|e| usage(render::clean(&e.to_string())))
 }
 
 /// The listed tool `name`; a write tool that writes being off hides is named as such.
@@ -420,6 +469,7 @@ async fn print_answer(
     tool: &Tool,
     result: &CallToolResult,
     answer: &Value,
+    notes: &Notes,
 ) -> Result<(), Stop> {
     let mut out = std::io::stdout().lock();
     if args.json.is_some() {
@@ -439,11 +489,11 @@ async fn print_answer(
         let _ = write!(
             out,
             "{}",
-            render::render(answer, money.as_ref(), schema.as_ref())
+            render::render(&said_to_people(answer), money.as_ref(), schema.as_ref())
         );
         // Notes after the answer's own text (the plan a call that left plan_id out was read from).
         for note in result.content.iter().skip(1).filter_map(|c| c.as_text()) {
-            eprintln!("{}", render::clean(&note.text));
+            notes.show(&note.text);
         }
     }
     let _ = out.flush();
@@ -456,6 +506,55 @@ async fn print_answer(
         );
     }
     Ok(())
+}
+
+/// The notes a call prints on stderr: none with `--quiet`; the plan a call read (plan_id left
+/// out) once per demo state, whose file `once` records that it was said.
+struct Notes {
+    quiet: bool,
+    once: Option<PathBuf>,
+}
+
+impl Notes {
+    fn show(&self, note: &str) {
+        if self.quiet {
+            return;
+        }
+        let plan_note = note.contains("plan_id was left out");
+        if plan_note && let Some(marker) = &self.once {
+            if marker.exists() {
+                return;
+            }
+            // Said once: a marker that cannot be written only means it is said again.
+            let _ = std::fs::write(marker, b"");
+        }
+        eprintln!("{}", words::for_people(&render::clean(note)));
+    }
+}
+
+/// The answer's own sentences (its top-level text and lists of text: message, notes) in a
+/// person's words; the data beneath them (names, payees) as it came.
+fn said_to_people(answer: &Value) -> Value {
+    let Value::Object(map) = answer else {
+        return answer.clone();
+    };
+    let said = map
+        .iter()
+        .map(|(key, value)| {
+            let value = match value {
+                Value::String(text) => Value::String(words::for_people(text)),
+                Value::Array(items) if items.iter().all(Value::is_string) => Value::Array(
+                    items
+                        .iter()
+                        .map(|i| Value::String(words::for_people(i.as_str().unwrap_or_default())))
+                        .collect(),
+                ),
+                other => other.clone(),
+            };
+            (key.clone(), value)
+        })
+        .collect();
+    Value::Object(said)
 }
 
 /// The chart image of the result written to `file`.
@@ -488,7 +587,7 @@ fn error_text(result: &CallToolResult) -> String {
         .content
         .iter()
         .filter_map(|c| c.as_text())
-        .map(|t| render::clean(&t.text))
+        .map(|t| words::for_people(&render::clean(&t.text)))
         .collect();
     if texts.is_empty() {
         "the tool failed and said nothing more.".into()

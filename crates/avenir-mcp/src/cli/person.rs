@@ -80,7 +80,11 @@ impl ClientHandler for Person {
             let mut out = std::io::stdout().lock();
             // The server's question, each line made safe for the terminal.
             for line in message.lines() {
-                let _ = writeln!(out, "{}", super::render::clean(line));
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    super::words::for_people(&super::render::clean(line))
+                );
             }
             let _ = write!(
                 out,
