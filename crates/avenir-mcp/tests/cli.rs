@@ -38,6 +38,7 @@ impl State {
             "AVENIR_MCP_CONFIRM",
             "AVENIR_MCP_CACHE",
             "AVENIR_MCP_LOG_LEVEL",
+            "COLUMNS",
         ] {
             command.env_remove(variable);
         }
@@ -235,12 +236,25 @@ fn a_month_summary_is_a_table_and_its_json_is_the_mcp_tools_answer() {
         .position(|l| *l == "overspent:")
         .expect("an overspent block");
     let header: Vec<&str> = lines[at + 1].split_whitespace().collect();
-    for column in ["name", "group", "balance", "category_id"] {
-        assert!(header.contains(&column), "{text}");
-    }
+    // Ids a name stands for only with --ids, and last.
+    assert_eq!(header, ["name", "group", "balance"], "{text}");
     assert!(
         lines[at + 3].contains("Restaurants") && lines[at + 3].contains("-22.50 €"),
         "{text}"
+    );
+    let with_ids = stdout(&state.run(&[
+        "call",
+        "get_monthly_summary",
+        "month=2026-09",
+        "--demo",
+        "--ids",
+    ]));
+    assert!(
+        with_ids
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["name", "group", "balance", "category_id"]),
+        "{with_ids}"
     );
 
     let cli = state.json("get_monthly_summary", &["month=2026-09"]);
@@ -278,7 +292,9 @@ fn at_a_terminal_yes_applies_and_undo_from_the_command_line_reverts_it() {
     let (shown, status) = state.in_terminal(&args, "yes\n", &[]);
     assert_eq!(status, 0, "{shown}");
     assert!(
-        shown.contains("Budget Restaurants for 2026-09-01: 120.00 → 150.00"),
+        shown.contains(
+            "Budget Restaurants for 2026-09-01: 120.00 € → 150.00 € (available -22.50 € → +7.50 €)?"
+        ),
         "the seed's question: {shown}"
     );
     assert!(shown.contains("Type yes to apply it"), "{shown}");
@@ -288,7 +304,7 @@ fn at_a_terminal_yes_applies_and_undo_from_the_command_line_reverts_it() {
     let (shown, status) = state.in_terminal(&["call", "undo_operation", "--demo"], "yes\n", &[]);
     assert_eq!(status, 0, "{shown}");
     assert!(
-        shown.contains("Undo: set Restaurants for 2026-09-01 back to 120.00?"),
+        shown.contains("Undo: set Restaurants for 2026-09-01 back to 120.00 €?"),
         "{shown}"
     );
     assert!(shows_status(&shown, "applied"), "{shown}");
@@ -1059,5 +1075,129 @@ fn the_plan_note_is_said_once_per_demo_state_and_quiet_says_none() {
         stderr(&after).contains("Answered for Demo household"),
         "a new demo state hears it again: {}",
         stderr(&after)
+    );
+}
+
+/// An amount of the demo's answers as its tables write it, without the symbol (EUR: `1,052.02`).
+fn euros(number: &serde_json::Number) -> String {
+    let text = format!("{:.2}", number.as_f64().unwrap_or_default());
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) if rest != "0.00" => ("-", rest.to_string()),
+        Some(rest) => ("", rest.to_string()),
+        None => ("", text.clone()),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((&digits, "00"));
+    let mut grouped = String::new();
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{sign}{grouped}.{fraction}")
+}
+
+/// The names and amounts a person must find in an answer: names under the keys that hold them,
+/// amounts (numbers with a fraction, not ratios) — leaving out what a table cell sums up as
+/// `(n items)`.
+fn names_and_amounts(key: &str, value: &Value, in_row: bool, found: &mut Vec<String>) {
+    let ratio = ["confidence", "rate", "share", "interest_rate"].contains(&key)
+        || key.ends_with("_pct")
+        || key.ends_with("_rate")
+        || key.ends_with("_months");
+    match value {
+        Value::String(text)
+            if ["name", "category", "account", "group", "category_name"].contains(&key) =>
+        {
+            found.push(text.clone())
+        }
+        Value::Number(n) if n.is_f64() && !ratio => found.push(euros(n)),
+        Value::Object(map) => map
+            .iter()
+            .for_each(|(k, v)| names_and_amounts(k, v, false, found)),
+        Value::Array(items) if !in_row => items
+            .iter()
+            .for_each(|item| names_and_amounts(key, item, item.is_object(), found)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_read_fits_80_columns_and_cuts_no_name_or_amount() {
+    let state = State::new("columns");
+    let statement =
+        "Date,Amount,Payee\n2026-09-19,-71.86,CB MARKET FRESH\n2026-09-18,-45.00,RAIL CO\n";
+    let listed = stdout(&state.run(&["tools"]));
+    let reads: Vec<&str> = listed
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|k| k.starts_with("reads"))
+        })
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(reads.len() >= 20, "{listed}");
+    let columns = [("COLUMNS", "80")];
+    for tool in reads {
+        let statement_arg = format!("statement={statement}");
+        let extra: Vec<&str> = match tool {
+            "find_transactions" => vec!["since_date=2026-06-01", "limit=20"],
+            "forecast_balance" => vec!["until=2026-12"],
+            "compare_statement" => vec!["account_id=Checking", &statement_arg],
+            _ => vec![],
+        };
+        let mut args = vec!["call", tool, "--demo", "-q"];
+        args.extend(extra.iter().copied());
+        let (shown, status) = state.in_terminal(&args, "", &columns);
+        assert_eq!(status, 0, "{tool}: {shown}");
+        for line in shown.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{tool}: a line of {} characters:\n{line}",
+                line.chars().count()
+            );
+        }
+        let mut json_args = vec!["call", tool, "--demo", "--json"];
+        json_args.extend(extra.iter().copied());
+        let output = state.run(&json_args);
+        let answer: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let cut_by_the_server = answer.to_string().matches('…').count();
+        assert!(
+            shown.matches('…').count() <= cut_by_the_server,
+            "{tool}: a cell was cut:\n{shown}"
+        );
+        let words: Vec<&str> = shown.split_whitespace().collect();
+        let mut found = Vec::new();
+        names_and_amounts("", &answer, false, &mut found);
+        for expected in found {
+            for word in expected.split_whitespace() {
+                assert!(
+                    words.contains(&word),
+                    "{tool}: {word:?} (of {expected:?}) is not shown whole:\n{shown}"
+                );
+            }
+        }
+    }
+    // Spending trends: one table, a row per category, a column per month.
+    let (shown, _) = state.in_terminal(
+        &["call", "get_spending_trends", "--demo", "-q"],
+        "",
+        &columns,
+    );
+    let header = shown
+        .lines()
+        .find(|l| l.starts_with("category"))
+        .unwrap_or_default();
+    assert_eq!(
+        header.split_whitespace().collect::<Vec<_>>(),
+        ["category", "group", "2026-07", "2026-08", "2026-09"],
+        "{shown}"
+    );
+    assert!(
+        shown
+            .lines()
+            .any(|l| l.starts_with("Restaurants") && l.ends_with("142.50 €")),
+        "{shown}"
     );
 }

@@ -9,8 +9,10 @@
 pub mod arguments;
 pub mod names;
 pub mod person;
+pub mod present;
 pub mod render;
 pub mod served;
+pub mod table;
 pub mod words;
 
 use anyhow::Context as _;
@@ -70,6 +72,10 @@ pub struct CallArgs {
     /// Ask the tool for its chart (chart=true) and write the answer's first image (PNG) to FILE.
     #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
+    /// Show every id in the answer: those a name can stand for (categories, accounts, payees,
+    /// scheduled payments) are left out otherwise, the others come last.
+    #[arg(long)]
+    pub ids: bool,
     /// Print the answer only: no note about the plan read, no line saying where a chart was
     /// written, no progress bar.
     #[arg(short, long)]
@@ -97,7 +103,7 @@ fn finish(result: Result<u8, Stop>) -> u8 {
     match result {
         Ok(status) => status,
         Err(Stop(status, message)) => {
-            eprintln!("avenir-mcp: {message}");
+            say(&format!("avenir-mcp: {message}"));
             status
         }
     }
@@ -168,6 +174,14 @@ fn writes(tool: &Tool) -> bool {
         .is_none_or(|read_only| !read_only)
 }
 
+/// Whether the tool draws a chart (it takes `chart`).
+fn draws(tool: &Tool) -> bool {
+    tool.input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.contains_key("chart"))
+}
+
 fn description(tool: &Tool) -> &str {
     tool.description.as_deref().unwrap_or("")
 }
@@ -184,12 +198,36 @@ fn help_of(tools: &[Tool], name: &str) -> Result<String, Stop> {
         .iter()
         .find(|t| t.name == name)
         .ok_or_else(|| unknown_tool(name))?;
-    Ok(arguments::tool_help(
+    let help = arguments::tool_help(
         name,
         &words::description_for_people(description(tool)),
         writes(tool),
         &tool.input_schema,
-    ))
+    );
+    Ok(match terminal_width() {
+        Some(width) => fit(&help, width),
+        None => help,
+    })
+}
+
+/// `text` with each line wrapped within `width`, its next lines indented as it is.
+fn fit(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.chars().count() <= width {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let room = width.saturating_sub(indent).max(20);
+        for part in table::wrap(line.trim_start(), room) {
+            out.push_str(&" ".repeat(indent));
+            out.push_str(&part);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// `avenir-mcp tools [TOOL]`.
@@ -209,21 +247,45 @@ async fn list_tools(args: ToolsArgs) -> Result<u8, Stop> {
         return Ok(ANSWERED);
     }
     let width = tools.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    // At a terminal too narrow for a description beside the name, it goes under it.
+    let terminal = terminal_width();
+    let beside = terminal.is_none_or(|w| w >= width + 16 + 50);
+    let indent = if beside { width + 16 } else { 4 };
     for tool in &tools {
-        let kind = if writes(tool) { "writes" } else { "reads " };
-        let _ = writeln!(
-            out,
-            "{:width$}  {kind}  {}",
-            tool.name,
-            arguments::first_sentence(&words::description_for_people(description(tool)))
-        );
+        let kind = match (writes(tool), draws(tool)) {
+            (true, _) => "writes",
+            (false, true) => "reads, chart",
+            (false, false) => "reads",
+        };
+        let said = words::description_for_people(description(tool));
+        let first = arguments::first_sentence(&said);
+        let lines = match terminal {
+            Some(w) => table::wrap(first, w.saturating_sub(indent).max(20)),
+            None => vec![first.to_string()],
+        };
+        if beside {
+            let _ = writeln!(out, "{:width$}  {kind:12}  {}", tool.name, lines[0]);
+        } else {
+            let _ = writeln!(out, "{}  ({kind})", tool.name);
+            let _ = writeln!(out, "{}{}", " ".repeat(indent), lines[0]);
+        }
+        for line in lines.iter().skip(1) {
+            let _ = writeln!(out, "{}{line}", " ".repeat(indent));
+        }
     }
-    let _ = writeln!(
-        out,
-        "\nA write shows what it would change and asks first. On your own YNAB plan, writes need \
-AVENIR_MCP_WRITE=1; --demo and --plan-file always allow them.\n`avenir-mcp tools TOOL` shows a \
-tool's arguments; `avenir-mcp call TOOL name=value …` runs it."
-    );
+    let footer = "A write shows what it would change and asks first. On your own YNAB plan, writes \
+need AVENIR_MCP_WRITE=1; --demo and --plan-file always allow them. `reads, chart`: --chart FILE \
+writes its chart as a PNG.\n`avenir-mcp tools TOOL` shows a tool's arguments; `avenir-mcp call \
+TOOL name=value …` runs it.";
+    let _ = writeln!(out);
+    for paragraph in footer.lines() {
+        match terminal_width() {
+            Some(w) => table::wrap(paragraph, w)
+                .iter()
+                .for_each(|l| drop(writeln!(out, "{l}"))),
+            None => drop(writeln!(out, "{paragraph}")),
+        }
+    }
     Ok(ANSWERED)
 }
 
@@ -339,7 +401,7 @@ fn build_arguments(
     if args.chart.is_some() {
         if !takes("chart") {
             return Err(usage(format!(
-                "{name} draws no chart: --chart works with the tools that take chart=true (`avenir-mcp tools` lists them)."
+                "{name} draws no chart: --chart works with the tools `avenir-mcp tools` marks `reads, chart`."
             )));
         }
         arguments.insert("chart".into(), Value::Bool(true));
@@ -368,6 +430,7 @@ async fn call_in(
     let tool = listed_tool(&tools, name)?;
     let mut arguments = build_arguments(tool, args, json_arguments)?;
     named(session, tool, &mut arguments).await?;
+    person.reads(session.context.clone(), plan_named(&arguments));
     let params = CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
     let result = session
         .client
@@ -382,10 +445,19 @@ async fn call_in(
     if let Some(file) = &args.chart {
         write_chart(file, &result)?;
         if !notes.quiet {
-            eprintln!("The chart is in {}.", file.display());
+            say(&format!("The chart is in {}.", file.display()));
         }
     }
     Ok(ANSWERED)
+}
+
+/// The plan a call reads: its `plan_id`, else the one last used in YNAB.
+fn plan_named(arguments: &Map<String, Value>) -> String {
+    arguments
+        .get("plan_id")
+        .and_then(Value::as_str)
+        .unwrap_or("last-used")
+        .to_string()
 }
 
 /// The names typed for ids replaced by the ids they stand for (`names`), in the plan the call
@@ -398,11 +470,7 @@ async fn named(
     if !names::any_named(arguments) {
         return Ok(());
     }
-    let plan_id = arguments
-        .get("plan_id")
-        .and_then(Value::as_str)
-        .unwrap_or("last-used")
-        .to_string();
+    let plan_id = plan_named(arguments);
     let snapshot = session
         .context
         .plans
@@ -486,11 +554,17 @@ async fn print_answer(
             .output_schema
             .as_ref()
             .map(|s| Value::Object((**s).clone()));
-        let _ = write!(
-            out,
-            "{}",
-            render::render(&said_to_people(answer), money.as_ref(), schema.as_ref())
-        );
+        let layout = render::Layout {
+            width: terminal_width(),
+            ids: args.ids || tool.name == "list_plans",
+        };
+        let said = said_to_people(answer, money.as_ref());
+        let text = present::special(&tool.name, &said, money.as_ref(), layout)
+            .unwrap_or_else(|| render::render(&said, money.as_ref(), schema.as_ref(), layout));
+        let _ = write!(out, "{text}");
+        if let Some(more) = present::more(answer) {
+            notes.show(&more);
+        }
         // Notes after the answer's own text (the plan a call that left plan_id out was read from).
         for note in result.content.iter().skip(1).filter_map(|c| c.as_text()) {
             notes.show(&note.text);
@@ -500,12 +574,31 @@ async fn print_answer(
     if answer.get("status").and_then(Value::as_str) == Some("confirmation_required")
         && let Some(code) = answer.get("confirmation").and_then(Value::as_str)
     {
-        eprintln!(
+        say(&format!(
             "Nothing changed yet. To apply it, run the same command again with --confirm {}",
             render::clean(code)
-        );
+        ));
     }
     Ok(())
+}
+
+/// The width answers fit in: `COLUMNS` when set, else the terminal's when stdout is one; none
+/// in a pipe (a line per row, whatever its length).
+fn terminal_width() -> Option<usize> {
+    terminal_width_of(std::io::stdout())
+}
+
+/// `COLUMNS` when set, else the width of the terminal `stream` is, if it is one.
+fn terminal_width_of(stream: impl std::os::fd::AsFd) -> Option<usize> {
+    let columns = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c > 0);
+    columns.or_else(|| {
+        terminal_size::terminal_size_of(stream)
+            .map(|(terminal_size::Width(w), _)| usize::from(w))
+            .filter(|w| *w > 0)
+    })
 }
 
 /// The notes a call prints on stderr: none with `--quiet`; the plan a call read (plan_id left
@@ -528,25 +621,52 @@ impl Notes {
             // Said once: a marker that cannot be written only means it is said again.
             let _ = std::fs::write(marker, b"");
         }
-        eprintln!("{}", words::for_people(&render::clean(note)));
+        say(&words::for_people(&render::clean(note)));
+    }
+}
+
+/// A sentence on stderr: wrapped to the terminal's width when stderr is a terminal, one line
+/// (for a script to read) otherwise.
+fn say(text: &str) {
+    let width = std::io::stderr()
+        .is_terminal()
+        .then(|| terminal_width_of(std::io::stderr()))
+        .flatten();
+    match width {
+        Some(width) => {
+            for line in text.lines() {
+                for part in table::wrap(line, width) {
+                    eprintln!("{part}");
+                }
+            }
+        }
+        None => eprintln!("{text}"),
     }
 }
 
 /// The answer's own sentences (its top-level text and lists of text: message, notes) in a
 /// person's words; the data beneath them (names, payees) as it came.
-fn said_to_people(answer: &Value) -> Value {
+fn said_to_people(answer: &Value, money: Option<&render::Money>) -> Value {
     let Value::Object(map) = answer else {
         return answer.clone();
+    };
+    let say = |text: &str| {
+        let said = words::for_people(text);
+        match money {
+            // A sentence's amounts in the plan's format.
+            Some(money) if said.contains(' ') => render::amounts_in(&said, money),
+            _ => said,
+        }
     };
     let said = map
         .iter()
         .map(|(key, value)| {
             let value = match value {
-                Value::String(text) => Value::String(words::for_people(text)),
+                Value::String(text) => Value::String(say(text)),
                 Value::Array(items) if items.iter().all(Value::is_string) => Value::Array(
                     items
                         .iter()
-                        .map(|i| Value::String(words::for_people(i.as_str().unwrap_or_default())))
+                        .map(|i| Value::String(say(i.as_str().unwrap_or_default())))
                         .collect(),
                 ),
                 other => other.clone(),

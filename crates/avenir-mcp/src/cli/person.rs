@@ -9,8 +9,8 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ClientHandler, RoleClient};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// What the person typed, as the server reads an elicitation answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +31,9 @@ pub fn read_answer(line: Option<&str>) -> Typed {
     }
 }
 
+/// The server's context and the id (or alias) of the plan a call reads.
+type ReadPlan = (Arc<avenir::Context>, String);
+
 /// The client of one `avenir-mcp call`.
 #[derive(Debug, Clone)]
 pub struct Person {
@@ -38,6 +41,9 @@ pub struct Person {
     pub at_terminal: bool,
     /// Set when the person dismissed a question.
     pub dismissed: Arc<AtomicBool>,
+    /// The server's context and the plan the call reads, once known: a question's amounts are
+    /// written in that plan's currency format.
+    pub plan: Arc<Mutex<Option<ReadPlan>>>,
 }
 
 impl Person {
@@ -45,11 +51,25 @@ impl Person {
         Person {
             at_terminal,
             dismissed: Arc::new(AtomicBool::new(false)),
+            plan: Arc::new(Mutex::new(None)),
         }
     }
 
     pub fn was_dismissed(&self) -> bool {
         self.dismissed.load(Ordering::SeqCst)
+    }
+
+    /// The call reads `plan_id` through `context`.
+    pub fn reads(&self, context: Arc<avenir::Context>, plan_id: String) {
+        *self.plan.lock().unwrap_or_else(|p| p.into_inner()) = Some((context, plan_id));
+    }
+
+    /// The currency format of the plan the call reads, when it is loaded.
+    async fn money(&self) -> Option<super::render::Money> {
+        let known = self.plan.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let (context, plan_id) = known?;
+        let format = context.plans.currency_of(&plan_id).await?;
+        Some(super::render::Money::of(&format))
     }
 }
 
@@ -74,17 +94,20 @@ impl ClientHandler for Person {
         if !self.at_terminal {
             return Ok(ElicitResult::new(ElicitationAction::Cancel));
         }
+        let money = self.money().await;
         {
             // On stdout, the terminal the person reads (stderr may be redirected).
             use std::io::Write;
             let mut out = std::io::stdout().lock();
-            // The server's question, each line made safe for the terminal.
+            // The server's question, each line made safe for the terminal, said to a person,
+            // its amounts in the plan's format.
             for line in message.lines() {
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    super::words::for_people(&super::render::clean(line))
-                );
+                let said = super::words::for_people(&super::render::clean(line));
+                let said = match &money {
+                    Some(money) => super::render::amounts_in(&said, money),
+                    None => said,
+                };
+                let _ = writeln!(out, "{said}");
             }
             let _ = write!(
                 out,
