@@ -226,14 +226,15 @@ fn the_sandbox_prints_its_base_url_first_and_serves_accounts() {
 }
 
 #[test]
-fn version_names_the_ynab_api_version() {
+fn version_names_the_commit_and_the_ynab_api_version() {
     let output = Command::new(BIN).arg("--version").output().expect("runs");
     assert!(output.status.success());
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
         format!(
-            "avenir-mcp {} (YNAB API v{})\n",
+            "avenir-mcp {} (commit {}, YNAB API v{})\n",
             env!("CARGO_PKG_VERSION"),
+            env!("AVENIR_MCP_COMMIT"),
             ynab::YNAB_API_VERSION
         )
     );

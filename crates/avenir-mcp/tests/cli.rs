@@ -1201,3 +1201,93 @@ fn every_read_fits_80_columns_and_cuts_no_name_or_amount() {
         "{shown}"
     );
 }
+
+#[test]
+fn completions_man_page_environment_and_version() {
+    let state = State::new("shell");
+    let script = state.0.join("avenir-mcp.bash");
+    let output = state.run(&["completions", "bash"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    std::fs::write(&script, &output.stdout).expect("the script is written");
+    // What bash offers after each line, as a person pressing Tab would get it.
+    let ask = |words: &str| {
+        let program = format!(
+            "source {}\nCOMP_WORDS=({words})\nCOMP_CWORD=$((${{#COMP_WORDS[@]}} - 1))\n\
+             COMP_LINE=\"${{COMP_WORDS[*]}}\"\nCOMP_POINT=${{#COMP_LINE}}\n\
+             _avenir_mcp_complete avenir-mcp \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"\n\
+             printf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+            quote(&script.to_string_lossy())
+        );
+        let output = Command::new("bash")
+            .args(["--norc", "-c", &program])
+            .output()
+            .expect("bash runs");
+        stdout(&output)
+    };
+    let offered = ask("avenir-mcp call set_cat");
+    assert_eq!(
+        offered.lines().collect::<Vec<_>>(),
+        ["set_category_budget", "set_category_target"],
+        "{offered}"
+    );
+    let offered = ask("avenir-mcp tools get_spending_t");
+    assert_eq!(offered.trim(), "get_spending_trends");
+    let offered = ask("avenir-mcp call set_category_budget --demo cat");
+    assert_eq!(offered.trim(), "category_id=", "{offered}");
+    let offered = ask("avenir-mcp call get_spending_trends ''");
+    assert!(offered.lines().any(|l| l == "months_count="), "{offered}");
+    let offered = ask("avenir-mcp call get_monthly_summary --q");
+    assert_eq!(offered.trim(), "--quiet", "{offered}");
+    for shell in ["zsh", "fish", "powershell"] {
+        let output = state.run(&["completions", shell]);
+        assert_eq!(output.status.code(), Some(0), "{shell}");
+        assert!(!output.stdout.is_empty(), "{shell}");
+    }
+
+    // The man page renders with man(1).
+    let page = state.0.join("avenir-mcp.1");
+    let output = state.run(&["man"]);
+    std::fs::write(&page, &output.stdout).expect("the page is written");
+    let shown = Command::new("man")
+        .arg("-l")
+        .arg(&page)
+        .env("MANWIDTH", "80")
+        .env("MANPAGER", "cat")
+        .output()
+        .expect("man-db's man runs (.ci/run installs it)");
+    // man justifies its lines: words compared, not spaces.
+    let text = stdout(&shown)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("NAME"), "{text}");
+    assert!(text.contains("avenir-mcp - An MCP server"), "{text}");
+    assert!(text.contains("YNAB_API_KEY_FILE"), "{text}");
+
+    // --help lists the environment, one line each.
+    let help = stdout(&state.run(&["--help"]));
+    for line in [
+        "  YNAB_API_KEY ",
+        "  AVENIR_MCP_WRITE ",
+        "  AVENIR_MCP_TODAY ",
+    ] {
+        assert!(help.contains(line), "{line}: {help}");
+    }
+
+    // --version names the commit built (or says it is unknown).
+    let version = stdout(&state.run(&["--version"]));
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| stdout(&o).trim().to_string());
+    match head {
+        Some(commit) => assert!(
+            version.contains(&format!("(commit {commit}")),
+            "{version} names {commit}"
+        ),
+        None => assert!(version.contains("(commit unknown"), "{version}"),
+    }
+}

@@ -53,6 +53,7 @@ pub struct Source {
 #[command(disable_help_flag = true)]
 pub struct CallArgs {
     /// The tool to run; `avenir-mcp tools` lists them.
+    #[arg(value_parser = crate::shell::ToolName, hide_possible_values = true)]
     pub tool: Option<String>,
     /// Its arguments, typed by the tool's schema: text, numbers, true/false, and arrays or
     /// objects as JSON text (`ids='["a","b"]'`).
@@ -89,6 +90,7 @@ pub struct CallArgs {
 #[derive(Debug, clap::Args)]
 pub struct ToolsArgs {
     /// A tool whose arguments to show.
+    #[arg(value_parser = crate::shell::ToolName, hide_possible_values = true)]
     pub tool: Option<String>,
 }
 
