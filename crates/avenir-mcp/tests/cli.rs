@@ -1291,3 +1291,47 @@ fn completions_man_page_environment_and_version() {
         None => assert!(version.contains("(commit unknown"), "{version}"),
     }
 }
+
+#[test]
+fn a_long_load_shows_its_progress_at_a_terminal_never_in_a_pipe() {
+    let state = State::new("progress");
+    // A plan of five years, 9,000 transactions: its answer is read in steps the server reports.
+    let file = state.0.join("heavy.json");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let answer = runtime.block_on(async {
+        let today = ynab_sandbox::demo::DEMO_TODAY;
+        let plan = ynab_sandbox::heavy::heavy_plan(1, 60, 150, today);
+        let sandbox = ynab_sandbox::Sandbox::start(plan, ynab_sandbox::SandboxOptions::default())
+            .await
+            .expect("the sandbox starts");
+        sandbox.export_answer().expect("the plan exports")
+    });
+    std::fs::write(&file, serde_json::to_vec(&answer).expect("JSON")).expect("written");
+    let path = file.to_string_lossy().into_owned();
+    let args = ["call", "get_monthly_summary", "--plan-file", &path];
+    let (shown, status) = state.in_terminal(&args, "", &[]);
+    assert_eq!(status, 0, "{shown}");
+    assert!(
+        shown.contains("Reading the plan from YNAB: "),
+        "the load's progress: {shown}"
+    );
+    assert!(
+        shown.contains("ready_to_assign"),
+        "then the answer: {shown}"
+    );
+    let output = state.run(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        !stderr(&output).contains("Reading the plan"),
+        "{}",
+        stderr(&output)
+    );
+    // --quiet: none at a terminal either.
+    let mut quiet = args.to_vec();
+    quiet.push("-q");
+    let (shown, _) = state.in_terminal(&quiet, "", &[]);
+    assert!(!shown.contains("Reading the plan"), "{shown}");
+}

@@ -10,6 +10,7 @@ pub mod arguments;
 pub mod names;
 pub mod person;
 pub mod present;
+pub mod progress;
 pub mod render;
 pub mod served;
 pub mod table;
@@ -18,7 +19,10 @@ pub mod words;
 use anyhow::Context as _;
 use person::Person;
 use rmcp::ServiceExt as _;
-use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, NumberOrString, ProgressToken, RequestParamsMeta as _,
+    Tool,
+};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RunningService};
 use serde_json::{Map, Value};
 use served::{Served, Target};
@@ -356,7 +360,8 @@ async fn run_call(mut args: CallArgs, demo: bool, call_help: String) -> Result<u
     context.confirmations.codes = avenir::confirm::codes::CodeStore::on_disk(served.codes.clone());
     crate::report_unfinished(&context);
     let at_terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    let person = Person::new(at_terminal);
+    let person =
+        Person::new(at_terminal).with_progress(std::io::stderr().is_terminal() && !args.quiet);
     let session = Session::start(context, person.clone())
         .await
         .map_err(|e| Stop(TOOL_ERROR, format!("{e:#}")))?;
@@ -433,15 +438,15 @@ async fn call_in(
     let mut arguments = build_arguments(tool, args, json_arguments)?;
     named(session, tool, &mut arguments).await?;
     person.reads(session.context.clone(), plan_named(&arguments));
-    let params = CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
-    let result = session
-        .client
-        .call_tool(params)
-        .await
-        .map_err(|e| match e {
-            rmcp::ServiceError::McpError(error) => usage(words::for_people(&error.message)),
-            other => Stop(TOOL_ERROR, format!("the call failed: {other}")),
-        })?;
+    let mut params = CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
+    // The server says how a long load goes (`progress`), when asked with a token.
+    params.set_progress_token(ProgressToken(NumberOrString::Number(1)));
+    let result = session.client.call_tool(params).await;
+    person.progress.clear();
+    let result = result.map_err(|e| match e {
+        rmcp::ServiceError::McpError(error) => usage(words::for_people(&error.message)),
+        other => Stop(TOOL_ERROR, format!("the call failed: {other}")),
+    })?;
     let answer = answer_of(&result, person)?;
     print_answer(session, args, tool, &result, answer, notes).await?;
     if let Some(file) = &args.chart {

@@ -5,9 +5,10 @@
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationCapability, FormElicitationCapability, Implementation, ProtocolVersion,
+    ElicitationCapability, FormElicitationCapability, Implementation, ProgressNotificationParam,
+    ProtocolVersion,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ClientHandler, RoleClient};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -44,6 +45,8 @@ pub struct Person {
     /// The server's context and the plan the call reads, once known: a question's amounts are
     /// written in that plan's currency format.
     pub plan: Arc<Mutex<Option<ReadPlan>>>,
+    /// The line that moves while a long load is under way (stderr, a terminal only).
+    pub progress: Arc<super::progress::Progress>,
 }
 
 impl Person {
@@ -52,7 +55,14 @@ impl Person {
             at_terminal,
             dismissed: Arc::new(AtomicBool::new(false)),
             plan: Arc::new(Mutex::new(None)),
+            progress: Arc::new(super::progress::Progress::new(false)),
         }
+    }
+
+    /// The same, showing the server's progress on stderr when `shown`.
+    pub fn with_progress(mut self, shown: bool) -> Self {
+        self.progress = Arc::new(super::progress::Progress::new(shown));
+        self
     }
 
     pub fn was_dismissed(&self) -> bool {
@@ -95,6 +105,7 @@ impl ClientHandler for Person {
             return Ok(ElicitResult::new(ElicitationAction::Cancel));
         }
         let money = self.money().await;
+        self.progress.clear();
         {
             // On stdout, the terminal the person reads (stderr may be redirected).
             use std::io::Write;
@@ -126,6 +137,15 @@ impl ClientHandler for Person {
                 ElicitResult::new(ElicitationAction::Cancel)
             }
         })
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let message = params.message.as_deref().unwrap_or("working");
+        self.progress.heard(message);
     }
 
     fn get_info(&self) -> ClientConfig {
