@@ -817,6 +817,13 @@ fn http_transport_guards_every_request_and_serves_mcp() {
     assert_eq!(status, 200, "{text}");
     let plans = &message_with_id(&text, 2)["result"]["structuredContent"]["result"];
     assert_eq!(plans[0]["name"], "Demo household", "{text}");
+    // The client ends its session: 204, as the SDKs expect (200 or 204), and it is gone.
+    let mut closing = vec![auth, ("Mcp-Session-Id", session.as_str())];
+    closing.push(("MCP-Protocol-Version", "2025-11-25"));
+    let (status, text) = http(port, "DELETE", &closing, "");
+    assert_eq!(status, 204, "{text}");
+    let (status, _) = http(port, "POST", &with_session, &call.to_string());
+    assert_eq!(status, 404, "the session ended");
     let _ = child.kill();
     let _ = child.wait();
 }
