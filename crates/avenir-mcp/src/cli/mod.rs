@@ -566,7 +566,7 @@ async fn print_answer(
             ids: args.ids || tool.name == "list_plans",
         };
         let said = said_to_people(answer, money.as_ref());
-        let text = present::special(&tool.name, &said, money.as_ref(), layout)
+        let text = present::special(&tool.name, &said, money.as_ref(), schema.as_ref(), layout)
             .unwrap_or_else(|| render::render(&said, money.as_ref(), schema.as_ref(), layout));
         let _ = write!(out, "{text}");
         if let Some(more) = present::more(answer) {

@@ -1,22 +1,45 @@
 //! What a person reads where the generic rendering (`render`) is not it: spending trends as one
-//! table of categories × months, instead of a block per category keyed by its id; and a page of
-//! results that says how to see the next one. Pure functions.
+//! table of categories × months, instead of a block per category keyed by its id; an undo
+//! without its empty lists; and a page of results that says how to see the next one. Pure
+//! functions.
 
 use super::render::{Layout, Money, milliunits_of};
 use super::table::{Cell, grid};
 use serde_json::{Map, Value};
 
 /// The answer of `tool` as a person reads it, when it has a presentation of its own.
+/// `schema`: the tool's output schema (the order of fields).
 pub fn special(
     tool: &str,
     answer: &Value,
     money: Option<&Money>,
+    schema: Option<&Value>,
     layout: Layout,
 ) -> Option<String> {
     match tool {
         "get_spending_trends" => spending_trends(answer, money, layout),
+        "undo_operation" => Some(super::render::render(&undo(answer), money, schema, layout)),
         _ => None,
     }
+}
+
+/// `undo_operation`: its lists of transactions changed, conflicts and unfinished steps only when
+/// they hold something (an amount restored is said in the message, not in `changes`, which
+/// would read `(none)`), and no zero count beside them.
+fn undo(answer: &Value) -> Value {
+    let Some(map) = answer.as_object() else {
+        return answer.clone();
+    };
+    let kept = map
+        .iter()
+        .filter(|(key, value)| {
+            let empty = value.as_array().is_some_and(Vec::is_empty);
+            let zero = key.ends_with("_count") && value.as_u64() == Some(0);
+            !(empty || zero || value.is_null())
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Value::Object(kept)
 }
 
 /// One category's line of the trends: name, group, amount by month.
@@ -143,7 +166,7 @@ mod tests {
             width: Some(80),
             ids: false,
         };
-        let text = special("get_spending_trends", &answer, None, layout).unwrap_or_default();
+        let text = special("get_spending_trends", &answer, None, None, layout).unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[2].split_whitespace().collect::<Vec<_>>(),
@@ -157,6 +180,20 @@ mod tests {
         assert!(lines[5].starts_with("Transport"), "{text}");
         assert!(!text.contains("id-a"), "{text}");
         assert!(text.contains("currency  EUR"), "{text}");
+    }
+
+    #[test]
+    fn an_undo_shows_no_empty_list() {
+        let answer = json!({"status": "applied", "message": "Undone: Groceries back to 400.00.",
+            "changes": [], "conflicts": [], "unchanged_count": 0, "operation_id": null});
+        let layout = Layout {
+            width: Some(80),
+            ids: false,
+        };
+        let text = special("undo_operation", &answer, None, None, layout).unwrap_or_default();
+        assert!(!text.contains("(none)"), "{text}");
+        assert!(!text.contains("unchanged_count"), "{text}");
+        assert!(text.contains("Undone: Groceries back to 400.00."), "{text}");
     }
 
     #[test]
