@@ -1179,6 +1179,15 @@ fn every_read_fits_80_columns_and_cuts_no_name_or_amount() {
             }
         }
     }
+    // The tool list fits too, and says which tools draw a chart and which write.
+    let (shown, status) = state.in_terminal(&["tools"], "", &columns);
+    assert_eq!(status, 0, "{shown}");
+    assert!(shown.lines().all(|l| l.chars().count() <= 80), "{shown}");
+    assert!(
+        shown.contains("get_spending_trends  (reads, chart)"),
+        "{shown}"
+    );
+    assert!(shown.contains("set_category_budget  (writes)"), "{shown}");
     // Spending trends: one table, a row per category, a column per month.
     let (shown, _) = state.in_terminal(
         &["call", "get_spending_trends", "--demo", "-q"],
