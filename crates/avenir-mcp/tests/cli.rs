@@ -1344,3 +1344,38 @@ fn a_long_load_shows_its_progress_at_a_terminal_never_in_a_pipe() {
     let (shown, _) = state.in_terminal(&quiet, "", &[]);
     assert!(!shown.contains("Reading the plan"), "{shown}");
 }
+
+#[test]
+fn a_chart_says_where_it_was_written_and_a_page_how_to_see_the_next() {
+    let state = State::new("chart");
+    let file = state.0.join("trends.png");
+    let path = file.to_string_lossy().into_owned();
+    let output = state.run(&["call", "get_spending_trends", "--demo", "--chart", &path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!("The chart is in {path}.")),
+        "{}",
+        stderr(&output)
+    );
+    assert!(std::fs::read(&file).is_ok_and(|png| png.starts_with(b"\x89PNG")));
+    let output = state.run(&[
+        "call",
+        "find_transactions",
+        "--demo",
+        "since_date=2026-06-01",
+        "limit=2",
+    ]);
+    let cursor =
+        state.json("find_transactions", &["since_date=2026-06-01", "limit=2"])["next_cursor"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+    assert!(!cursor.is_empty());
+    assert!(
+        stderr(&output).contains(&format!(
+            "There is more: add cursor={cursor} to the same command for the next page"
+        )),
+        "{}",
+        stderr(&output)
+    );
+}
