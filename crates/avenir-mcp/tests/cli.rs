@@ -899,6 +899,21 @@ fn names_stand_for_ids_and_a_name_two_carry_is_refused_with_both() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(state.restaurants().1, 99.0);
 
+    // A scheduled payment by its payee's name.
+    let output = state.run(&[
+        "call",
+        "update_scheduled_transaction",
+        "--demo",
+        "scheduled_transaction_id=landlord sarl",
+        "memo=Rent",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("Change the scheduled transaction 2026-10-03 LANDLORD SARL"),
+        "{}",
+        stdout(&output)
+    );
+
     // Accounts and payees by name (accents and case aside), in a read.
     let output = state.run(&[
         "call",
