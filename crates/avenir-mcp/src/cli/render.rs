@@ -37,8 +37,10 @@ pub const RATIO_KEYS: [&str; 3] = ["confidence", "rate", "share"];
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Money {
     digits: MoneyFormat,
-    /// Digits after the decimal point, as the server writes amounts in its sentences.
+    /// Digits after the decimal separator, and that separator, as the server writes amounts in
+    /// its sentences (`avenir::money::MoneyFormat::plain`).
     decimals: usize,
+    decimal: char,
     group: String,
     /// The symbol and whether it comes first; `None` when the plan hides it.
     symbol: Option<(String, bool)>,
@@ -50,6 +52,10 @@ impl Money {
         Money {
             digits: MoneyFormat::of(Some(format)),
             decimals: usize::try_from(format.decimal_digits).unwrap_or(2),
+            decimal: avenir::text::safe(&format.decimal_separator)
+                .chars()
+                .next()
+                .unwrap_or('.'),
             group: avenir::text::safe(&format.group_separator),
             symbol: (format.display_symbol && !symbol.is_empty())
                 .then_some((symbol, format.symbol_first)),
@@ -103,7 +109,7 @@ pub fn amounts_in(text: &str, money: &Money) -> String {
                 end += 1;
             }
             let mut fraction = 0;
-            if chars.get(end) == Some(&'.') {
+            if chars.get(end) == Some(&money.decimal) {
                 while chars
                     .get(end + 1 + fraction)
                     .is_some_and(char::is_ascii_digit)
@@ -115,11 +121,12 @@ pub fn amounts_in(text: &str, money: &Money) -> String {
             let ends = chars
                 .get(after)
                 .is_none_or(|c| !(c.is_alphanumeric() || *c == '-' || *c == '%'))
-                && !(chars.get(after) == Some(&'.')
+                && !(chars.get(after) == Some(&money.decimal)
                     && chars.get(after + 1).is_some_and(char::is_ascii_digit));
             if fraction == money.decimals && fraction > 0 && ends {
                 let token: String = chars[i..after].iter().collect();
-                if let Ok(number) = token.trim_start_matches('+').parse::<Number>()
+                let decimal = token.trim_start_matches('+').replace(money.decimal, ".");
+                if let Ok(number) = decimal.parse::<Number>()
                     && let Some(milliunits) = milliunits_of(&number)
                 {
                     if token.starts_with('+') {
@@ -671,14 +678,19 @@ mod tests {
         let euro = Money::of(&euro());
         assert_eq!(
             amounts_in(
-                "Budget Restaurants for 2026-09-01: 1052.02 → 150.00 (available -22.50 → +7.50)?",
+                "Budget Restaurants for 2026-09-01: 1052,02 → 150,00 (available -22,50 → +7,50)?",
                 &euro
             ),
             "Budget Restaurants for 2026-09-01: 1.052,02 € → 150,00 € (available -22,50 € → +7,50 €)?"
         );
         assert_eq!(
-            amounts_in("4.5 % over 53 months, 3 items, v1.86.0", &euro),
-            "4.5 % over 53 months, 3 items, v1.86.0"
+            amounts_in("4,5 % over 53 months, 3 items, a, b, v1.86.0", &euro),
+            "4,5 % over 53 months, 3 items, a, b, v1.86.0"
+        );
+        let dollar = Money::of(&usd());
+        assert_eq!(
+            amounts_in("Move 1052.02 from A to B: -22.50 → +7.50.", &dollar),
+            "Move $1,052.02 from A to B: -$22.50 → +$7.50."
         );
     }
 
