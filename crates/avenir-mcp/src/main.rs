@@ -4,6 +4,7 @@
 mod cli;
 mod http;
 mod logging;
+mod shell;
 
 use anyhow::Context as _;
 use clap::{CommandFactory, Parser, Subcommand};
@@ -12,8 +13,40 @@ use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-/// `avenir-mcp {version} (YNAB API v{api})`, as `--version` prints it.
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (YNAB API v1.86.0)");
+/// `avenir-mcp {version} (commit {id}, YNAB API v{api})`, as `--version` prints it; the commit
+/// is `build.rs`'s (`unknown` outside a git checkout).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("AVENIR_MCP_COMMIT"),
+    ", YNAB API v1.86.0)"
+);
+
+/// The environment `--help` and the man page list, one line each (README.md, "Configuration",
+/// says more).
+const ENVIRONMENT: &str = "Environment:
+  YNAB_API_KEY                     your YNAB personal access token
+  YNAB_API_KEY_FILE                a file holding only the token (mode 600)
+  AVENIR_MCP_WRITE                 1 lets the tools change your plan (they ask first)
+  AVENIR_MCP_CONFIRM               what confirms a write: by-risk (default), answer or codes
+  AVENIR_MCP_REQUIRE_ELICITATION   1: only an answer to the question confirms a write
+  AVENIR_MCP_TOOLSETS              the tools listed: default, all, or names with commas
+  AVENIR_MCP_DYNAMIC_TOOLSETS      1: a session enables toolsets as it needs them
+  AVENIR_MCP_JOURNAL               the journal's path (what undo_operation reverts)
+  AVENIR_MCP_CACHE                 1 keeps each plan between runs (`cache clear` removes it)
+  AVENIR_MCP_FRESH_SECONDS         reads this soon after a sync ask YNAB nothing (default 0)
+  AVENIR_MCP_RATE_LIMIT            YNAB requests allowed per rolling hour (default 180)
+  AVENIR_MCP_CONFIDENCE_THRESHOLD  agreement a suggestion needs (default 0.90)
+  AVENIR_MCP_TODAY                 YYYY-MM-DD: pins today (demos, tests)
+  AVENIR_MCP_YNAB_URL              YNAB's API base URL (default https://api.ynab.com/v1)
+  AVENIR_MCP_TRANSPORT             http serves MCP over HTTP instead of stdio
+  AVENIR_MCP_HOST, AVENIR_MCP_PORT where the HTTP transport listens
+  AVENIR_MCP_HTTP_TOKEN            the bearer token the local HTTP transport requires
+  AVENIR_MCP_PUBLIC_URL            the hosted mode's public https:// URL (`serve`)
+  AVENIR_MCP_LOG_LEVEL             DEBUG, INFO, WARNING (default) or ERROR, on stderr
+  AVENIR_MCP_LOG_FORMAT            json writes the log as JSON lines
+  XDG_STATE_HOME, XDG_CACHE_HOME   where state (journal, demo) and the cache are kept
+  COLUMNS                          the width `call` and `tools` fit their output to";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -22,7 +55,8 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (YNAB API v1.86.0)");
     about = "An MCP server that lets an AI agent read a YNAB plan and help act on it, safely.",
     long_about = "An MCP server that lets an AI agent read a YNAB plan and help act on it, safely.\n\n\
 With no command it speaks MCP on stdin/stdout, reading the plan with the token in YNAB_API_KEY \
-(or the file named by YNAB_API_KEY_FILE). An MCP client starts it; see README.md."
+(or the file named by YNAB_API_KEY_FILE). An MCP client starts it; see README.md.",
+    after_help = ENVIRONMENT
 )]
 struct Cli {
     /// Serve the built-in demo plan from an in-process YNAB sandbox: no token needed, writes
@@ -83,6 +117,15 @@ enum Command {
     /// application. AVENIR_MCP_TRANSPORT=http with AVENIR_MCP_PUBLIC_URL set does the same.
     /// Only in a build with the cargo feature `hosted`. See README.md, "Host it for a household".
     Serve,
+    /// Print a completion script for SHELL: tool names complete after `call` and `tools`, and in
+    /// bash a tool's arguments after `call TOOL`. For bash:
+    /// `avenir-mcp completions bash > ~/.local/share/bash-completion/completions/avenir-mcp`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `avenir-mcp man > avenir-mcp.1; man -l avenir-mcp.1`.
+    Man,
 }
 
 #[derive(Debug, Subcommand)]
@@ -172,6 +215,14 @@ fn main() -> std::process::ExitCode {
                     .unwrap_or_default();
                 Ok(cli::call(args, cli.demo, help).await)
             }
+            Some(Command::Completions { shell }) => {
+                shell::completions(Cli::command(), shell, &mut std::io::stdout().lock())
+                    .map(|()| 0)
+                    .context("the completion script could not be written")
+            }
+            Some(Command::Man) => shell::man_page(Cli::command(), &mut std::io::stdout().lock())
+                .map(|()| 0)
+                .context("the man page could not be written"),
             Some(Command::Sandbox(args)) => run_sandbox(args).await.map(|()| 0),
             Some(Command::Cache(CacheCommand::Clear)) => clear_cache().map(|()| 0),
             Some(Command::Serve) => run_hosted().await.map(|()| 0),

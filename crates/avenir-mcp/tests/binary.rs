@@ -226,14 +226,15 @@ fn the_sandbox_prints_its_base_url_first_and_serves_accounts() {
 }
 
 #[test]
-fn version_names_the_ynab_api_version() {
+fn version_names_the_commit_and_the_ynab_api_version() {
     let output = Command::new(BIN).arg("--version").output().expect("runs");
     assert!(output.status.success());
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
         format!(
-            "avenir-mcp {} (YNAB API v{})\n",
+            "avenir-mcp {} (commit {}, YNAB API v{})\n",
             env!("CARGO_PKG_VERSION"),
+            env!("AVENIR_MCP_COMMIT"),
             ynab::YNAB_API_VERSION
         )
     );
@@ -816,6 +817,13 @@ fn http_transport_guards_every_request_and_serves_mcp() {
     assert_eq!(status, 200, "{text}");
     let plans = &message_with_id(&text, 2)["result"]["structuredContent"]["result"];
     assert_eq!(plans[0]["name"], "Demo household", "{text}");
+    // The client ends its session: 204, as the SDKs expect (200 or 204), and it is gone.
+    let mut closing = vec![auth, ("Mcp-Session-Id", session.as_str())];
+    closing.push(("MCP-Protocol-Version", "2025-11-25"));
+    let (status, text) = http(port, "DELETE", &closing, "");
+    assert_eq!(status, 204, "{text}");
+    let (status, _) = http(port, "POST", &with_session, &call.to_string());
+    assert_eq!(status, 404, "the session ended");
     let _ = child.kill();
     let _ = child.wait();
 }

@@ -38,6 +38,7 @@ impl State {
             "AVENIR_MCP_CONFIRM",
             "AVENIR_MCP_CACHE",
             "AVENIR_MCP_LOG_LEVEL",
+            "COLUMNS",
         ] {
             command.env_remove(variable);
         }
@@ -235,12 +236,25 @@ fn a_month_summary_is_a_table_and_its_json_is_the_mcp_tools_answer() {
         .position(|l| *l == "overspent:")
         .expect("an overspent block");
     let header: Vec<&str> = lines[at + 1].split_whitespace().collect();
-    for column in ["name", "group", "balance", "category_id"] {
-        assert!(header.contains(&column), "{text}");
-    }
+    // Ids a name stands for only with --ids, and last.
+    assert_eq!(header, ["name", "group", "balance"], "{text}");
     assert!(
         lines[at + 3].contains("Restaurants") && lines[at + 3].contains("-22.50 €"),
         "{text}"
+    );
+    let with_ids = stdout(&state.run(&[
+        "call",
+        "get_monthly_summary",
+        "month=2026-09",
+        "--demo",
+        "--ids",
+    ]));
+    assert!(
+        with_ids
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["name", "group", "balance", "category_id"]),
+        "{with_ids}"
     );
 
     let cli = state.json("get_monthly_summary", &["month=2026-09"]);
@@ -278,7 +292,9 @@ fn at_a_terminal_yes_applies_and_undo_from_the_command_line_reverts_it() {
     let (shown, status) = state.in_terminal(&args, "yes\n", &[]);
     assert_eq!(status, 0, "{shown}");
     assert!(
-        shown.contains("Budget Restaurants for 2026-09-01: 120.00 → 150.00"),
+        shown.contains(
+            "Budget Restaurants for 2026-09-01: 120.00 € → 150.00 € (available -22.50 € → +7.50 €)?"
+        ),
         "the seed's question: {shown}"
     );
     assert!(shown.contains("Type yes to apply it"), "{shown}");
@@ -288,7 +304,7 @@ fn at_a_terminal_yes_applies_and_undo_from_the_command_line_reverts_it() {
     let (shown, status) = state.in_terminal(&["call", "undo_operation", "--demo"], "yes\n", &[]);
     assert_eq!(status, 0, "{shown}");
     assert!(
-        shown.contains("Undo: set Restaurants for 2026-09-01 back to 120.00?"),
+        shown.contains("Undo: set Restaurants for 2026-09-01 back to 120.00 €?"),
         "{shown}"
     );
     assert!(shows_status(&shown, "applied"), "{shown}");
@@ -370,7 +386,9 @@ fn in_a_pipe_a_write_prints_a_code_and_changes_nothing_until_it_comes_back() {
     let output = state.run(&wrong);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
-        stderr(&output).contains("This confirmation code is unknown, expired, already used"),
+        stderr(&output).contains(
+            "This confirmation code is unknown, expired, already used, or was issued for different changes: nothing changed. Run the command again without --confirm for a new preview."
+        ),
         "{}",
         stderr(&output)
     );
@@ -434,7 +452,7 @@ fn requiring_elicitation_refuses_a_pipe_and_its_codes() {
     let output = state.run_with(&args, &required);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
-        stderr(&output).contains("This client cannot ask the user to confirm"),
+        stderr(&output).contains("This change needs your answer at a terminal"),
         "{}",
         stderr(&output)
     );
@@ -794,7 +812,7 @@ fn a_delete_under_the_default_policy_takes_the_persons_yes_at_the_terminal_never
     let output = state.run(&args);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
-        stderr(&output).contains("which only the user's own answer can confirm"),
+        stderr(&output).contains("which only your answer at a terminal can confirm"),
         "{}",
         stderr(&output)
     );
@@ -821,4 +839,558 @@ fn a_delete_under_the_default_policy_takes_the_persons_yes_at_the_terminal_never
     let (shown, status) = state.in_terminal(&args, "yes\n", &[]);
     assert_eq!(status, 0, "{shown}");
     assert!(!still_there(&state), "deleted after the yes: {shown}");
+}
+
+/// The confirmation code a piped write printed (`confirmation  CODE`).
+fn code_of(output: &Output) -> String {
+    stdout(output)
+        .lines()
+        .find_map(|l| l.strip_prefix("confirmation").map(|c| c.trim().to_string()))
+        .unwrap_or_default()
+}
+
+#[test]
+fn names_stand_for_ids_and_a_name_two_carry_is_refused_with_both() {
+    let state = State::new("names");
+    let args = [
+        "call",
+        "set_category_budget",
+        "--demo",
+        "category_id=restaurants",
+        "month=2026-09",
+        "amount=150",
+    ];
+    let (shown, status) = state.in_terminal(&args, "yes\n", &[]);
+    assert_eq!(status, 0, "{shown}");
+    assert!(
+        shown.contains("Budget Restaurants for 2026-09-01"),
+        "{shown}"
+    );
+    assert!(shows_status(&shown, "applied"), "{shown}");
+    assert_eq!(state.restaurants().1, 150.0, "applied in the plan");
+
+    // A second Restaurants, in the group Fun (named too): the name alone is refused.
+    let create = [
+        "call",
+        "create_category",
+        "--demo",
+        "category_group_id=fun",
+        "name=Restaurants",
+    ];
+    let (shown, status) = state.in_terminal(&create, "yes\n", &[]);
+    assert_eq!(status, 0, "{shown}");
+    let output = state.run(&args);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    let refusal = stderr(&output);
+    assert!(
+        refusal.contains("category_id=restaurants names 2 categories: Restaurants (in Everyday) ")
+            && refusal.contains("Restaurants (in Fun) "),
+        "{refusal}"
+    );
+    let (everyday, _) = state.restaurants();
+    assert!(refusal.contains(&everyday), "listed with its id: {refusal}");
+    // Its group's name makes it one.
+    let mut grouped = args.to_vec();
+    grouped[3] = "category_id=Everyday: Restaurants";
+    grouped[5] = "amount=99";
+    let code = code_of(&state.run(&grouped));
+    grouped.extend_from_slice(&["--confirm", &code]);
+    let output = state.run(&grouped);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(state.restaurants().1, 99.0);
+
+    // A scheduled payment by its payee's name.
+    let output = state.run(&[
+        "call",
+        "update_scheduled_transaction",
+        "--demo",
+        "scheduled_transaction_id=landlord sarl",
+        "memo=Rent",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("Change the scheduled transaction 2026-10-03 LANDLORD SARL"),
+        "{}",
+        stdout(&output)
+    );
+
+    // Accounts and payees by name (accents and case aside), in a read.
+    let output = state.run(&[
+        "call",
+        "find_transactions",
+        "--demo",
+        "account_ids=[\"checking\"]",
+        "since_date=2026-09-01",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = state.run(&[
+        "call",
+        "merge_payees",
+        "--demo",
+        "source_payee_ids=[\"Nowhere Shop\"]",
+        "target_name=Shop",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    assert!(
+        stderr(&output)
+            .contains("source_payee_ids=Nowhere Shop: no payee of this plan is named so."),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// What an agent is told and a person at a terminal never reads.
+const AGENT_PHRASES: [&str; 12] = [
+    "the user",
+    "The user",
+    "call again",
+    "Call again",
+    "the client",
+    "this client",
+    "elicitation",
+    "pass the code",
+    "never instructions",
+    "this conversation",
+    "own initiative",
+    "without confirmation",
+];
+
+fn assert_for_people(what: &str, text: &str) {
+    for phrase in AGENT_PHRASES {
+        assert!(
+            !text.contains(phrase),
+            "{what} says {phrase:?} to a person:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn every_writes_question_refusal_and_result_is_in_a_persons_words() {
+    let state = State::new("words");
+    let writes: [&[&str]; 12] = [
+        &[
+            "set_category_budget",
+            "category_id=Restaurants",
+            "month=2026-09",
+            "amount=150",
+        ],
+        &[
+            "move_money",
+            "from_category_id=Groceries",
+            "to_category_id=Restaurants",
+            "month=2026-09",
+            "amount=10",
+        ],
+        &["create_category", "category_group_id=Fun", "name=Cinema"],
+        &["update_category", "category_id=Tennis", "name=Padel"],
+        &["set_category_target", "category_id=Holidays", "amount=500"],
+        &[
+            "rename_payee",
+            "payee_id=Interest Charge",
+            "name=Bank interest",
+        ],
+        &[
+            "reconcile_account",
+            "account_id=Checking",
+            "bank_balance=3328.5",
+        ],
+        &[
+            "create_account",
+            "name=Cash",
+            "account_type=cash",
+            "balance=20",
+        ],
+        &[
+            "create_transactions",
+            "account_id=Checking",
+            r#"transactions=[{"date": "2026-09-20", "amount": -5.0, "payee_name": "Kiosk"}]"#,
+        ],
+        &[
+            "merge_categories",
+            "source_category_id=Subscriptions",
+            "target_category_id=Tennis",
+        ],
+        &[
+            "merge_payees",
+            "source_payee_ids=[\"Interest Charge\"]",
+            "target_name=Interest",
+        ],
+        &["undo_operation"],
+    ];
+    let mut seen = 0;
+    for write in writes {
+        let mut args = vec!["call"];
+        args.extend_from_slice(write);
+        args.push("--demo");
+        // In a pipe: the preview with its code, or the refusal of a write only a terminal's
+        // yes confirms.
+        let piped = state.run(&args);
+        assert_for_people(write[0], &stdout(&piped));
+        assert_for_people(write[0], &stderr(&piped));
+        // A code that was never issued.
+        let mut bad = args.clone();
+        bad.extend_from_slice(&["--confirm", "AAAAAAAAAAA"]);
+        let refused = state.run(&bad);
+        assert_ne!(refused.status.code(), Some(0), "{write:?}");
+        assert_for_people(write[0], &stderr(&refused));
+        // At a terminal: the question, then no, then yes.
+        for typed in ["no\n", "yes\n"] {
+            let (shown, status) = state.in_terminal(&args, typed, &[]);
+            assert_for_people(write[0], &shown);
+            if status == 0 {
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 20, "most writes were asked and answered: {seen}");
+    // Requiring the terminal's answer: the refusals of a pipe and of a code.
+    let required = [("AVENIR_MCP_REQUIRE_ELICITATION", "1")];
+    let args = [
+        "call",
+        "set_category_budget",
+        "--demo",
+        "category_id=Groceries",
+        "month=2026-09",
+        "amount=1",
+    ];
+    let output = state.run_with(&args, &required);
+    assert_for_people("a pipe when the terminal is required", &stderr(&output));
+    let mut with_code = args.to_vec();
+    with_code.extend_from_slice(&["--confirm", "AAAAAAAAAAA"]);
+    let output = state.run_with(&with_code, &required);
+    assert!(
+        stderr(&output).contains("Run the command at a terminal, without --confirm"),
+        "{}",
+        stderr(&output)
+    );
+    assert_for_people("a code when the terminal is required", &stderr(&output));
+    // The tools' help.
+    for write in writes {
+        let output = state.run(&["tools", write[0]]);
+        assert_for_people("help", &stdout(&output));
+    }
+    assert_for_people("the tool list", &stdout(&state.run(&["tools"])));
+}
+
+#[test]
+fn the_plan_note_is_said_once_per_demo_state_and_quiet_says_none() {
+    let state = State::new("note");
+    let first = state.run(&["call", "list_accounts", "--demo"]);
+    assert!(
+        stderr(&first).contains("Answered for Demo household"),
+        "{}",
+        stderr(&first)
+    );
+    let second = state.run(&["call", "list_accounts", "--demo"]);
+    assert_eq!(stderr(&second), "", "said once");
+    let reset = state.run(&["call", "list_accounts", "--demo", "--reset", "-q"]);
+    assert_eq!(stderr(&reset), "", "--quiet");
+    let after = state.run(&["call", "list_accounts", "--demo"]);
+    assert!(
+        stderr(&after).contains("Answered for Demo household"),
+        "a new demo state hears it again: {}",
+        stderr(&after)
+    );
+}
+
+/// An amount of the demo's answers as its tables write it, without the symbol (EUR: `1,052.02`).
+fn euros(number: &serde_json::Number) -> String {
+    let text = format!("{:.2}", number.as_f64().unwrap_or_default());
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) if rest != "0.00" => ("-", rest.to_string()),
+        Some(rest) => ("", rest.to_string()),
+        None => ("", text.clone()),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((&digits, "00"));
+    let mut grouped = String::new();
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{sign}{grouped}.{fraction}")
+}
+
+/// The names and amounts a person must find in an answer: names under the keys that hold them,
+/// amounts (numbers with a fraction, not ratios) — leaving out what a table cell sums up as
+/// `(n items)`.
+fn names_and_amounts(key: &str, value: &Value, in_row: bool, found: &mut Vec<String>) {
+    let ratio = ["confidence", "rate", "share", "interest_rate"].contains(&key)
+        || key.ends_with("_pct")
+        || key.ends_with("_rate")
+        || key.ends_with("_months");
+    match value {
+        Value::String(text)
+            if ["name", "category", "account", "group", "category_name"].contains(&key) =>
+        {
+            found.push(text.clone())
+        }
+        Value::Number(n) if n.is_f64() && !ratio => found.push(euros(n)),
+        Value::Object(map) => map
+            .iter()
+            .for_each(|(k, v)| names_and_amounts(k, v, false, found)),
+        Value::Array(items) if !in_row => items
+            .iter()
+            .for_each(|item| names_and_amounts(key, item, item.is_object(), found)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_read_fits_80_columns_and_cuts_no_name_or_amount() {
+    let state = State::new("columns");
+    let statement =
+        "Date,Amount,Payee\n2026-09-19,-71.86,CB MARKET FRESH\n2026-09-18,-45.00,RAIL CO\n";
+    let listed = stdout(&state.run(&["tools"]));
+    let reads: Vec<&str> = listed
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|k| k.starts_with("reads"))
+        })
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(reads.len() >= 20, "{listed}");
+    let columns = [("COLUMNS", "80")];
+    for tool in reads {
+        let statement_arg = format!("statement={statement}");
+        let extra: Vec<&str> = match tool {
+            "find_transactions" => vec!["since_date=2026-06-01", "limit=20"],
+            "forecast_balance" => vec!["until=2026-12"],
+            "compare_statement" => vec!["account_id=Checking", &statement_arg],
+            _ => vec![],
+        };
+        let mut args = vec!["call", tool, "--demo", "-q"];
+        args.extend(extra.iter().copied());
+        let (shown, status) = state.in_terminal(&args, "", &columns);
+        assert_eq!(status, 0, "{tool}: {shown}");
+        for line in shown.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{tool}: a line of {} characters:\n{line}",
+                line.chars().count()
+            );
+        }
+        let mut json_args = vec!["call", tool, "--demo", "--json"];
+        json_args.extend(extra.iter().copied());
+        let output = state.run(&json_args);
+        let answer: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let cut_by_the_server = answer.to_string().matches('…').count();
+        assert!(
+            shown.matches('…').count() <= cut_by_the_server,
+            "{tool}: a cell was cut:\n{shown}"
+        );
+        let words: Vec<&str> = shown.split_whitespace().collect();
+        let mut found = Vec::new();
+        names_and_amounts("", &answer, false, &mut found);
+        for expected in found {
+            for word in expected.split_whitespace() {
+                assert!(
+                    words.contains(&word),
+                    "{tool}: {word:?} (of {expected:?}) is not shown whole:\n{shown}"
+                );
+            }
+        }
+    }
+    // The tool list fits too, and says which tools draw a chart and which write.
+    let (shown, status) = state.in_terminal(&["tools"], "", &columns);
+    assert_eq!(status, 0, "{shown}");
+    assert!(shown.lines().all(|l| l.chars().count() <= 80), "{shown}");
+    assert!(
+        shown.contains("get_spending_trends  (reads, chart)"),
+        "{shown}"
+    );
+    assert!(shown.contains("set_category_budget  (writes)"), "{shown}");
+    // Spending trends: one table, a row per category, a column per month.
+    let (shown, _) = state.in_terminal(
+        &["call", "get_spending_trends", "--demo", "-q"],
+        "",
+        &columns,
+    );
+    let header = shown
+        .lines()
+        .find(|l| l.starts_with("category"))
+        .unwrap_or_default();
+    assert_eq!(
+        header.split_whitespace().collect::<Vec<_>>(),
+        ["category", "group", "2026-07", "2026-08", "2026-09"],
+        "{shown}"
+    );
+    assert!(
+        shown
+            .lines()
+            .any(|l| l.starts_with("Restaurants") && l.ends_with("142.50 €")),
+        "{shown}"
+    );
+}
+
+#[test]
+fn completions_man_page_environment_and_version() {
+    let state = State::new("shell");
+    let script = state.0.join("avenir-mcp.bash");
+    let output = state.run(&["completions", "bash"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    std::fs::write(&script, &output.stdout).expect("the script is written");
+    // What bash offers after each line, as a person pressing Tab would get it.
+    let ask = |words: &str| {
+        let program = format!(
+            "source {}\nCOMP_WORDS=({words})\nCOMP_CWORD=$((${{#COMP_WORDS[@]}} - 1))\n\
+             COMP_LINE=\"${{COMP_WORDS[*]}}\"\nCOMP_POINT=${{#COMP_LINE}}\n\
+             _avenir_mcp_complete avenir-mcp \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"\n\
+             printf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+            quote(&script.to_string_lossy())
+        );
+        let output = Command::new("bash")
+            .args(["--norc", "-c", &program])
+            .output()
+            .expect("bash runs");
+        stdout(&output)
+    };
+    let offered = ask("avenir-mcp call set_cat");
+    assert_eq!(
+        offered.lines().collect::<Vec<_>>(),
+        ["set_category_budget", "set_category_target"],
+        "{offered}"
+    );
+    let offered = ask("avenir-mcp tools get_spending_t");
+    assert_eq!(offered.trim(), "get_spending_trends");
+    let offered = ask("avenir-mcp call set_category_budget --demo cat");
+    assert_eq!(offered.trim(), "category_id=", "{offered}");
+    let offered = ask("avenir-mcp call get_spending_trends ''");
+    assert!(offered.lines().any(|l| l == "months_count="), "{offered}");
+    let offered = ask("avenir-mcp call get_monthly_summary --q");
+    assert_eq!(offered.trim(), "--quiet", "{offered}");
+    for shell in ["zsh", "fish", "powershell"] {
+        let output = state.run(&["completions", shell]);
+        assert_eq!(output.status.code(), Some(0), "{shell}");
+        assert!(!output.stdout.is_empty(), "{shell}");
+    }
+
+    // The man page renders with man(1).
+    let page = state.0.join("avenir-mcp.1");
+    let output = state.run(&["man"]);
+    std::fs::write(&page, &output.stdout).expect("the page is written");
+    let shown = Command::new("man")
+        .arg("-l")
+        .arg(&page)
+        .env("MANWIDTH", "80")
+        .env("MANPAGER", "cat")
+        .output()
+        .expect("man-db's man runs (.ci/run installs it)");
+    // man justifies its lines: words compared, not spaces.
+    let text = stdout(&shown)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("NAME"), "{text}");
+    assert!(text.contains("avenir-mcp - An MCP server"), "{text}");
+    assert!(text.contains("YNAB_API_KEY_FILE"), "{text}");
+
+    // --help lists the environment, one line each.
+    let help = stdout(&state.run(&["--help"]));
+    for line in [
+        "  YNAB_API_KEY ",
+        "  AVENIR_MCP_WRITE ",
+        "  AVENIR_MCP_TODAY ",
+    ] {
+        assert!(help.contains(line), "{line}: {help}");
+    }
+
+    // --version names the commit built (or says it is unknown).
+    let version = stdout(&state.run(&["--version"]));
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| stdout(&o).trim().to_string());
+    match head {
+        Some(commit) => assert!(
+            version.contains(&format!("(commit {commit}")),
+            "{version} names {commit}"
+        ),
+        None => assert!(version.contains("(commit unknown"), "{version}"),
+    }
+}
+
+#[test]
+fn a_long_load_shows_its_progress_at_a_terminal_never_in_a_pipe() {
+    let state = State::new("progress");
+    // A plan of five years, 9,000 transactions: its answer is read in steps the server reports.
+    let file = state.0.join("heavy.json");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let answer = runtime.block_on(async {
+        let today = ynab_sandbox::demo::DEMO_TODAY;
+        let plan = ynab_sandbox::heavy::heavy_plan(1, 60, 150, today);
+        let sandbox = ynab_sandbox::Sandbox::start(plan, ynab_sandbox::SandboxOptions::default())
+            .await
+            .expect("the sandbox starts");
+        sandbox.export_answer().expect("the plan exports")
+    });
+    std::fs::write(&file, serde_json::to_vec(&answer).expect("JSON")).expect("written");
+    let path = file.to_string_lossy().into_owned();
+    let args = ["call", "get_monthly_summary", "--plan-file", &path];
+    let (shown, status) = state.in_terminal(&args, "", &[]);
+    assert_eq!(status, 0, "{shown}");
+    assert!(
+        shown.contains("Reading the plan from YNAB: "),
+        "the load's progress: {shown}"
+    );
+    assert!(
+        shown.contains("ready_to_assign"),
+        "then the answer: {shown}"
+    );
+    let output = state.run(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        !stderr(&output).contains("Reading the plan"),
+        "{}",
+        stderr(&output)
+    );
+    // --quiet: none at a terminal either.
+    let mut quiet = args.to_vec();
+    quiet.push("-q");
+    let (shown, _) = state.in_terminal(&quiet, "", &[]);
+    assert!(!shown.contains("Reading the plan"), "{shown}");
+}
+
+#[test]
+fn a_chart_says_where_it_was_written_and_a_page_how_to_see_the_next() {
+    let state = State::new("chart");
+    let file = state.0.join("trends.png");
+    let path = file.to_string_lossy().into_owned();
+    let output = state.run(&["call", "get_spending_trends", "--demo", "--chart", &path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!("The chart is in {path}.")),
+        "{}",
+        stderr(&output)
+    );
+    assert!(std::fs::read(&file).is_ok_and(|png| png.starts_with(b"\x89PNG")));
+    let output = state.run(&[
+        "call",
+        "find_transactions",
+        "--demo",
+        "since_date=2026-06-01",
+        "limit=2",
+    ]);
+    let cursor =
+        state.json("find_transactions", &["since_date=2026-06-01", "limit=2"])["next_cursor"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+    assert!(!cursor.is_empty());
+    assert!(
+        stderr(&output).contains(&format!(
+            "There is more: add cursor={cursor} to the same command for the next page"
+        )),
+        "{}",
+        stderr(&output)
+    );
 }

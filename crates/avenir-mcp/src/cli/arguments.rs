@@ -261,8 +261,14 @@ pub fn tool_help(
                     .filter(|d| !d.is_null())
                     .map(|d| format!(", default {d}"))
                     .unwrap_or_default();
+                // The command line takes a name for these ids (`names`).
+                let named = if super::names::Kind::of(key).is_some() {
+                    " (or the name)"
+                } else {
+                    ""
+                };
                 out.push_str(&format!(
-                    "  {key}  {}, {need}{default}\n",
+                    "  {key}  {}{named}, {need}{default}\n",
                     type_words(property)
                 ));
                 if let Some(text) = property.get("description").and_then(Value::as_str) {

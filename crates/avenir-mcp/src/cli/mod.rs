@@ -7,14 +7,22 @@
 //! could not be written out), 2 for bad usage.
 
 pub mod arguments;
+pub mod names;
 pub mod person;
+pub mod present;
+pub mod progress;
 pub mod render;
 pub mod served;
+pub mod table;
+pub mod words;
 
 use anyhow::Context as _;
 use person::Person;
 use rmcp::ServiceExt as _;
-use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, NumberOrString, ProgressToken, RequestParamsMeta as _,
+    Tool,
+};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RunningService};
 use serde_json::{Map, Value};
 use served::{Served, Target};
@@ -49,6 +57,7 @@ pub struct Source {
 #[command(disable_help_flag = true)]
 pub struct CallArgs {
     /// The tool to run; `avenir-mcp tools` lists them.
+    #[arg(value_parser = crate::shell::ToolName, hide_possible_values = true)]
     pub tool: Option<String>,
     /// Its arguments, typed by the tool's schema: text, numbers, true/false, and arrays or
     /// objects as JSON text (`ids='["a","b"]'`).
@@ -68,6 +77,14 @@ pub struct CallArgs {
     /// Ask the tool for its chart (chart=true) and write the answer's first image (PNG) to FILE.
     #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
+    /// Show every id in the answer: those a name can stand for (categories, accounts, payees,
+    /// scheduled payments) are left out otherwise, the others come last.
+    #[arg(long)]
+    pub ids: bool,
+    /// Print the answer only: no note about the plan read, no line saying where a chart was
+    /// written, no progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Show this help; after a tool, the tool's arguments.
     #[arg(short, long)]
     pub help: bool,
@@ -77,6 +94,7 @@ pub struct CallArgs {
 #[derive(Debug, clap::Args)]
 pub struct ToolsArgs {
     /// A tool whose arguments to show.
+    #[arg(value_parser = crate::shell::ToolName, hide_possible_values = true)]
     pub tool: Option<String>,
 }
 
@@ -91,7 +109,7 @@ fn finish(result: Result<u8, Stop>) -> u8 {
     match result {
         Ok(status) => status,
         Err(Stop(status, message)) => {
-            eprintln!("avenir-mcp: {message}");
+            say(&format!("avenir-mcp: {message}"));
             status
         }
     }
@@ -162,6 +180,14 @@ fn writes(tool: &Tool) -> bool {
         .is_none_or(|read_only| !read_only)
 }
 
+/// Whether the tool draws a chart (it takes `chart`).
+fn draws(tool: &Tool) -> bool {
+    tool.input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.contains_key("chart"))
+}
+
 fn description(tool: &Tool) -> &str {
     tool.description.as_deref().unwrap_or("")
 }
@@ -178,12 +204,36 @@ fn help_of(tools: &[Tool], name: &str) -> Result<String, Stop> {
         .iter()
         .find(|t| t.name == name)
         .ok_or_else(|| unknown_tool(name))?;
-    Ok(arguments::tool_help(
+    let help = arguments::tool_help(
         name,
-        description(tool),
+        &words::description_for_people(description(tool)),
         writes(tool),
         &tool.input_schema,
-    ))
+    );
+    Ok(match terminal_width() {
+        Some(width) => fit(&help, width),
+        None => help,
+    })
+}
+
+/// `text` with each line wrapped within `width`, its next lines indented as it is.
+fn fit(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.chars().count() <= width {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let room = width.saturating_sub(indent).max(20);
+        for part in table::wrap(line.trim_start(), room) {
+            out.push_str(&" ".repeat(indent));
+            out.push_str(&part);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// `avenir-mcp tools [TOOL]`.
@@ -203,21 +253,45 @@ async fn list_tools(args: ToolsArgs) -> Result<u8, Stop> {
         return Ok(ANSWERED);
     }
     let width = tools.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    // At a terminal too narrow for a description beside the name, it goes under it.
+    let terminal = terminal_width();
+    let beside = terminal.is_none_or(|w| w >= width + 16 + 50);
+    let indent = if beside { width + 16 } else { 4 };
     for tool in &tools {
-        let kind = if writes(tool) { "writes" } else { "reads " };
-        let _ = writeln!(
-            out,
-            "{:width$}  {kind}  {}",
-            tool.name,
-            arguments::first_sentence(description(tool))
-        );
+        let kind = match (writes(tool), draws(tool)) {
+            (true, _) => "writes",
+            (false, true) => "reads, chart",
+            (false, false) => "reads",
+        };
+        let said = words::description_for_people(description(tool));
+        let first = arguments::first_sentence(&said);
+        let lines = match terminal {
+            Some(w) => table::wrap(first, w.saturating_sub(indent).max(20)),
+            None => vec![first.to_string()],
+        };
+        if beside {
+            let _ = writeln!(out, "{:width$}  {kind:12}  {}", tool.name, lines[0]);
+        } else {
+            let _ = writeln!(out, "{}  ({kind})", tool.name);
+            let _ = writeln!(out, "{}{}", " ".repeat(indent), lines[0]);
+        }
+        for line in lines.iter().skip(1) {
+            let _ = writeln!(out, "{}{line}", " ".repeat(indent));
+        }
     }
-    let _ = writeln!(
-        out,
-        "\nA write shows what it would change and asks first. On your own YNAB plan, writes need \
-AVENIR_MCP_WRITE=1; --demo and --plan-file always allow them.\n`avenir-mcp tools TOOL` shows a \
-tool's arguments; `avenir-mcp call TOOL name=value …` runs it."
-    );
+    let footer = "A write shows what it would change and asks first. On your own YNAB plan, writes \
+need AVENIR_MCP_WRITE=1; --demo and --plan-file always allow them. `reads, chart`: --chart FILE \
+writes its chart as a PNG.\n`avenir-mcp tools TOOL` shows a tool's arguments; `avenir-mcp call \
+TOOL name=value …` runs it.";
+    let _ = writeln!(out);
+    for paragraph in footer.lines() {
+        match terminal_width() {
+            Some(w) => table::wrap(paragraph, w)
+                .iter()
+                .for_each(|l| drop(writeln!(out, "{l}"))),
+            None => drop(writeln!(out, "{paragraph}")),
+        }
+    }
     Ok(ANSWERED)
 }
 
@@ -286,11 +360,24 @@ async fn run_call(mut args: CallArgs, demo: bool, call_help: String) -> Result<u
     context.confirmations.codes = avenir::confirm::codes::CodeStore::on_disk(served.codes.clone());
     crate::report_unfinished(&context);
     let at_terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    let person = Person::new(at_terminal);
+    let person =
+        Person::new(at_terminal).with_progress(std::io::stderr().is_terminal() && !args.quiet);
     let session = Session::start(context, person.clone())
         .await
         .map_err(|e| Stop(TOOL_ERROR, format!("{e:#}")))?;
-    let outcome = call_in(&session, &args, &name, json_arguments.as_deref(), &person).await;
+    let notes = Notes {
+        quiet: args.quiet,
+        once: matches!(target, Target::Demo { .. }).then(|| served.state_dir().join("plan-noted")),
+    };
+    let outcome = call_in(
+        &session,
+        &args,
+        &name,
+        json_arguments.as_deref(),
+        &person,
+        &notes,
+    )
+    .await;
     session.close().await;
     // Whatever the outcome, a local plan keeps what the call did to it.
     let saved = served.save();
@@ -321,7 +408,7 @@ fn build_arguments(
     if args.chart.is_some() {
         if !takes("chart") {
             return Err(usage(format!(
-                "{name} draws no chart: --chart works with the tools that take chart=true (`avenir-mcp tools` lists them)."
+                "{name} draws no chart: --chart works with the tools `avenir-mcp tools` marks `reads, chart`."
             )));
         }
         arguments.insert("chart".into(), Value::Bool(true));
@@ -344,25 +431,62 @@ async fn call_in(
     name: &str,
     json_arguments: Option<&str>,
     person: &Person,
+    notes: &Notes,
 ) -> Result<u8, Stop> {
     let tools = session.tools().await?;
     let tool = listed_tool(&tools, name)?;
-    let arguments = build_arguments(tool, args, json_arguments)?;
-    let params = CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
-    let result = session
-        .client
-        .call_tool(params)
-        .await
-        .map_err(|e| match e {
-            rmcp::ServiceError::McpError(error) => usage(error.message.to_string()),
-            other => Stop(TOOL_ERROR, format!("the call failed: {other}")),
-        })?;
+    let mut arguments = build_arguments(tool, args, json_arguments)?;
+    named(session, tool, &mut arguments).await?;
+    person.reads(session.context.clone(), plan_named(&arguments));
+    let mut params = CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
+    // The server says how a long load goes (`progress`), when asked with a token.
+    params.set_progress_token(ProgressToken(NumberOrString::Number(1)));
+    let result = session.client.call_tool(params).await;
+    person.progress.clear();
+    let result = result.map_err(|e| match e {
+        rmcp::ServiceError::McpError(error) => usage(words::for_people(&error.message)),
+        other => Stop(TOOL_ERROR, format!("the call failed: {other}")),
+    })?;
     let answer = answer_of(&result, person)?;
-    print_answer(session, args, tool, &result, answer).await?;
+    print_answer(session, args, tool, &result, answer, notes).await?;
     if let Some(file) = &args.chart {
         write_chart(file, &result)?;
+        if !notes.quiet {
+            say(&format!("The chart is in {}.", file.display()));
+        }
     }
     Ok(ANSWERED)
+}
+
+/// The plan a call reads: its `plan_id`, else the one last used in YNAB.
+fn plan_named(arguments: &Map<String, Value>) -> String {
+    arguments
+        .get("plan_id")
+        .and_then(Value::as_str)
+        .unwrap_or("last-used")
+        .to_string()
+}
+
+/// The names typed for ids replaced by the ids they stand for (`names`), in the plan the call
+/// reads: the same load the tool itself then answers from.
+async fn named(
+    session: &Session,
+    tool: &Tool,
+    arguments: &mut Map<String, Value>,
+) -> Result<(), Stop> {
+    if !names::any_named(arguments) {
+        return Ok(());
+    }
+    let plan_id = plan_named(arguments);
+    let snapshot = session
+        .context
+        .plans
+        .read(&plan_id)
+        .await
+        .map_err(|e| Stop(TOOL_ERROR, format!("the plan could not be read: {e}")))?;
+    let words = names::Words::of(&tool.input_schema);
+    names::resolve(&snapshot.plan, arguments, &words)
+        .map_err(|e| usage(render::clean(&e.to_string())))
 }
 
 /// The listed tool `name`; a write tool that writes being off hides is named as such.
@@ -420,6 +544,7 @@ async fn print_answer(
     tool: &Tool,
     result: &CallToolResult,
     answer: &Value,
+    notes: &Notes,
 ) -> Result<(), Stop> {
     let mut out = std::io::stdout().lock();
     if args.json.is_some() {
@@ -436,26 +561,127 @@ async fn print_answer(
             .output_schema
             .as_ref()
             .map(|s| Value::Object((**s).clone()));
-        let _ = write!(
-            out,
-            "{}",
-            render::render(answer, money.as_ref(), schema.as_ref())
-        );
+        let layout = render::Layout {
+            width: terminal_width(),
+            ids: args.ids || tool.name == "list_plans",
+        };
+        let said = said_to_people(answer, money.as_ref());
+        let text = present::special(&tool.name, &said, money.as_ref(), schema.as_ref(), layout)
+            .unwrap_or_else(|| render::render(&said, money.as_ref(), schema.as_ref(), layout));
+        let _ = write!(out, "{text}");
+        if let Some(more) = present::more(answer) {
+            notes.show(&more);
+        }
         // Notes after the answer's own text (the plan a call that left plan_id out was read from).
         for note in result.content.iter().skip(1).filter_map(|c| c.as_text()) {
-            eprintln!("{}", render::clean(&note.text));
+            notes.show(&note.text);
         }
     }
     let _ = out.flush();
     if answer.get("status").and_then(Value::as_str) == Some("confirmation_required")
         && let Some(code) = answer.get("confirmation").and_then(Value::as_str)
     {
-        eprintln!(
+        say(&format!(
             "Nothing changed yet. To apply it, run the same command again with --confirm {}",
             render::clean(code)
-        );
+        ));
     }
     Ok(())
+}
+
+/// The width answers fit in: `COLUMNS` when set, else the terminal's when stdout is one; none
+/// in a pipe (a line per row, whatever its length).
+fn terminal_width() -> Option<usize> {
+    terminal_width_of(std::io::stdout())
+}
+
+/// `COLUMNS` when set, else the width of the terminal `stream` is, if it is one.
+fn terminal_width_of(stream: impl std::os::fd::AsFd) -> Option<usize> {
+    let columns = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c > 0);
+    columns.or_else(|| {
+        terminal_size::terminal_size_of(stream)
+            .map(|(terminal_size::Width(w), _)| usize::from(w))
+            .filter(|w| *w > 0)
+    })
+}
+
+/// The notes a call prints on stderr: none with `--quiet`; the plan a call read (plan_id left
+/// out) once per demo state, whose file `once` records that it was said.
+struct Notes {
+    quiet: bool,
+    once: Option<PathBuf>,
+}
+
+impl Notes {
+    fn show(&self, note: &str) {
+        if self.quiet {
+            return;
+        }
+        let plan_note = note.contains("plan_id was left out");
+        if plan_note && let Some(marker) = &self.once {
+            if marker.exists() {
+                return;
+            }
+            // Said once: a marker that cannot be written only means it is said again.
+            let _ = std::fs::write(marker, b"");
+        }
+        say(&words::for_people(&render::clean(note)));
+    }
+}
+
+/// A sentence on stderr: wrapped to the terminal's width when stderr is a terminal, one line
+/// (for a script to read) otherwise.
+fn say(text: &str) {
+    let width = std::io::stderr()
+        .is_terminal()
+        .then(|| terminal_width_of(std::io::stderr()))
+        .flatten();
+    match width {
+        Some(width) => {
+            for line in text.lines() {
+                for part in table::wrap(line, width) {
+                    eprintln!("{part}");
+                }
+            }
+        }
+        None => eprintln!("{text}"),
+    }
+}
+
+/// The answer's own sentences (its top-level text and lists of text: message, notes) in a
+/// person's words; the data beneath them (names, payees) as it came.
+fn said_to_people(answer: &Value, money: Option<&render::Money>) -> Value {
+    let Value::Object(map) = answer else {
+        return answer.clone();
+    };
+    let say = |text: &str| {
+        let said = words::for_people(text);
+        match money {
+            // A sentence's amounts in the plan's format.
+            Some(money) if said.contains(' ') => render::amounts_in(&said, money),
+            _ => said,
+        }
+    };
+    let said = map
+        .iter()
+        .map(|(key, value)| {
+            let value = match value {
+                Value::String(text) => Value::String(say(text)),
+                Value::Array(items) if items.iter().all(Value::is_string) => Value::Array(
+                    items
+                        .iter()
+                        .map(|i| Value::String(say(i.as_str().unwrap_or_default())))
+                        .collect(),
+                ),
+                other => other.clone(),
+            };
+            (key.clone(), value)
+        })
+        .collect();
+    Value::Object(said)
 }
 
 /// The chart image of the result written to `file`.
@@ -488,7 +714,7 @@ fn error_text(result: &CallToolResult) -> String {
         .content
         .iter()
         .filter_map(|c| c.as_text())
-        .map(|t| render::clean(&t.text))
+        .map(|t| words::for_people(&render::clean(&t.text)))
         .collect();
     if texts.is_empty() {
         "the tool failed and said nothing more.".into()

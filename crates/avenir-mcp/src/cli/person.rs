@@ -5,12 +5,13 @@
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationCapability, FormElicitationCapability, Implementation, ProtocolVersion,
+    ElicitationCapability, FormElicitationCapability, Implementation, ProgressNotificationParam,
+    ProtocolVersion,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ClientHandler, RoleClient};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// What the person typed, as the server reads an elicitation answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +32,9 @@ pub fn read_answer(line: Option<&str>) -> Typed {
     }
 }
 
+/// The server's context and the id (or alias) of the plan a call reads.
+type ReadPlan = (Arc<avenir::Context>, String);
+
 /// The client of one `avenir-mcp call`.
 #[derive(Debug, Clone)]
 pub struct Person {
@@ -38,6 +42,11 @@ pub struct Person {
     pub at_terminal: bool,
     /// Set when the person dismissed a question.
     pub dismissed: Arc<AtomicBool>,
+    /// The server's context and the plan the call reads, once known: a question's amounts are
+    /// written in that plan's currency format.
+    pub plan: Arc<Mutex<Option<ReadPlan>>>,
+    /// The line that moves while a long load is under way (stderr, a terminal only).
+    pub progress: Arc<super::progress::Progress>,
 }
 
 impl Person {
@@ -45,11 +54,32 @@ impl Person {
         Person {
             at_terminal,
             dismissed: Arc::new(AtomicBool::new(false)),
+            plan: Arc::new(Mutex::new(None)),
+            progress: Arc::new(super::progress::Progress::new(false)),
         }
+    }
+
+    /// The same, showing the server's progress on stderr when `shown`.
+    pub fn with_progress(mut self, shown: bool) -> Self {
+        self.progress = Arc::new(super::progress::Progress::new(shown));
+        self
     }
 
     pub fn was_dismissed(&self) -> bool {
         self.dismissed.load(Ordering::SeqCst)
+    }
+
+    /// The call reads `plan_id` through `context`.
+    pub fn reads(&self, context: Arc<avenir::Context>, plan_id: String) {
+        *self.plan.lock().unwrap_or_else(|p| p.into_inner()) = Some((context, plan_id));
+    }
+
+    /// The currency format of the plan the call reads, when it is loaded.
+    async fn money(&self) -> Option<super::render::Money> {
+        let known = self.plan.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let (context, plan_id) = known?;
+        let format = context.plans.currency_of(&plan_id).await?;
+        Some(super::render::Money::of(&format))
     }
 }
 
@@ -74,13 +104,21 @@ impl ClientHandler for Person {
         if !self.at_terminal {
             return Ok(ElicitResult::new(ElicitationAction::Cancel));
         }
+        let money = self.money().await;
+        self.progress.clear();
         {
             // On stdout, the terminal the person reads (stderr may be redirected).
             use std::io::Write;
             let mut out = std::io::stdout().lock();
-            // The server's question, each line made safe for the terminal.
+            // The server's question, each line made safe for the terminal, said to a person,
+            // its amounts in the plan's format.
             for line in message.lines() {
-                let _ = writeln!(out, "{}", super::render::clean(line));
+                let said = super::words::for_people(&super::render::clean(line));
+                let said = match &money {
+                    Some(money) => super::render::amounts_in(&said, money),
+                    None => said,
+                };
+                let _ = writeln!(out, "{said}");
             }
             let _ = write!(
                 out,
@@ -99,6 +137,15 @@ impl ClientHandler for Person {
                 ElicitResult::new(ElicitationAction::Cancel)
             }
         })
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let message = params.message.as_deref().unwrap_or("working");
+        self.progress.heard(message);
     }
 
     fn get_info(&self) -> ClientConfig {

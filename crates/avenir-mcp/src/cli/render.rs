@@ -11,24 +11,25 @@
 //!   digits, separators and symbol; with no format known (no plan was read) they are printed as
 //!   they came.
 //! - **Text.** Terminal escape sequences (CSI, OSC and two-character ones) are removed, then the
-//!   server's display rule (`avenir::text`) turns other controls into spaces. A table cell holds
-//!   one line cut to [`CELL_WIDTH`] characters; a `key  value` line keeps the lines of a message
-//!   (a preview), wrapped at [`LINE_WIDTH`], at most [`MAX_LINES`] of them.
+//!   server's display rule (`avenir::text`) turns other controls into spaces. Nothing is cut:
+//!   text wraps at spaces within the terminal's width ([`Layout`]), in `key  value` lines and in
+//!   table cells (`table`); lists of sentences (notes, assumptions) are bullet lines.
+//! - **Ids.** Ids come last; those a name stands for at the command line (categories, accounts,
+//!   payees, scheduled payments: `names`) are left out unless `--ids` asks for them.
 //! - **Order.** Fields come in the order the tool's output schema declares them (its `required`
 //!   list, `$ref`s followed), so a write answer starts with its status; fields the schema does not
 //!   name come last, in the answer's order.
 //! - Widths count characters (code points): a wide character may shift a column.
 
+use super::table::{Cell, grid, pad, wrap};
 use avenir::money::MoneyFormat;
 use serde_json::{Map, Number, Value};
 use ynab::models::CurrencyFormat;
 
-/// Longest cell of a table, in characters.
-pub const CELL_WIDTH: usize = 40;
-/// Longest line of a `key  value` block, in characters: longer text wraps at a space.
-pub const LINE_WIDTH: usize = 100;
 /// Most lines one value of a `key  value` block shows; more end with `…`.
 pub const MAX_LINES: usize = 60;
+/// The narrowest a value column of a `key  value` block gets, whatever the terminal.
+const MIN_VALUE_WIDTH: usize = 20;
 /// Keys of numbers written with a fraction that are not amounts.
 pub const RATIO_KEYS: [&str; 3] = ["confidence", "rate", "share"];
 
@@ -36,6 +37,10 @@ pub const RATIO_KEYS: [&str; 3] = ["confidence", "rate", "share"];
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Money {
     digits: MoneyFormat,
+    /// Digits after the decimal separator, and that separator, as the server writes amounts in
+    /// its sentences (`avenir::money::MoneyFormat::plain`).
+    decimals: usize,
+    decimal: char,
     group: String,
     /// The symbol and whether it comes first; `None` when the plan hides it.
     symbol: Option<(String, bool)>,
@@ -46,6 +51,11 @@ impl Money {
         let symbol = avenir::text::safe(&format.currency_symbol);
         Money {
             digits: MoneyFormat::of(Some(format)),
+            decimals: usize::try_from(format.decimal_digits).unwrap_or(2),
+            decimal: avenir::text::safe(&format.decimal_separator)
+                .chars()
+                .next()
+                .unwrap_or('.'),
             group: avenir::text::safe(&format.group_separator),
             symbol: (format.display_symbol && !symbol.is_empty())
                 .then_some((symbol, format.symbol_first)),
@@ -78,6 +88,98 @@ impl Money {
             None => format!("{sign}{number}"),
         }
     }
+}
+
+/// The amounts of a sentence (`120.00 → 150.00`, `+7.50`: a number with the plan's decimal
+/// digits) written in the plan's format (`120.00 € → 150.00 €`, `+7.50 €`); other numbers
+/// (dates, counts, rates) as they came.
+pub fn amounts_in(text: &str, money: &Money) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = |k: usize| {
+            k == 0 || !(chars[k - 1].is_alphanumeric() || ".-+_/:".contains(chars[k - 1]))
+        };
+        let signed =
+            matches!(chars[i], '+' | '-') && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        if (chars[i].is_ascii_digit() || signed) && starts(i) {
+            let mut end = i + usize::from(signed);
+            while end < chars.len() && chars[end].is_ascii_digit() {
+                end += 1;
+            }
+            let mut fraction = 0;
+            if chars.get(end) == Some(&money.decimal) {
+                while chars
+                    .get(end + 1 + fraction)
+                    .is_some_and(char::is_ascii_digit)
+                {
+                    fraction += 1;
+                }
+            }
+            let after = end + 1 + fraction;
+            let ends = chars
+                .get(after)
+                .is_none_or(|c| !(c.is_alphanumeric() || *c == '-' || *c == '%'))
+                && !(chars.get(after) == Some(&money.decimal)
+                    && chars.get(after + 1).is_some_and(char::is_ascii_digit));
+            if fraction == money.decimals && fraction > 0 && ends {
+                let token: String = chars[i..after].iter().collect();
+                let decimal = token.trim_start_matches('+').replace(money.decimal, ".");
+                if let Ok(number) = decimal.parse::<Number>()
+                    && let Some(milliunits) = milliunits_of(&number)
+                {
+                    if token.starts_with('+') {
+                        out.push('+');
+                    }
+                    out.push_str(&money.format(milliunits));
+                    i = after;
+                    continue;
+                }
+            }
+            out.extend(&chars[i..end.max(i + 1)]);
+            i = end.max(i + 1);
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+/// How an answer is laid out: the width it fits in (`None`: no limit, in a pipe) and whether
+/// ids a name stands for are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    pub width: Option<usize>,
+    pub ids: bool,
+}
+
+impl Layout {
+    /// The same, `by` characters narrower (a nested block's indent).
+    fn indented(self, by: usize) -> Layout {
+        Layout {
+            width: self
+                .width
+                .map(|w| w.saturating_sub(by).max(MIN_VALUE_WIDTH)),
+            ..self
+        }
+    }
+
+    fn limit(self) -> usize {
+        self.width.unwrap_or(usize::MAX)
+    }
+}
+
+/// Whether `key` holds an id.
+pub fn is_id(key: &str) -> bool {
+    key == "id" || key.ends_with("_id") || key.ends_with("_ids")
+}
+
+/// Whether `key` is shown: ids a name stands for only with `--ids`.
+fn shown(key: &str, layout: Layout) -> bool {
+    let named = key == "id" || key == "scheduled_id" || super::names::Kind::of(key).is_some();
+    layout.ids || !named
 }
 
 /// The exact milliunits of a decimal written in currency units (`-22.5` → -22 500); `None` for
@@ -164,17 +266,6 @@ pub fn strip_escapes(text: &str) -> String {
     out
 }
 
-/// `text` cut to `max` characters, the last one `…`.
-pub fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut short: String = text.chars().take(max.saturating_sub(1)).collect();
-        short.push('…');
-        short
-    }
-}
-
 /// Where a value sits in the tool's output schema: ordering hints only (a value the schema does
 /// not describe renders the same, in the answer's own order).
 #[derive(Debug, Clone, Copy)]
@@ -253,33 +344,13 @@ impl<'a> Shape<'a> {
             .unwrap_or(usize::MAX)
     }
 
-    /// `keys` in the schema's order (stable: unnamed keys keep their order, last).
+    /// `keys` in the schema's order (stable: unnamed keys keep their order, after them), ids
+    /// last.
     fn order<'k>(self, keys: impl Iterator<Item = &'k String>) -> Vec<&'k String> {
         let mut keys: Vec<&String> = keys.collect();
-        keys.sort_by_key(|k| self.rank(k));
+        keys.sort_by_key(|k| (is_id(k), self.rank(k)));
         keys
     }
-}
-
-/// `text` wrapped at spaces to lines of at most `width` characters (a longer word is cut).
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let word = cut(word, width);
-        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if !line.is_empty() && needed > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&word);
-    }
-    if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// A scalar as text: amounts formatted, `null` as `—`, booleans as `yes`/`no`, text cleaned.
@@ -300,11 +371,27 @@ fn scalar(key: &str, value: &Value, money: Option<&Money>) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         Value::Array(items) => format!("({} items)", items.len()),
-        Value::Object(map) => map
-            .iter()
-            .map(|(k, v)| format!("{k}: {}", scalar(k, v, money)))
-            .collect::<Vec<_>>()
-            .join(", "),
+        Value::Object(map) => named_object(map, money),
+    }
+}
+
+/// An object in one line: its name first, what else it says in parentheses, ids left out
+/// (`Groceries (confidence 0.9)`).
+fn named_object(map: &Map<String, Value>, money: Option<&Money>) -> String {
+    let is_name = |k: &str| k == "name" || k.ends_with("_name");
+    let name = map
+        .iter()
+        .find(|(k, v)| is_name(k) && v.is_string())
+        .map(|(k, v)| scalar(k, v, money));
+    let rest: Vec<String> = map
+        .iter()
+        .filter(|(k, v)| !(is_id(k) || (is_name(k) && v.is_string())))
+        .map(|(k, v)| format!("{k} {}", scalar(k, v, money)))
+        .collect();
+    match (name, rest.is_empty()) {
+        (Some(name), true) => name,
+        (Some(name), false) => format!("{name} ({})", rest.join(", ")),
+        (None, _) => rest.join(", "),
     }
 }
 
@@ -317,89 +404,45 @@ fn is_table(items: &[Value]) -> bool {
 }
 
 /// A table of `rows` (objects): a header of their keys in the schema's order (`shape`, the
-/// rows' own), numbers right-aligned, every cell one line of at most [`CELL_WIDTH`] characters.
-pub fn table(rows: &[Value], money: Option<&Money>, shape: Shape) -> Vec<String> {
+/// rows' own), ids last, numbers right-aligned, long text wrapped within the layout's width.
+pub fn table(rows: &[Value], money: Option<&Money>, shape: Shape, layout: Layout) -> Vec<String> {
     let mut seen: Vec<&String> = Vec::new();
     for row in rows.iter().filter_map(Value::as_object) {
         for key in row.keys() {
-            if !seen.contains(&key) {
+            if !seen.contains(&key) && shown(key, layout) {
                 seen.push(key);
             }
         }
     }
-    let columns: Vec<&str> = shape
-        .order(seen.into_iter())
-        .into_iter()
-        .map(String::as_str)
-        .collect();
-    let cells: Vec<Vec<(String, bool)>> = rows
+    let columns: Vec<String> = shape.order(seen.into_iter()).into_iter().cloned().collect();
+    let cells: Vec<Vec<Cell>> = rows
         .iter()
         .map(|row| {
             columns
                 .iter()
                 .map(|key| {
-                    let value = row.get(*key).unwrap_or(&Value::Null);
-                    (
-                        cut(&scalar(key, value, money), CELL_WIDTH),
-                        value.is_number(),
-                    )
+                    let value = row.get(key).unwrap_or(&Value::Null);
+                    Cell {
+                        text: scalar(key, value, money),
+                        number: value.is_number(),
+                    }
                 })
                 .collect()
         })
         .collect();
-    let widths: Vec<usize> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, key)| {
-            cells
-                .iter()
-                .map(|row| row[i].0.chars().count())
-                .chain([key.chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let numeric: Vec<bool> = (0..columns.len())
-        .map(|i| cells.iter().any(|row| row[i].1))
-        .collect();
-    let line = |texts: Vec<(String, bool)>| {
-        texts
-            .iter()
-            .enumerate()
-            .map(|(i, (text, _))| pad(text, widths[i], numeric[i]))
-            .collect::<Vec<_>>()
-            .join("  ")
-            .trim_end()
-            .to_string()
-    };
-    let mut out = vec![line(
-        columns.iter().map(|c| (c.to_string(), false)).collect(),
-    )];
-    out.push(
-        widths
-            .iter()
-            .map(|w| "-".repeat(*w))
-            .collect::<Vec<_>>()
-            .join("  "),
-    );
-    out.extend(cells.into_iter().map(line));
-    out
-}
-
-fn pad(text: &str, width: usize, right: bool) -> String {
-    let fill = " ".repeat(width.saturating_sub(text.chars().count()));
-    if right {
-        format!("{fill}{text}")
-    } else {
-        format!("{text}{fill}")
-    }
+    grid(&columns, &cells, layout.width)
 }
 
 /// An object as `key  value` lines (keys aligned), nested arrays of objects as indented tables
 /// and nested objects as indented blocks, after the plain fields.
-pub fn object(map: &Map<String, Value>, money: Option<&Money>, shape: Shape) -> Vec<String> {
+pub fn object(
+    map: &Map<String, Value>,
+    money: Option<&Money>,
+    shape: Shape,
+    layout: Layout,
+) -> Vec<String> {
     let ordered: Vec<(&String, &Value)> = shape
-        .order(map.keys())
+        .order(map.keys().filter(|k| shown(k, layout)))
         .into_iter()
         .filter_map(|k| map.get(k).map(|v| (k, v)))
         .collect();
@@ -420,14 +463,19 @@ pub fn object(map: &Map<String, Value>, money: Option<&Money>, shape: Shape) -> 
         .map(|(k, v)| scalar(k, v, money).chars().count())
         .max()
         .unwrap_or(0);
+    let room = layout
+        .limit()
+        .saturating_sub(width + 2)
+        .max(MIN_VALUE_WIDTH);
     let mut out = Vec::new();
     for (key, value) in &plain {
         let mut text = match value {
             Value::String(s) => s
                 .lines()
-                .flat_map(|line| wrap(&clean(line), LINE_WIDTH))
+                .flat_map(|line| wrap(&clean(line), room))
                 .collect::<Vec<_>>(),
-            other => vec![scalar(key, other, money)],
+            Value::Number(_) => vec![scalar(key, value, money)],
+            other => wrap(&scalar(key, other, money), room),
         };
         if text.len() > MAX_LINES {
             text.truncate(MAX_LINES);
@@ -447,7 +495,7 @@ pub fn object(map: &Map<String, Value>, money: Option<&Money>, shape: Shape) -> 
         out.push(String::new());
         out.push(format!("{key}:"));
         out.extend(
-            render_lines(value, money, shape.field(key))
+            render_lines(value, money, shape.field(key), layout.indented(2))
                 .into_iter()
                 .map(|l| if l.is_empty() { l } else { format!("  {l}") }),
         );
@@ -455,29 +503,63 @@ pub fn object(map: &Map<String, Value>, money: Option<&Money>, shape: Shape) -> 
     out
 }
 
-/// Arrays that are not lists of scalars, and objects, get a block of their own.
+/// Arrays that are not lists of scalars, lists of sentences (notes, assumptions), and objects
+/// get a block of their own.
 fn is_nested(value: &Value) -> bool {
     match value {
         Value::Object(_) => true,
-        Value::Array(items) => !items.iter().all(is_scalar),
+        Value::Array(items) => !items.iter().all(is_scalar) || is_sentences(items),
         _ => false,
     }
 }
 
-fn render_lines(value: &Value, money: Option<&Money>, shape: Shape) -> Vec<String> {
+/// A list of sentences: text items, one of them with a space in it.
+fn is_sentences(items: &[Value]) -> bool {
+    items.iter().all(Value::is_string)
+        && items
+            .iter()
+            .filter_map(Value::as_str)
+            .any(|s| s.trim().contains(' '))
+}
+
+/// `- item` lines, each wrapped within `layout`, its next lines indented under its text.
+fn bullets(items: &[Value], money: Option<&Money>, layout: Layout) -> Vec<String> {
+    let room = layout.limit().saturating_sub(2).max(MIN_VALUE_WIDTH);
+    items
+        .iter()
+        .flat_map(|item| {
+            wrap(&scalar("", item, money), room)
+                .into_iter()
+                .enumerate()
+                .map(|(i, line)| {
+                    if i == 0 {
+                        format!("- {line}")
+                    } else {
+                        format!("  {line}")
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn render_lines(value: &Value, money: Option<&Money>, shape: Shape, layout: Layout) -> Vec<String> {
     match value {
         Value::Object(map) => match (map.len(), map.get("result")) {
             // A list answer (`{"result": [...]}`): its table alone.
-            (1, Some(inner @ Value::Array(_))) => render_lines(inner, money, shape.field("result")),
-            _ => object(map, money, shape),
+            (1, Some(inner @ Value::Array(_))) => {
+                render_lines(inner, money, shape.field("result"), layout)
+            }
+            _ => object(map, money, shape, layout),
         },
         Value::Array(items) if items.is_empty() => vec!["(none)".into()],
-        Value::Array(items) if is_table(items) => table(items, money, shape.items()),
+        Value::Array(items) if is_table(items) => table(items, money, shape.items(), layout),
+        Value::Array(items) if items.iter().all(is_scalar) => bullets(items, money, layout),
         Value::Array(items) => items
             .iter()
             .flat_map(|item| match item {
                 Value::Array(_) | Value::Object(_) => {
-                    let mut lines = render_lines(item, money, shape.items());
+                    let mut lines = render_lines(item, money, shape.items(), layout);
                     lines.push(String::new());
                     lines
                 }
@@ -489,8 +571,13 @@ fn render_lines(value: &Value, money: Option<&Money>, shape: Shape) -> Vec<Strin
 }
 
 /// The whole answer, one string ending in a newline; `schema` is the tool's output schema.
-pub fn render(value: &Value, money: Option<&Money>, schema: Option<&Value>) -> String {
-    let mut text = render_lines(value, money, Shape::of(schema)).join("\n");
+pub fn render(
+    value: &Value,
+    money: Option<&Money>,
+    schema: Option<&Value>,
+    layout: Layout,
+) -> String {
+    let mut text = render_lines(value, money, Shape::of(schema), layout).join("\n");
     text.push('\n');
     text
 }
@@ -522,6 +609,11 @@ pub fn first_image(result: &Value) -> Result<Vec<u8>, String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    const PIPE: Layout = Layout {
+        width: None,
+        ids: true,
+    };
 
     fn euro() -> CurrencyFormat {
         CurrencyFormat {
@@ -582,6 +674,27 @@ mod tests {
     }
 
     #[test]
+    fn the_amounts_of_a_sentence_take_the_plans_format() {
+        let euro = Money::of(&euro());
+        assert_eq!(
+            amounts_in(
+                "Budget Restaurants for 2026-09-01: 1052,02 → 150,00 (available -22,50 → +7,50)?",
+                &euro
+            ),
+            "Budget Restaurants for 2026-09-01: 1.052,02 € → 150,00 € (available -22,50 € → +7,50 €)?"
+        );
+        assert_eq!(
+            amounts_in("4,5 % over 53 months, 3 items, a, b, v1.86.0", &euro),
+            "4,5 % over 53 months, 3 items, a, b, v1.86.0"
+        );
+        let dollar = Money::of(&usd());
+        assert_eq!(
+            amounts_in("Move 1052.02 from A to B: -22.50 → +7.50.", &dollar),
+            "Move $1,052.02 from A to B: -$22.50 → +$7.50."
+        );
+    }
+
+    #[test]
     fn fractions_are_amounts_unless_the_key_names_a_ratio() {
         assert!(is_amount("balance", &number("12.0")));
         assert!(
@@ -611,8 +724,6 @@ mod tests {
             clean("two\nlines\rand\u{7}bell\u{202e}"),
             "two lines and bell"
         );
-        assert_eq!(cut("abcdef", 4), "abc…");
-        assert_eq!(cut("abc", 4), "abc");
     }
 
     #[test]
@@ -621,7 +732,7 @@ mod tests {
             "month": "2026-09-01", "income": 3328.5, "budgeted": 150.0,
             "age_of_money": 47, "overspent": []
         });
-        let text = render(&answer, Some(&Money::of(&usd())), None);
+        let text = render(&answer, Some(&Money::of(&usd())), None, PIPE);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines.contains(&"age_of_money         47"), "{text}");
         assert!(lines.contains(&"budgeted        $150.00"), "{text}");
@@ -636,7 +747,7 @@ mod tests {
             {"name": "Groceries", "balance": -22.5, "note": "\u{1b}[2Jwipe"},
             {"name": "Rent", "balance": 1200.0, "note": null}
         ]});
-        let text = render(&answer, Some(&Money::of(&usd())), None);
+        let text = render(&answer, Some(&Money::of(&usd())), None, PIPE);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 4, "{text}");
         let header: Vec<&str> = lines[0].split_whitespace().collect();
@@ -654,19 +765,64 @@ mod tests {
     }
 
     #[test]
-    fn long_cells_are_cut_and_messages_keep_their_lines() {
-        let long = "x".repeat(100);
-        let rows = table(&[json!({"payee": long})], None, Shape::of(None));
-        assert_eq!(rows[2].chars().count(), CELL_WIDTH);
-        assert!(rows[2].ends_with('…'));
+    fn long_cells_wrap_and_messages_keep_their_lines() {
+        let long = "word ".repeat(20);
+        let narrow = Layout {
+            width: Some(30),
+            ids: false,
+        };
+        let rows = table(&[json!({"payee": long})], None, Shape::of(None), narrow);
+        assert!(rows.len() > 3, "{rows:#?}");
+        assert!(rows.iter().all(|r| r.chars().count() <= 30), "{rows:#?}");
+        assert!(!rows.concat().contains('…'));
         let text = render(
             &json!({"message": "Budget X?\n- a\n- b", "status": "declined"}),
             None,
             None,
+            PIPE,
         );
         assert_eq!(
             text,
             "message  Budget X?\n         - a\n         - b\nstatus   declined\n"
+        );
+    }
+
+    #[test]
+    fn ids_come_last_and_those_a_name_stands_for_only_with_ids() {
+        let rows = [json!({"category_id": "c-1", "name": "Rent", "transaction_id": "t-1"})];
+        let people = Layout {
+            width: Some(80),
+            ids: false,
+        };
+        let header = |layout| table(&rows, None, Shape::of(None), layout)[0].clone();
+        let shown = header(people);
+        assert_eq!(
+            shown.split_whitespace().collect::<Vec<_>>(),
+            ["name", "transaction_id"]
+        );
+        assert_eq!(
+            header(PIPE).split_whitespace().collect::<Vec<_>>(),
+            ["name", "category_id", "transaction_id"]
+        );
+        let suggestion =
+            json!({"category_id": "c-1", "category_name": "Groceries", "confidence": 0.9});
+        assert_eq!(
+            scalar("suggestion", &suggestion, None),
+            "Groceries (confidence 0.9)"
+        );
+    }
+
+    #[test]
+    fn notes_are_bullet_lines() {
+        let text = render(
+            &json!({"days": 47, "notes": ["First thing said.", "Second thing said."]}),
+            None,
+            None,
+            PIPE,
+        );
+        assert_eq!(
+            text,
+            "days  47\n\nnotes:\n  - First thing said.\n  - Second thing said.\n"
         );
     }
 
@@ -683,7 +839,7 @@ mod tests {
             "message": "m", "status": "applied", "extra": 1,
             "rows": [{"id": "x", "balance": 1.5, "name": "N"}]
         });
-        let text = render(&answer, None, Some(&schema));
+        let text = render(&answer, None, Some(&schema), PIPE);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("status"), "{text}");
         assert!(lines[1].starts_with("message"), "{text}");
@@ -693,23 +849,21 @@ mod tests {
     }
 
     #[test]
-    fn long_text_wraps_at_spaces() {
-        assert_eq!(wrap("aa bb cc", 5), vec!["aa bb", "cc"]);
-        assert_eq!(wrap("", 5), vec![""]);
-        assert_eq!(wrap("abcdefgh ij", 5), vec!["abcd…", "ij"]);
+    fn long_text_wraps_at_spaces_within_the_width() {
         let long = "word ".repeat(50);
-        let text = render(&json!({"message": long}), None, None);
+        let layout = Layout {
+            width: Some(40),
+            ids: false,
+        };
+        let text = render(&json!({"message": long}), None, None, layout);
         assert!(text.lines().count() > 2, "{text}");
-        assert!(
-            text.lines().all(|l| l.chars().count() <= LINE_WIDTH + 9),
-            "{text}"
-        );
+        assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
     }
 
     #[test]
     fn without_a_currency_format_amounts_are_printed_as_they_came() {
         assert_eq!(
-            render(&json!({"balance": 12.5}), None, None),
+            render(&json!({"balance": 12.5}), None, None, PIPE),
             "balance  12.5\n"
         );
     }

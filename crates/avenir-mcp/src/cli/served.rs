@@ -199,6 +199,14 @@ impl Served {
         })
     }
 
+    /// The directory of this plan's journal and codes.
+    pub fn state_dir(&self) -> PathBuf {
+        self.codes
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    }
+
     /// After the call: a local plan the call changed is saved to its file (a temporary file
     /// renamed over it, so a crash leaves the old plan or the new one).
     pub fn save(self) -> anyhow::Result<()> {
