@@ -539,7 +539,7 @@ async fn an_imported_line_of_a_known_payee_comes_with_its_category_for_apply_cat
     assert!(
         done["message"]
             .as_str()
-            .is_some_and(|m| m.contains(" suggested_categories already names one for 1 of them: ask the user, then apply_categories.")),
+            .is_some_and(|m| m.contains(" suggested_categories already names one for 1 of them, for apply_categories (a change of its own, confirmed like any other).")),
         "{done}"
     );
     let suggested = &done["suggested_categories"][0];

@@ -160,7 +160,7 @@ impl ImportStatement {
         let closing = match self.reconcile {
             true => Some(Closing::of(&compared, plan, &account.id).ok_or_else(|| {
                 ToolError::Refused(
-                    "The statement gives no closing balance, so the account cannot be reconciled with it. Nothing was imported; call again without reconcile, then reconcile_account with the balance the bank shows.".into(),
+                    "The statement gives no closing balance, so the account cannot be reconciled with it. Nothing was imported; import it without reconcile, then use reconcile_account with the balance the bank shows.".into(),
                 )
             })?),
             false => None,
@@ -347,7 +347,7 @@ impl ConfirmedWrite for ImportStatement {
         };
         let suggested = change.suggestions.iter().flatten().count();
         if suggested > 0 {
-            done.push_str(&format!(" suggested_categories already names one for {suggested} of them: ask the user, then apply_categories."));
+            done.push_str(&format!(" suggested_categories already names one for {suggested} of them, for apply_categories (a change of its own, confirmed like any other)."));
         }
         if let Some(c) = change.closing.as_ref().filter(|c| !c.agrees()) {
             done.push_str(&format!(
