@@ -110,7 +110,7 @@ pub enum CodeUse {
     /// Unused until now (now marked used, its family recorded): check it, then issue.
     Fresh(CodeGrant),
     /// Already presented: the family its tokens went to, if it issued any (the caller revokes
-    /// it, OAuth 2.1 §4.1.3).
+    /// it, OAuth 2.1 section 4.1.3).
     Replayed { family: Option<String> },
     /// Not a code this server issued (or swept since).
     Unknown,

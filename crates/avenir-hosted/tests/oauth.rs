@@ -804,7 +804,7 @@ async fn a_refused_refresh_leaves_the_refresh_token_usable_rfc6749_5_2() {
     );
 }
 
-// OAuth 2.1 §4.1.3: a code presented twice is refused, and the tokens it issued are revoked.
+// OAuth 2.1 section 4.1.3: a code presented twice is refused, and the tokens it issued are revoked.
 #[tokio::test]
 async fn a_reused_code_revokes_the_tokens_it_issued_oauth21_4_1_3() {
     let h = start().await;

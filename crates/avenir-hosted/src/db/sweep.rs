@@ -8,7 +8,7 @@ use super::schema::now as now_real;
 use super::sql::Value;
 
 /// How long a used or expired authorization code is kept after its expiry: presented again
-/// within that time, it still revokes what it issued (OAuth 2.1 §4.1.3).
+/// within that time, it still revokes what it issued (OAuth 2.1 section 4.1.3).
 pub const CODE_KEPT: i64 = 24 * 3600;
 /// How long a registered client that never signed anyone in is kept.
 pub const UNUSED_CLIENT_KEPT: i64 = 24 * 3600;

@@ -181,7 +181,7 @@ fn check_code(
     Ok(())
 }
 
-/// A code presented again: the tokens it issued are revoked (OAuth 2.1 §4.1.3), those of a
+/// A code presented again: the tokens it issued are revoked (OAuth 2.1 section 4.1.3), those of a
 /// concurrent first use included (they are issued into the revoked family).
 async fn code_replayed(s: &Inner, family: Option<String>) -> TokenError {
     if let Some(family) = family {

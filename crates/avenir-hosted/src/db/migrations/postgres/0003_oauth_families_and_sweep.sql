@@ -13,7 +13,7 @@ INSERT INTO oauth_families (family, revoked)
     SELECT family, bool_and(revoked) FROM oauth_tokens GROUP BY family;
 
 -- A code is marked used, with the family its tokens went to, instead of deleted: presented
--- again, that family is revoked (OAuth 2.1 §4.1.3). The sweep deletes it a day after it expires.
+-- again, that family is revoked (OAuth 2.1 section 4.1.3). The sweep deletes it a day after it expires.
 ALTER TABLE oauth_codes ADD COLUMN used BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE oauth_codes ADD COLUMN family TEXT;
 
