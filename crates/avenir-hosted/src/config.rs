@@ -5,6 +5,7 @@
 
 use crate::crypto::{CryptoError, SecretKey};
 use crate::db::DbConfig;
+pub use crate::limits::Limits;
 use crate::oauth::YnabApp;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -56,6 +57,8 @@ pub enum ConfigError {
     /// `AVENIR_MCP_RATE_LIMIT`, as ynab's pacing explains it.
     #[error("{0}")]
     RateLimit(String),
+    #[error(transparent)]
+    Limits(#[from] crate::limits::LimitError),
 }
 
 /// Why `AVENIR_MCP_PUBLIC_URL` is not a public URL this server can be reached at.
@@ -161,6 +164,8 @@ pub struct HostedConfig {
     /// Client metadata documents may be fetched from loopback and private addresses (tests, a
     /// household's own network): `AVENIR_MCP_ALLOW_PRIVATE_CLIENT_METADATA=1`.
     pub allow_private_metadata_hosts: bool,
+    /// What one instance holds at most, and how long it waits (`crate::limits`).
+    pub limits: Limits,
 }
 
 impl std::fmt::Debug for HostedConfig {
@@ -307,6 +312,7 @@ impl HostedConfig {
             allow_private_metadata_hosts: var("AVENIR_MCP_ALLOW_PRIVATE_CLIENT_METADATA")
                 .as_deref()
                 == Some("1"),
+            limits: Limits::from_env()?,
         })
     }
 }

@@ -8,13 +8,20 @@
 //! - `crypto`: YNAB's tokens sealed at rest (AES-GCM, `AVENIR_MCP_SECRET_KEY` or a key file).
 //! - `oauth`: the authorization server for MCP clients (metadata, registration, authorize, token,
 //!   revocation, delete).
+//! - `limits`: what one instance holds at most and how long it waits; `sessions` (MCP sessions
+//!   bound to their person, bounded), `contexts` (people's contexts kept in memory, bounded) and
+//!   `throttle` (requests per person on `/mcp`) keep them.
 
 pub mod config;
 pub mod confirm_pages;
+mod contexts;
 pub mod crypto;
 pub mod db;
+pub mod limits;
 pub mod oauth;
 pub mod oauth_store;
 pub mod people;
 pub mod serve;
+pub mod sessions;
 pub mod start;
+pub mod throttle;

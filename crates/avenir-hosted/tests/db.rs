@@ -705,6 +705,23 @@ async fn clients_and_people(kind: Kind) {
     assert_ne!(b.person_for("ynab-user-2").await.unwrap(), x);
 }
 
+/// The text of `person`'s pacing ledger (empty when there is none).
+async fn ledger_text(db: &Db, person: &str) -> String {
+    let ledger = db.ledger_store();
+    let key = avenir_hosted::people::ledger_key(person);
+    blocking(move || {
+        let mut seen = String::new();
+        ledger
+            .update_text(&key, &mut |text| {
+                seen = text.to_owned();
+                text.to_owned()
+            })
+            .unwrap();
+        seen
+    })
+    .await
+}
+
 async fn delete_person_removes_theirs_only(kind: Kind) {
     let (a, b, _place) = two(kind).await;
     let p = a.person_for("ynab-p").await.unwrap();
@@ -728,6 +745,14 @@ async fn delete_person_removes_theirs_only(kind: Kind) {
         a.put_ynab_grant(person, &grant(tag.as_bytes()))
             .await
             .unwrap();
+        let ledger = a.ledger_store();
+        let key = avenir_hosted::people::ledger_key(person);
+        blocking(move || {
+            ledger
+                .update_text(&key, &mut |_| format!("{tag}\n"))
+                .unwrap()
+        })
+        .await;
         let store = a.shared_store(person);
         blocking(move || {
             store
@@ -759,6 +784,12 @@ async fn delete_person_removes_theirs_only(kind: Kind) {
         assert_eq!(sp.take_code("confirm").unwrap(), None);
     })
     .await;
+    assert_eq!(
+        ledger_text(&a, &p).await,
+        "",
+        "the pacing ledger row went too"
+    );
+    assert_eq!(ledger_text(&a, &q).await, "q\n");
     // signing in again makes a new person
     assert_ne!(a.person_for("ynab-p").await.unwrap(), p);
 

@@ -2,9 +2,11 @@
 //! authorization server and the whole flow. Each module is one file of `tests/`; a new test file is
 //! one more `mod` line here.
 
+mod bounded;
 mod common;
 mod confirm_pages;
 mod db;
 mod hosted_flow;
 mod oauth;
+mod storage;
 mod support;

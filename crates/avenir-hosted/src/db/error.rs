@@ -41,6 +41,9 @@ pub enum SqlError {
     PoolClosed,
     #[error("A database task stopped: {0}")]
     TaskStopped(#[source] tokio::task::JoinError),
+    /// The database did not answer within the bound (`AVENIR_MCP_DATABASE_TIMEOUT_SECONDS`).
+    #[error("The database did not answer within {} s.", .0.as_secs())]
+    Timeout(std::time::Duration),
 }
 
 impl SqlError {

@@ -1,4 +1,8 @@
-//! PostgreSQL through tokio-postgres, without TLS (a local socket or loopback), with a small pool.
+//! PostgreSQL through tokio-postgres, with a small pool, and a bound on every wait: a connection
+//! is made within the timeout, each statement runs within it (PostgreSQL's `statement_timeout`,
+//! and the same bound on this side, for a server that does not answer at all), and a connection
+//! that overran is closed rather than pooled. A request that cannot reach the database is
+//! answered 503 at once rather than waiting on it.
 
 use super::error::{DbError, SqlError};
 use super::schema::{MIGRATIONS, SCHEMA_VERSION, now};
@@ -21,11 +25,16 @@ pub(crate) fn advisory_key(name: &str) -> i64 {
     i64::from_be_bytes(bytes)
 }
 
-/// The database: its connection settings and a pool.
+/// How long an undo lock may be waited for (another undo of the same person holds it while it
+/// asks YNAB).
+const LOCK_WAIT: Duration = Duration::from_secs(60);
+
+/// The database: its connection settings, a pool, and the bound on every wait.
 pub(crate) struct PgDb {
     config: Config,
     idle: Mutex<Vec<Client>>,
     permits: Semaphore,
+    timeout: Duration,
 }
 
 impl std::fmt::Debug for PgDb {
@@ -37,7 +46,7 @@ impl std::fmt::Debug for PgDb {
     }
 }
 
-/// A pooled connection, back to the pool when dropped (unless it broke).
+/// A pooled connection, back to the pool when dropped (unless it broke or overran).
 pub(crate) struct Conn<'a> {
     client: Option<Client>,
     db: &'a PgDb,
@@ -47,6 +56,22 @@ pub(crate) struct Conn<'a> {
 impl Conn<'_> {
     pub(crate) fn client(&mut self) -> Result<&mut Client, SqlError> {
         self.client.as_mut().ok_or(SqlError::ConnectionReturned)
+    }
+
+    /// Run `work` on this connection within the bound; one that overran is closed, not pooled.
+    async fn within<T>(
+        &mut self,
+        work: impl AsyncFnOnce(&mut Client) -> Result<T, SqlError>,
+    ) -> Result<T, SqlError> {
+        let timeout = self.db.timeout;
+        let client = self.client()?;
+        match tokio::time::timeout(timeout, work(client)).await {
+            Ok(result) => result,
+            Err(_) => {
+                self.client = None;
+                Err(SqlError::Timeout(timeout))
+            }
+        }
     }
 }
 
@@ -64,8 +89,9 @@ impl Drop for Conn<'_> {
     }
 }
 
-/// Refuse what this build cannot do (TLS), before parsing, so that the sentence is ours.
-fn check_url(url: &str) -> Result<Config, DbError> {
+/// Refuse what this build cannot do (TLS), before parsing, so that the sentence is ours; bound
+/// the connection's waits by `timeout` unless the URL chose its own.
+fn check_url(url: &str, timeout: Duration) -> Result<Config, DbError> {
     let lower = url.to_ascii_lowercase();
     for mode in [
         "sslmode=require",
@@ -78,8 +104,19 @@ fn check_url(url: &str) -> Result<Config, DbError> {
     }
     let mut config: Config = url.parse().map_err(DbError::BadUrl)?;
     if config.get_connect_timeout().is_none() {
-        config.connect_timeout(Duration::from_secs(15));
+        config.connect_timeout(timeout);
     }
+    if config.get_options().is_none() {
+        // a statement that overruns is cancelled by the server, and a transaction left open by
+        // an instance that stalled does not hold its locks for long
+        let millis = timeout.as_millis();
+        config.options(format!(
+            "-c statement_timeout={millis} -c idle_in_transaction_session_timeout={}",
+            millis * 2
+        ));
+    }
+    config.keepalives(true);
+    config.keepalives_idle(Duration::from_secs(30));
     if config.get_application_name().is_none() {
         config.application_name("avenir-mcp");
     }
@@ -87,15 +124,23 @@ fn check_url(url: &str) -> Result<Config, DbError> {
 }
 
 impl PgDb {
-    pub(crate) async fn open(url: &str) -> Result<PgDb, DbError> {
-        let config = check_url(url)?;
+    /// Connect (every wait bounded by `timeout`) and migrate.
+    pub(crate) async fn open(url: &str, timeout: Duration) -> Result<PgDb, DbError> {
+        let config = check_url(url, timeout)?;
         let db = PgDb {
             config,
             idle: Mutex::new(Vec::new()),
             permits: Semaphore::new(POOL_SIZE),
+            timeout,
         };
         let mut conn = db.get().await?;
+        // migrations may take longer than a request's statement: the server's bound is lifted
+        conn.client()?
+            .batch_execute("SET statement_timeout = 0")
+            .await
+            .map_err(|e| SqlError::pg("Could not prepare the migration", e))?;
         migrate(conn.client()?).await?;
+        conn.client = None; // its session settings are the migration's: not pooled
         drop(conn);
         Ok(db)
     }
@@ -116,12 +161,11 @@ impl PgDb {
         Ok(client)
     }
 
-    /// A connection from the pool, waiting while all are in use.
+    /// A connection from the pool, waiting while all are in use (within the bound).
     pub(crate) async fn get(&self) -> Result<Conn<'_>, SqlError> {
-        let permit = self
-            .permits
-            .acquire()
+        let permit = tokio::time::timeout(self.timeout, self.permits.acquire())
             .await
+            .map_err(|_| SqlError::Timeout(self.timeout))?
             .map_err(|_| SqlError::PoolClosed)?;
         let idle = self
             .idle
@@ -245,33 +289,44 @@ impl Sql for PgDb {
     async fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError> {
         let mut conn = self.get().await?;
         let rows = conn
-            .client()?
-            .query(sql, &params(&values))
-            .await
-            .map_err(|e| SqlError::pg("A database query failed", e))?;
+            .within(async |client| {
+                client
+                    .query(sql, &params(&values))
+                    .await
+                    .map_err(|e| SqlError::pg("A database query failed", e))
+            })
+            .await?;
         rows.iter().map(row_values).collect()
     }
 
     async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, SqlError> {
         let mut conn = self.get().await?;
-        let tx = conn
-            .client()?
-            .transaction()
+        conn.within(async |client| execute_in_transaction(client, &statements).await)
             .await
-            .map_err(|e| SqlError::pg("Could not begin a transaction", e))?;
-        let mut counts = Vec::with_capacity(statements.len());
-        for (sql, values) in &statements {
-            counts.push(
-                tx.execute(*sql, &params(values))
-                    .await
-                    .map_err(|e| SqlError::pg("A database update failed", e))?,
-            );
-        }
-        tx.commit()
-            .await
-            .map_err(|e| SqlError::pg("Could not commit a transaction", e))?;
-        Ok(counts)
     }
+}
+
+/// `statements` in one transaction: how many rows each changed.
+async fn execute_in_transaction(
+    client: &mut Client,
+    statements: &[Statement],
+) -> Result<Vec<u64>, SqlError> {
+    let tx = client
+        .transaction()
+        .await
+        .map_err(|e| SqlError::pg("Could not begin a transaction", e))?;
+    let mut counts = Vec::with_capacity(statements.len());
+    for (sql, values) in statements {
+        counts.push(
+            tx.execute(*sql, &params(values))
+                .await
+                .map_err(|e| SqlError::pg("A database update failed", e))?,
+        );
+    }
+    tx.commit()
+        .await
+        .map_err(|e| SqlError::pg("Could not commit a transaction", e))?;
+    Ok(counts)
 }
 
 /// An undo lock held on a connection of its own: dropping it drops the client, whose connection
@@ -292,13 +347,14 @@ impl PgDb {
     ) -> Result<PgLock, SqlError> {
         let client = self.connect().await?;
         let sql = if exclusive {
-            "SELECT pg_advisory_lock($1)"
+            "SET statement_timeout = 0; SELECT pg_advisory_lock($1)"
         } else {
-            "SELECT pg_advisory_lock_shared($1)"
+            "SET statement_timeout = 0; SELECT pg_advisory_lock_shared($1)"
         };
-        client
-            .execute(sql, &[&key])
+        let sql = sql.replace("$1", &key.to_string());
+        tokio::time::timeout(LOCK_WAIT, client.batch_execute(&sql))
             .await
+            .map_err(|_| SqlError::Timeout(LOCK_WAIT))?
             .map_err(|e| SqlError::pg("Could not take the undo lock", e))?;
         Ok(PgLock { _client: client })
     }
@@ -311,33 +367,42 @@ impl PgDb {
         change: &mut dyn FnMut(&str) -> String,
     ) -> Result<(), SqlError> {
         let mut conn = self.get().await?;
-        let tx = conn
-            .client()?
-            .transaction()
+        conn.within(async |client| ledger_transaction(client, key, change).await)
             .await
-            .map_err(|e| SqlError::pg("Could not begin a ledger transaction", e))?;
-        let fail = |e: tokio_postgres::Error| SqlError::pg("A pacing ledger update failed", e);
-        tx.execute(
-            "INSERT INTO pacing_ledgers (key, text) VALUES ($1, '') ON CONFLICT (key) DO NOTHING",
+    }
+}
+
+/// The ledger's read-change-write, the row locked.
+async fn ledger_transaction(
+    client: &mut Client,
+    key: &str,
+    change: &mut dyn FnMut(&str) -> String,
+) -> Result<(), SqlError> {
+    let tx = client
+        .transaction()
+        .await
+        .map_err(|e| SqlError::pg("Could not begin a ledger transaction", e))?;
+    let fail = |e: tokio_postgres::Error| SqlError::pg("A pacing ledger update failed", e);
+    tx.execute(
+        "INSERT INTO pacing_ledgers (key, text) VALUES ($1, '') ON CONFLICT (key) DO NOTHING",
+        &[&key],
+    )
+    .await
+    .map_err(fail)?;
+    let text: String = tx
+        .query_one(
+            "SELECT text FROM pacing_ledgers WHERE key = $1 FOR UPDATE",
             &[&key],
         )
         .await
+        .and_then(|row| row.try_get(0))
         .map_err(fail)?;
-        let text: String = tx
-            .query_one(
-                "SELECT text FROM pacing_ledgers WHERE key = $1 FOR UPDATE",
-                &[&key],
-            )
-            .await
-            .and_then(|row| row.try_get(0))
-            .map_err(fail)?;
-        let changed = change(&text);
-        tx.execute(
-            "UPDATE pacing_ledgers SET text = $2 WHERE key = $1",
-            &[&key, &changed],
-        )
-        .await
-        .map_err(fail)?;
-        tx.commit().await.map_err(fail)
-    }
+    let changed = change(&text);
+    tx.execute(
+        "UPDATE pacing_ledgers SET text = $2 WHERE key = $1",
+        &[&key, &changed],
+    )
+    .await
+    .map_err(fail)?;
+    tx.commit().await.map_err(fail)
 }

@@ -183,6 +183,40 @@ impl TestPostgres {
         ))
     }
 
+    /// Freeze the server (SIGSTOP to the postmaster and each of its processes): it keeps its
+    /// connections but answers nothing, as a hung database would.
+    pub fn pause(&self) {
+        self.signal_all("-STOP");
+    }
+
+    /// Thaw the server [`TestPostgres::pause`] froze.
+    pub fn resume(&self) {
+        self.signal_all("-CONT");
+    }
+
+    /// `sig` to the postmaster and its children, each by its pid.
+    fn signal_all(&self, sig: &str) {
+        let Some(postmaster) = std::fs::read_to_string(self.dir.join("data/postmaster.pid"))
+            .ok()
+            .and_then(|t| t.lines().next().map(|l| l.trim().to_owned()))
+        else {
+            panic!("the test server's postmaster.pid cannot be read");
+        };
+        let children = Command::new("ps")
+            .args(["-o", "pid=", "--ppid", &postmaster])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        let mut pids: Vec<String> = children.split_whitespace().map(str::to_owned).collect();
+        pids.push(postmaster);
+        let status = Command::new("kill")
+            .arg(sig)
+            .args(&pids)
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill {sig} {pids:?}");
+    }
+
     fn command(&self, program: &str) -> Command {
         let path = self.bin.join(program);
         let mut command = match &self.run_as {
