@@ -18,6 +18,7 @@ mod contexts;
 pub mod crypto;
 pub mod db;
 pub mod limits;
+pub mod logs;
 pub mod oauth;
 pub mod oauth_store;
 pub mod people;

@@ -111,6 +111,17 @@ pub fn ledger_key(person_id: &str) -> String {
     )
 }
 
+/// How the logs name a person (the audit line of each write): a tag that does not reveal their id
+/// (SHA-256, domain-separated), the same in every instance so that lines can be followed.
+pub fn audit_tag(person_id: &str) -> String {
+    format!(
+        "person-{}",
+        hex::encode(
+            &avenir::digest::sha256(format!("avenir-mcp-audit:{person_id}").as_bytes())[..8]
+        )
+    )
+}
+
 /// The additional authenticated data of a person's sealed grant: a grant moved to another
 /// person's row does not open.
 fn grant_aad(person_id: &str) -> Vec<u8> {
@@ -178,7 +189,8 @@ impl People {
                 self.key.derive("avenir-mcp answer states"),
                 &self.public_url,
             )
-            .map_err(ContextError::Context)?,
+            .map_err(ContextError::Context)?
+            .with_who(audit_tag(person_id)),
         );
         contexts.insert(person_id, context.clone());
         Ok(context)

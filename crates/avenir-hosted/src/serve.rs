@@ -1,17 +1,23 @@
 //! The hosted server's HTTP face: the authorization server's routes (`oauth`) and MCP at `/mcp`
-//! (rmcp's streamable HTTP, both protocol eras), behind four checks run on every `/mcp` request:
+//! (rmcp's streamable HTTP, both protocol eras), behind these checks, run on every `/mcp`
+//! request in this order:
 //!
 //! 1. Host: the public URL's authority, or a loopback name when listening on loopback (the
 //!    reverse proxy in front forwards either).
 //! 2. Origin, when sent: the public URL's origin, one of `AVENIR_MCP_ALLOWED_ORIGINS`, or a
 //!    loopback origin when both the listener and the Host are loopback (a page on this machine).
 //! 3. The bearer token: one this server issued, unexpired, for this resource (`oauth`); else
-//!    401 with `WWW-Authenticate: Bearer resource_metadata=…`.
-//! 4. Step-up: a `tools/call` of a write tool with a token granted read only answers 403
+//!    401 with `WWW-Authenticate: Bearer resource_metadata=…`; 503 with `Retry-After` when the
+//!    database cannot answer in time.
+//! 4. The person's request limit (`throttle`): 429 with `Retry-After` beyond it.
+//! 5. The session: an `Mcp-Session-Id` that is not the person's (`sessions`) answers 404.
+//! 6. The body of a POST, read within the body timeout (408): not JSON, 400 with JSON-RPC's
+//!    -32700; JSON but not one JSON-RPC message, 400 with -32600.
+//! 7. Step-up: a `tools/call` of a write tool with a token granted read only answers 403
 //!    `insufficient_scope`, so the client can ask the person for more.
 //!
 //! Then the request carries the person (`avenir::server::Person`): every call runs on their
-//! own context.
+//! own context. A session the answer opens is bound to the person, within the bounds.
 
 // The helpers the local transport shares; `bracket` is also the hosted start's.
 use crate::config::PublicUrl;

@@ -7,6 +7,8 @@ mod common;
 mod confirm_pages;
 mod db;
 mod hosted_flow;
+mod logs;
 mod oauth;
+mod postgres_tls;
 mod storage;
 mod support;

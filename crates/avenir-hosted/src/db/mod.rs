@@ -23,6 +23,7 @@ mod schema;
 mod shared;
 mod sql;
 mod sqlite;
+mod tls;
 
 use avenir::store::shared::SharedStore;
 use std::sync::Arc;

@@ -13,6 +13,7 @@ use std::time::Duration;
 use tokio::sync::{Semaphore, SemaphorePermit};
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, Config, NoTls, Row};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// How many connections one instance keeps at most (the undo locks' connections aside).
 const POOL_SIZE: usize = 8;
@@ -32,6 +33,8 @@ const LOCK_WAIT: Duration = Duration::from_secs(60);
 /// The database: its connection settings, a pool, and the bound on every wait.
 pub(crate) struct PgDb {
     config: Config,
+    /// TLS to the server, when the URL asks for it (`tls`).
+    tls: Option<MakeRustlsConnect>,
     idle: Mutex<Vec<Client>>,
     permits: Semaphore,
     timeout: Duration,
@@ -89,19 +92,9 @@ impl Drop for Conn<'_> {
     }
 }
 
-/// Refuse what this build cannot do (TLS), before parsing, so that the sentence is ours; bound
-/// the connection's waits by `timeout` unless the URL chose its own.
+/// The driver's settings from `url` (its TLS words taken off by `tls`), every wait bounded by
+/// `timeout` unless the URL chose its own.
 fn check_url(url: &str, timeout: Duration) -> Result<Config, DbError> {
-    let lower = url.to_ascii_lowercase();
-    for mode in [
-        "sslmode=require",
-        "sslmode=verify-ca",
-        "sslmode=verify-full",
-    ] {
-        if lower.contains(mode) {
-            return Err(DbError::TlsUnsupported(mode));
-        }
-    }
     let mut config: Config = url.parse().map_err(DbError::BadUrl)?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(timeout);
@@ -126,9 +119,19 @@ fn check_url(url: &str, timeout: Duration) -> Result<Config, DbError> {
 impl PgDb {
     /// Connect (every wait bounded by `timeout`) and migrate.
     pub(crate) async fn open(url: &str, timeout: Duration) -> Result<PgDb, DbError> {
-        let config = check_url(url, timeout)?;
+        let (url, wanted) = super::tls::split_url(url)?;
+        let mut config = check_url(&url, timeout)?;
+        let wanted = wanted.or_else(|| super::tls::wanted_by_driver(&config));
+        let tls = match &wanted {
+            Some(wanted) => {
+                config.ssl_mode(tokio_postgres::config::SslMode::Require);
+                Some(super::tls::connector(wanted)?)
+            }
+            None => None,
+        };
         let db = PgDb {
             config,
+            tls,
             idle: Mutex::new(Vec::new()),
             permits: Semaphore::new(POOL_SIZE),
             timeout,
@@ -147,18 +150,20 @@ impl PgDb {
 
     /// A new connection of its own (not pooled), its task ending when the client is dropped.
     pub(crate) async fn connect(&self) -> Result<Client, SqlError> {
-        let (client, connection) = self
-            .config
-            .connect(NoTls)
-            .await
-            .map_err(|e| SqlError::pg("Could not connect to PostgreSQL", e))?;
-        // Ends when the client is dropped (or the server goes away).
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!("a PostgreSQL connection ended: {e}");
+        let fail = |e| SqlError::pg("Could not connect to PostgreSQL", e);
+        // The connection's task ends when the client is dropped (or the server goes away).
+        match &self.tls {
+            Some(tls) => {
+                let (client, connection) = self.config.connect(tls.clone()).await.map_err(fail)?;
+                tokio::spawn(drive(connection));
+                Ok(client)
             }
-        });
-        Ok(client)
+            None => {
+                let (client, connection) = self.config.connect(NoTls).await.map_err(fail)?;
+                tokio::spawn(drive(connection));
+                Ok(client)
+            }
+        }
     }
 
     /// A connection from the pool, waiting while all are in use (within the bound).
@@ -181,6 +186,13 @@ impl PgDb {
             db: self,
             _permit: permit,
         })
+    }
+}
+
+/// Drive a connection until it ends.
+async fn drive<F: std::future::Future<Output = Result<(), tokio_postgres::Error>>>(connection: F) {
+    if let Err(e) = connection.await {
+        tracing::debug!("a PostgreSQL connection ended: {e}");
     }
 }
 
