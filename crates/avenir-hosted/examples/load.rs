@@ -517,15 +517,19 @@ async fn write_then_undo(bases: &[String], token: &str, n: usize, t: &Shared) {
     }
 }
 
-/// Each person reads once a second at their instance until `until`.
+/// Each person reads once a second at their instance until `until` (at least once).
 async fn reads(base: String, token: String, until: Instant, t: Shared) {
     let http = http();
     let Some(session) = open_session(&http, &base, &token, &t).await else {
         return;
     };
     let body = call_body("list_accounts", json!({}));
-    while Instant::now() < until {
+    // at least one call each, however long the sessions took to open
+    loop {
         mcp(&http, &base, &token, Some(&session), &body, &t).await;
+        if Instant::now() >= until {
+            return;
+        }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }
