@@ -5,6 +5,7 @@
 
 use crate::crypto::{CryptoError, SecretKey};
 use crate::db::DbConfig;
+pub use crate::limits::Limits;
 use crate::oauth::YnabApp;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -56,6 +57,8 @@ pub enum ConfigError {
     /// `AVENIR_MCP_RATE_LIMIT`, as ynab's pacing explains it.
     #[error("{0}")]
     RateLimit(String),
+    #[error(transparent)]
+    Limits(#[from] crate::limits::LimitError),
 }
 
 /// Why `AVENIR_MCP_PUBLIC_URL` is not a public URL this server can be reached at.
@@ -165,6 +168,8 @@ pub struct HostedConfig {
     /// `X-Forwarded-For` (`AVENIR_MCP_BEHIND_PROXY=1`): the rate limits read it there. Otherwise
     /// (the default) they key on the connection's peer, and the header is ignored.
     pub behind_proxy: bool,
+    /// What one instance holds at most, and how long it waits (`crate::limits`).
+    pub limits: Limits,
 }
 
 impl std::fmt::Debug for HostedConfig {
@@ -312,6 +317,7 @@ impl HostedConfig {
                 .as_deref()
                 == Some("1"),
             behind_proxy: var("AVENIR_MCP_BEHIND_PROXY").as_deref() == Some("1"),
+            limits: Limits::from_env()?,
         })
     }
 }

@@ -10,14 +10,22 @@
 //!   revocation, delete), rate limited per client address.
 //! - `sweeper`: the periodic deletion of what has expired (sign-ins, codes, tokens, unused
 //!   clients, spent nonces).
+//! - `limits`: what one instance holds at most and how long it waits; `sessions` (MCP sessions
+//!   bound to their person, bounded), `contexts` (people's contexts kept in memory, bounded) and
+//!   `throttle` (requests per person on `/mcp`) keep them.
 
 pub mod config;
 pub mod confirm_pages;
+mod contexts;
 pub mod crypto;
 pub mod db;
+pub mod limits;
+pub mod logs;
 pub mod oauth;
 pub mod oauth_store;
 pub mod people;
 pub mod serve;
+pub mod sessions;
 pub mod start;
 pub mod sweeper;
+pub mod throttle;

@@ -6,6 +6,7 @@
 //! person's grant, and its journal and codes are that person's rows.
 
 use crate::config::{Clock, HostedConfig};
+use crate::contexts::Contexts;
 use crate::crypto::SecretKey;
 use crate::db::Db;
 use crate::oauth::{YnabApp, YnabTokens};
@@ -13,7 +14,6 @@ use crate::oauth_store::{OAuthStore, StoreError, YnabGrant};
 use avenir::Context;
 use avenir::config::Settings;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -94,13 +94,36 @@ pub struct People {
     public_url: String,
     clock: Clock,
     http: reqwest::Client,
-    contexts: Mutex<HashMap<String, Arc<Context>>>,
+    /// The contexts kept in this instance, bounded (`contexts`).
+    contexts: Mutex<Contexts>,
 }
 
 impl std::fmt::Debug for People {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("People").field("app", &self.app).finish()
     }
+}
+
+/// The key of a person's pacing ledger (YNAB's hourly budget): not their id, which it does not
+/// reveal.
+pub fn ledger_key(person_id: &str) -> String {
+    format!(
+        "person-{}",
+        hex::encode(
+            &avenir::digest::sha256(format!("avenir-mcp-ledger:{person_id}").as_bytes())[..8]
+        )
+    )
+}
+
+/// How the logs name a person (the audit line of each write): a tag that does not reveal their id
+/// (SHA-256, domain-separated), the same in every instance so that lines can be followed.
+pub fn audit_tag(person_id: &str) -> String {
+    format!(
+        "person-{}",
+        hex::encode(
+            &avenir::digest::sha256(format!("avenir-mcp-audit:{person_id}").as_bytes())[..8]
+        )
+    )
 }
 
 /// The additional authenticated data of a person's sealed grant: a grant moved to another
@@ -129,7 +152,10 @@ impl People {
             public_url: config.public.base.clone(),
             clock: config.clock.clone(),
             http,
-            contexts: Mutex::new(HashMap::new()),
+            contexts: Mutex::new(Contexts::new(
+                config.limits.people_in_memory,
+                config.limits.person_idle,
+            )),
         })
     }
 
@@ -141,22 +167,18 @@ impl People {
         (self.clock)()
     }
 
-    /// The context of `person_id`, made on first use in this instance.
+    /// The context of `person_id`, made on first use in this instance (and again after it was
+    /// dropped to keep within the bounds).
     pub fn context(self: &Arc<Self>, person_id: &str) -> Result<Arc<Context>, ContextError> {
         let mut contexts = self.contexts.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(context) = contexts.get(person_id) {
-            return Ok(context.clone());
+            return Ok(context);
         }
         let token = YnabToken {
             people: Arc::downgrade(self),
             person_id: person_id.to_string(),
         };
-        let ledger = format!(
-            "person-{}",
-            hex::encode(
-                &avenir::digest::sha256(format!("avenir-mcp-ledger:{person_id}").as_bytes())[..8]
-            )
-        );
+        let ledger = ledger_key(person_id);
         let client = ynab::Client::new(self.base.clone(), TokenSource::Provided(Arc::new(token)))?
             .with_pacer(Pacer::Shared {
                 store: self.db.ledger_store(),
@@ -171,10 +193,25 @@ impl People {
                 self.key.derive("avenir-mcp answer states"),
                 &self.public_url,
             )
-            .map_err(ContextError::Context)?,
+            .map_err(ContextError::Context)?
+            .with_who(audit_tag(person_id)),
         );
-        contexts.insert(person_id.to_string(), context.clone());
+        contexts.insert(person_id, context.clone());
         Ok(context)
+    }
+
+    /// Drop the contexts unused for longer than the limit.
+    pub fn sweep(&self) -> usize {
+        let mut contexts = self.contexts.lock().unwrap_or_else(|p| p.into_inner());
+        contexts.sweep()
+    }
+
+    /// How many people's contexts this instance keeps now.
+    pub fn kept(&self) -> usize {
+        self.contexts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len()
     }
 
     /// Forget a person's context in this instance (after `/delete`).

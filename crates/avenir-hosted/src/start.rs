@@ -13,6 +13,7 @@ use axum::Router;
 use std::sync::Arc;
 
 pub use crate::config::HostedConfig;
+use crate::limits::Limits;
 
 /// Why a hosted server could not be built.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +36,8 @@ pub struct Hosted {
     pub db: Db,
     /// The periodic expiry sweep (`sweeper`), stopped when this is dropped.
     pub sweeper: crate::sweeper::Sweeper,
+    /// The MCP sessions this instance holds.
+    pub sessions: Arc<crate::sessions::Sessions>,
 }
 
 /// The sign-in hook: `People` keeps the person and their YNAB grant; the browser that signed
@@ -63,7 +66,7 @@ impl SignInHook for Hook {
 impl Hosted {
     /// Open the database (applying migrations) and build the router.
     pub async fn build(config: HostedConfig) -> Result<Hosted, StartError> {
-        let db = Db::open(&config.database).await?;
+        let db = Db::open_within(&config.database, config.limits.storage_timeout).await?;
         let people = Arc::new(People::new(db.clone(), &config)?);
         let sessions = Arc::new(BrowserSessions::new(
             config.key.derive("avenir-mcp browser sessions"),
@@ -90,15 +93,18 @@ impl Hosted {
                 ynab::config::TokenSource::Environment,
             )?),
         ));
-        let router = crate::serve::router(
+        let (router, mcp_sessions) = crate::serve::router(
             template,
             oauth.clone(),
             people.clone(),
-            config.public.clone(),
-            config.listen.ip().is_loopback(),
-            config.allowed_origins.clone(),
-        )
-        .merge(crate::confirm_pages::router(
+            crate::serve::Served {
+                public: config.public.clone(),
+                loopback_listener: config.listen.ip().is_loopback(),
+                allowed_origins: config.allowed_origins.clone(),
+                limits: config.limits.clone(),
+            },
+        );
+        let router = router.merge(crate::confirm_pages::router(
             db.clone(),
             sessions,
             &config.public,
@@ -111,6 +117,7 @@ impl Hosted {
             people,
             db,
             sweeper,
+            sessions: mcp_sessions,
         })
     }
 }
@@ -119,6 +126,7 @@ impl Hosted {
 pub async fn serve(config: HostedConfig) -> anyhow::Result<()> {
     let listen = config.listen;
     let public = config.public.base.clone();
+    let limits = config.limits.clone();
     let hosted = Hosted::build(config).await?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
@@ -126,10 +134,42 @@ pub async fn serve(config: HostedConfig) -> anyhow::Result<()> {
     let local = listener.local_addr()?;
     tracing::info!("Starting avenir-mcp (hosted) on {local} for {public}");
     eprintln!("avenir-mcp: hosted MCP at {public}/mcp (listening on {local})");
-    // The peer's address reaches the rate limits (`oauth::limits`).
-    let service = hosted
-        .router
-        .into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, service).await?;
+    serve_on(listener, hosted.router, &limits).await;
     Ok(())
+}
+
+/// Serve `router` on `listener` until the task is dropped, HTTP/1 with the bounds of `limits`:
+/// a connection that sends no complete request head within `header_timeout` (a new one, or a
+/// kept-alive one gone silent) is closed, and a request body must arrive within `body_timeout`.
+/// Each request carries its connection's peer (`ConnectInfo`) for the rate limits
+/// (`oauth::limits`).
+pub async fn serve_on(listener: tokio::net::TcpListener, router: Router, limits: &Limits) {
+    use axum::extract::ConnectInfo;
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower_http::add_extension::AddExtension;
+    let router = router.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+        limits.body_timeout,
+    ));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // out of descriptors and the like: wait a little rather than spin
+                tracing::warn!("a connection could not be accepted: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let router = AddExtension::new(router.clone(), ConnectInfo(peer));
+        let service = hyper_util::service::TowerToHyperService::new(router);
+        let connection = http.serve_connection(TokioIo::new(stream), service);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!("a connection ended: {e}");
+            }
+        });
+    }
 }

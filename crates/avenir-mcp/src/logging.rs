@@ -16,8 +16,9 @@ pub enum Format {
 }
 
 /// Set up logging from `AVENIR_MCP_LOG_LEVEL` and `AVENIR_MCP_LOG_FORMAT`; a level the
-/// reference does not know is refused with a sentence naming the variable.
-pub fn init() -> Result<(), String> {
+/// reference does not know is refused with a sentence naming the variable. The hosted mode's
+/// logs leave out what its libraries' lines can hold (`avenir_hosted::logs`).
+pub fn init(hosted: bool) -> Result<(), String> {
     let level = std::env::var("AVENIR_MCP_LOG_LEVEL").unwrap_or_default();
     use tracing_subscriber::filter::{LevelFilter, Targets};
     let filter = match level.to_ascii_uppercase().as_str() {
@@ -34,6 +35,7 @@ pub fn init() -> Result<(), String> {
             ));
         }
     };
+    let filter = if hosted { quieter(filter) } else { filter };
     // `json` exactly selects JSON; anything else is text, as in the reference.
     let format = if std::env::var("AVENIR_MCP_LOG_FORMAT").as_deref() == Ok("json") {
         Format::Json
@@ -51,6 +53,22 @@ pub fn init() -> Result<(), String> {
         .with(lines.with_filter(filter))
         .init();
     Ok(())
+}
+
+/// The hosted mode's quieter libraries, over `filter`.
+#[cfg(feature = "hosted")]
+fn quieter(filter: tracing_subscriber::filter::Targets) -> tracing_subscriber::filter::Targets {
+    avenir_hosted::logs::QUIETER
+        .iter()
+        .fold(filter, |filter, (target, most)| {
+            filter.with_target(*target, *most)
+        })
+}
+
+/// A build without the hosted mode never serves it.
+#[cfg(not(feature = "hosted"))]
+fn quieter(filter: tracing_subscriber::filter::Targets) -> tracing_subscriber::filter::Targets {
+    filter
 }
 
 /// The reference's level names.

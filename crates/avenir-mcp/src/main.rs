@@ -188,7 +188,11 @@ fn runtime_for(cli: &Cli) -> tokio::runtime::Builder {
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    if let Err(message) = logging::init() {
+    let hosted = matches!(cli.command, Some(Command::Serve))
+        || (cli.command.is_none()
+            && std::env::var("AVENIR_MCP_TRANSPORT").as_deref() == Ok("http")
+            && std::env::var_os("AVENIR_MCP_PUBLIC_URL").is_some_and(|v| !v.is_empty()));
+    if let Err(message) = logging::init(hosted) {
         eprintln!("avenir-mcp: {message}");
         return std::process::ExitCode::from(2);
     }

@@ -22,6 +22,9 @@ pub struct Context {
     /// The journal; its undo lock (`<journal>.undo.lock`) keeps two undos of one operation
     /// from both writing, across processes (D5).
     pub journal: Journal,
+    /// Whom the audit line of each write names (`write applied: who=…`): `local` for the local
+    /// server; in the hosted mode a tag of the person that does not reveal their id.
+    pub who: String,
 }
 
 impl Context {
@@ -40,6 +43,7 @@ impl Context {
             journal,
             plans,
             settings,
+            who: "local".to_string(),
         }
     }
 
@@ -73,6 +77,13 @@ impl Context {
             journal: Journal::new(JournalLocation::Shared(shared)),
             plans: PlanStore::new(client, fresh_for),
             settings,
+            who: "hosted".to_string(),
         })
+    }
+
+    /// The same context, its audit lines naming `who`.
+    pub fn with_who(mut self, who: String) -> Self {
+        self.who = who;
+        self
     }
 }

@@ -13,10 +13,18 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 pub fn mcp_service(
     server: crate::AvenirServer,
 ) -> StreamableHttpService<crate::AvenirServer, LocalSessionManager> {
+    mcp_service_with(server, LocalSessionManager::default().into())
+}
+
+/// [`mcp_service`] keeping its sessions in `sessions` (the hosted mode bounds them).
+pub fn mcp_service_with(
+    server: crate::AvenirServer,
+    sessions: std::sync::Arc<LocalSessionManager>,
+) -> StreamableHttpService<crate::AvenirServer, LocalSessionManager> {
     StreamableHttpService::new(
         // Each session its own (the dynamic mode's enabled toolsets).
         move || Ok(server.new_session()),
-        LocalSessionManager::default().into(),
+        sessions,
         StreamableHttpServerConfig::default()
             .with_legacy_session_mode(true)
             .disable_allowed_hosts()

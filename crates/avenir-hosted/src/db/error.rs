@@ -41,6 +41,9 @@ pub enum SqlError {
     PoolClosed,
     #[error("A database task stopped: {0}")]
     TaskStopped(#[source] tokio::task::JoinError),
+    /// The database did not answer within the bound (`AVENIR_MCP_DATABASE_TIMEOUT_SECONDS`).
+    #[error("The database did not answer within {} s.", .0.as_secs())]
+    Timeout(std::time::Duration),
 }
 
 impl SqlError {
@@ -78,11 +81,24 @@ fn pg_detail(e: &tokio_postgres::Error) -> String {
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     #[error(
-        "AVENIR_MCP_DATABASE_URL asks for {0}, but TLS to the database is not supported yet: \
-         connect through a local socket (`?host=/run/postgresql`) or loopback, and leave sslmode \
-         out."
+        "AVENIR_MCP_DATABASE_URL asks for sslmode={0}, which this server does not know: give \
+         sslmode=verify-full (or require) for TLS, or leave it out on a local socket or loopback."
     )]
-    TlsUnsupported(&'static str),
+    SslMode(String),
+    #[error(
+        "The roots to trust for the database's certificate (sslrootcert={}) cannot be used \
+         ({why}): give a PEM file of the certificate authority that signed the server's \
+         certificate.", .path.display()
+    )]
+    RootFile { path: PathBuf, why: String },
+    #[error(
+        "AVENIR_MCP_DATABASE_URL asks for TLS, but this system has no root certificates to check \
+         the database's with: install the ca-certificates package, or name the database's \
+         certificate authority with sslrootcert=/path/to/ca.pem."
+    )]
+    NoSystemRoots,
+    #[error("TLS to the database cannot be set up: {0}")]
+    TlsSetup(#[source] rustls::Error),
     /// Not a URL the driver understands (its error names no password).
     #[error(
         "AVENIR_MCP_DATABASE_URL is not a PostgreSQL URL this server understands ({0}): give one \
@@ -183,10 +199,10 @@ mod tests {
              run the newer avenir-mcp that migrated it, or give this one a database of its own."
         );
         assert_eq!(
-            DbError::TlsUnsupported("sslmode=require").to_string(),
-            "AVENIR_MCP_DATABASE_URL asks for sslmode=require, but TLS to the database is not \
-             supported yet: connect through a local socket (`?host=/run/postgresql`) or loopback, \
-             and leave sslmode out."
+            DbError::SslMode("sometimes".into()).to_string(),
+            "AVENIR_MCP_DATABASE_URL asks for sslmode=sometimes, which this server does not \
+             know: give sslmode=verify-full (or require) for TLS, or leave it out on a local \
+             socket or loopback."
         );
         let lite = SqlError::lite(
             "A database query failed",

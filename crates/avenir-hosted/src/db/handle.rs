@@ -6,6 +6,10 @@ use super::sql::{Sql, Value};
 use super::{postgres, sqlite};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a request waits on the database at most, unless told otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Where the state is kept.
 #[derive(Clone)]
@@ -60,13 +64,22 @@ pub(super) enum Backend {
 }
 
 impl Db {
-    /// Connect and apply the migrations this binary has and the database has not.
+    /// Connect and apply the migrations this binary has and the database has not; every wait
+    /// on the database bounded by [`DEFAULT_TIMEOUT`].
     pub async fn open(config: &DbConfig) -> Result<Db, DbError> {
+        Db::open_within(config, DEFAULT_TIMEOUT).await
+    }
+
+    /// The same, every wait on the database bounded by `timeout` (connecting, a statement, a
+    /// lock held by another connection): past it, the operation fails rather than wait on.
+    pub async fn open_within(config: &DbConfig, timeout: Duration) -> Result<Db, DbError> {
         let backend = match config {
             DbConfig::Postgres(url) => {
-                Backend::Postgres(Arc::new(postgres::PgDb::open(url).await?))
+                Backend::Postgres(Arc::new(postgres::PgDb::open(url, timeout).await?))
             }
-            DbConfig::Sqlite(path) => Backend::Sqlite(sqlite::SqliteDb::open(path.clone()).await?),
+            DbConfig::Sqlite(path) => {
+                Backend::Sqlite(sqlite::SqliteDb::open(path.clone(), timeout).await?)
+            }
         };
         Ok(Db {
             backend,

@@ -24,6 +24,7 @@ mod shared;
 mod sql;
 mod sqlite;
 mod sweep;
+mod tls;
 
 use avenir::store::shared::SharedStore;
 use std::sync::Arc;

@@ -444,6 +444,10 @@ impl OAuthStore for Db {
                 ("DELETE FROM confirmation_codes WHERE person_id = $1", p()),
                 ("DELETE FROM confirmation_pages WHERE person_id = $1", p()),
                 ("DELETE FROM people WHERE person_id = $1", p()),
+                (
+                    "DELETE FROM pacing_ledgers WHERE key = $1",
+                    vec![Value::from(crate::people::ledger_key(person_id))],
+                ),
             ])
             .await?;
         Ok(())

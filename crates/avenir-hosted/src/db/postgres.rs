@@ -1,4 +1,8 @@
-//! PostgreSQL through tokio-postgres, without TLS (a local socket or loopback), with a small pool.
+//! PostgreSQL through tokio-postgres, with a small pool, and a bound on every wait: a connection
+//! is made within the timeout, each statement runs within it (PostgreSQL's `statement_timeout`,
+//! and the same bound on this side, for a server that does not answer at all), and a connection
+//! that overran is closed rather than pooled. A request that cannot reach the database is
+//! answered 503 at once rather than waiting on it.
 
 use super::error::{DbError, SqlError};
 use super::schema::{MIGRATIONS, SCHEMA_VERSION, now};
@@ -9,6 +13,7 @@ use std::time::Duration;
 use tokio::sync::{Semaphore, SemaphorePermit};
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, Config, NoTls, Row};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// How many connections one instance keeps at most (the undo locks' connections aside).
 const POOL_SIZE: usize = 8;
@@ -21,11 +26,18 @@ pub(crate) fn advisory_key(name: &str) -> i64 {
     i64::from_be_bytes(bytes)
 }
 
-/// The database: its connection settings and a pool.
+/// How long an undo lock may be waited for (another undo of the same person holds it while it
+/// asks YNAB).
+const LOCK_WAIT: Duration = Duration::from_secs(60);
+
+/// The database: its connection settings, a pool, and the bound on every wait.
 pub(crate) struct PgDb {
     config: Config,
+    /// TLS to the server, when the URL asks for it (`tls`).
+    tls: Option<MakeRustlsConnect>,
     idle: Mutex<Vec<Client>>,
     permits: Semaphore,
+    timeout: Duration,
 }
 
 impl std::fmt::Debug for PgDb {
@@ -37,7 +49,7 @@ impl std::fmt::Debug for PgDb {
     }
 }
 
-/// A pooled connection, back to the pool when dropped (unless it broke).
+/// A pooled connection, back to the pool when dropped (unless it broke or overran).
 pub(crate) struct Conn<'a> {
     client: Option<Client>,
     db: &'a PgDb,
@@ -47,6 +59,22 @@ pub(crate) struct Conn<'a> {
 impl Conn<'_> {
     pub(crate) fn client(&mut self) -> Result<&mut Client, SqlError> {
         self.client.as_mut().ok_or(SqlError::ConnectionReturned)
+    }
+
+    /// Run `work` on this connection within the bound; one that overran is closed, not pooled.
+    async fn within<T>(
+        &mut self,
+        work: impl AsyncFnOnce(&mut Client) -> Result<T, SqlError>,
+    ) -> Result<T, SqlError> {
+        let timeout = self.db.timeout;
+        let client = self.client()?;
+        match tokio::time::timeout(timeout, work(client)).await {
+            Ok(result) => result,
+            Err(_) => {
+                self.client = None;
+                Err(SqlError::Timeout(timeout))
+            }
+        }
     }
 }
 
@@ -64,22 +92,24 @@ impl Drop for Conn<'_> {
     }
 }
 
-/// Refuse what this build cannot do (TLS), before parsing, so that the sentence is ours.
-fn check_url(url: &str) -> Result<Config, DbError> {
-    let lower = url.to_ascii_lowercase();
-    for mode in [
-        "sslmode=require",
-        "sslmode=verify-ca",
-        "sslmode=verify-full",
-    ] {
-        if lower.contains(mode) {
-            return Err(DbError::TlsUnsupported(mode));
-        }
-    }
+/// The driver's settings from `url` (its TLS words taken off by `tls`), every wait bounded by
+/// `timeout` unless the URL chose its own.
+fn check_url(url: &str, timeout: Duration) -> Result<Config, DbError> {
     let mut config: Config = url.parse().map_err(DbError::BadUrl)?;
     if config.get_connect_timeout().is_none() {
-        config.connect_timeout(Duration::from_secs(15));
+        config.connect_timeout(timeout);
     }
+    if config.get_options().is_none() {
+        // a statement that overruns is cancelled by the server, and a transaction left open by
+        // an instance that stalled does not hold its locks for long
+        let millis = timeout.as_millis();
+        config.options(format!(
+            "-c statement_timeout={millis} -c idle_in_transaction_session_timeout={}",
+            millis * 2
+        ));
+    }
+    config.keepalives(true);
+    config.keepalives_idle(Duration::from_secs(30));
     if config.get_application_name().is_none() {
         config.application_name("avenir-mcp");
     }
@@ -87,41 +117,60 @@ fn check_url(url: &str) -> Result<Config, DbError> {
 }
 
 impl PgDb {
-    pub(crate) async fn open(url: &str) -> Result<PgDb, DbError> {
-        let config = check_url(url)?;
+    /// Connect (every wait bounded by `timeout`) and migrate.
+    pub(crate) async fn open(url: &str, timeout: Duration) -> Result<PgDb, DbError> {
+        let (url, wanted) = super::tls::split_url(url)?;
+        let mut config = check_url(&url, timeout)?;
+        let wanted = wanted.or_else(|| super::tls::wanted_by_driver(&config));
+        let tls = match &wanted {
+            Some(wanted) => {
+                config.ssl_mode(tokio_postgres::config::SslMode::Require);
+                Some(super::tls::connector(wanted)?)
+            }
+            None => None,
+        };
         let db = PgDb {
             config,
+            tls,
             idle: Mutex::new(Vec::new()),
             permits: Semaphore::new(POOL_SIZE),
+            timeout,
         };
         let mut conn = db.get().await?;
+        // migrations may take longer than a request's statement: the server's bound is lifted
+        conn.client()?
+            .batch_execute("SET statement_timeout = 0")
+            .await
+            .map_err(|e| SqlError::pg("Could not prepare the migration", e))?;
         migrate(conn.client()?).await?;
+        conn.client = None; // its session settings are the migration's: not pooled
         drop(conn);
         Ok(db)
     }
 
     /// A new connection of its own (not pooled), its task ending when the client is dropped.
     pub(crate) async fn connect(&self) -> Result<Client, SqlError> {
-        let (client, connection) = self
-            .config
-            .connect(NoTls)
-            .await
-            .map_err(|e| SqlError::pg("Could not connect to PostgreSQL", e))?;
-        // Ends when the client is dropped (or the server goes away).
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!("a PostgreSQL connection ended: {e}");
+        let fail = |e| SqlError::pg("Could not connect to PostgreSQL", e);
+        // The connection's task ends when the client is dropped (or the server goes away).
+        match &self.tls {
+            Some(tls) => {
+                let (client, connection) = self.config.connect(tls.clone()).await.map_err(fail)?;
+                tokio::spawn(drive(connection));
+                Ok(client)
             }
-        });
-        Ok(client)
+            None => {
+                let (client, connection) = self.config.connect(NoTls).await.map_err(fail)?;
+                tokio::spawn(drive(connection));
+                Ok(client)
+            }
+        }
     }
 
-    /// A connection from the pool, waiting while all are in use.
+    /// A connection from the pool, waiting while all are in use (within the bound).
     pub(crate) async fn get(&self) -> Result<Conn<'_>, SqlError> {
-        let permit = self
-            .permits
-            .acquire()
+        let permit = tokio::time::timeout(self.timeout, self.permits.acquire())
             .await
+            .map_err(|_| SqlError::Timeout(self.timeout))?
             .map_err(|_| SqlError::PoolClosed)?;
         let idle = self
             .idle
@@ -137,6 +186,13 @@ impl PgDb {
             db: self,
             _permit: permit,
         })
+    }
+}
+
+/// Drive a connection until it ends.
+async fn drive<F: std::future::Future<Output = Result<(), tokio_postgres::Error>>>(connection: F) {
+    if let Err(e) = connection.await {
+        tracing::debug!("a PostgreSQL connection ended: {e}");
     }
 }
 
@@ -245,33 +301,44 @@ impl Sql for PgDb {
     async fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError> {
         let mut conn = self.get().await?;
         let rows = conn
-            .client()?
-            .query(sql, &params(&values))
-            .await
-            .map_err(|e| SqlError::pg("A database query failed", e))?;
+            .within(async |client| {
+                client
+                    .query(sql, &params(&values))
+                    .await
+                    .map_err(|e| SqlError::pg("A database query failed", e))
+            })
+            .await?;
         rows.iter().map(row_values).collect()
     }
 
     async fn execute_all(&self, statements: Vec<Statement>) -> Result<Vec<u64>, SqlError> {
         let mut conn = self.get().await?;
-        let tx = conn
-            .client()?
-            .transaction()
+        conn.within(async |client| execute_in_transaction(client, &statements).await)
             .await
-            .map_err(|e| SqlError::pg("Could not begin a transaction", e))?;
-        let mut counts = Vec::with_capacity(statements.len());
-        for (sql, values) in &statements {
-            counts.push(
-                tx.execute(*sql, &params(values))
-                    .await
-                    .map_err(|e| SqlError::pg("A database update failed", e))?,
-            );
-        }
-        tx.commit()
-            .await
-            .map_err(|e| SqlError::pg("Could not commit a transaction", e))?;
-        Ok(counts)
     }
+}
+
+/// `statements` in one transaction: how many rows each changed.
+async fn execute_in_transaction(
+    client: &mut Client,
+    statements: &[Statement],
+) -> Result<Vec<u64>, SqlError> {
+    let tx = client
+        .transaction()
+        .await
+        .map_err(|e| SqlError::pg("Could not begin a transaction", e))?;
+    let mut counts = Vec::with_capacity(statements.len());
+    for (sql, values) in statements {
+        counts.push(
+            tx.execute(*sql, &params(values))
+                .await
+                .map_err(|e| SqlError::pg("A database update failed", e))?,
+        );
+    }
+    tx.commit()
+        .await
+        .map_err(|e| SqlError::pg("Could not commit a transaction", e))?;
+    Ok(counts)
 }
 
 /// An undo lock held on a connection of its own: dropping it drops the client, whose connection
@@ -292,13 +359,14 @@ impl PgDb {
     ) -> Result<PgLock, SqlError> {
         let client = self.connect().await?;
         let sql = if exclusive {
-            "SELECT pg_advisory_lock($1)"
+            "SET statement_timeout = 0; SELECT pg_advisory_lock($1)"
         } else {
-            "SELECT pg_advisory_lock_shared($1)"
+            "SET statement_timeout = 0; SELECT pg_advisory_lock_shared($1)"
         };
-        client
-            .execute(sql, &[&key])
+        let sql = sql.replace("$1", &key.to_string());
+        tokio::time::timeout(LOCK_WAIT, client.batch_execute(&sql))
             .await
+            .map_err(|_| SqlError::Timeout(LOCK_WAIT))?
             .map_err(|e| SqlError::pg("Could not take the undo lock", e))?;
         Ok(PgLock { _client: client })
     }
@@ -311,33 +379,42 @@ impl PgDb {
         change: &mut dyn FnMut(&str) -> String,
     ) -> Result<(), SqlError> {
         let mut conn = self.get().await?;
-        let tx = conn
-            .client()?
-            .transaction()
+        conn.within(async |client| ledger_transaction(client, key, change).await)
             .await
-            .map_err(|e| SqlError::pg("Could not begin a ledger transaction", e))?;
-        let fail = |e: tokio_postgres::Error| SqlError::pg("A pacing ledger update failed", e);
-        tx.execute(
-            "INSERT INTO pacing_ledgers (key, text) VALUES ($1, '') ON CONFLICT (key) DO NOTHING",
+    }
+}
+
+/// The ledger's read-change-write, the row locked.
+async fn ledger_transaction(
+    client: &mut Client,
+    key: &str,
+    change: &mut dyn FnMut(&str) -> String,
+) -> Result<(), SqlError> {
+    let tx = client
+        .transaction()
+        .await
+        .map_err(|e| SqlError::pg("Could not begin a ledger transaction", e))?;
+    let fail = |e: tokio_postgres::Error| SqlError::pg("A pacing ledger update failed", e);
+    tx.execute(
+        "INSERT INTO pacing_ledgers (key, text) VALUES ($1, '') ON CONFLICT (key) DO NOTHING",
+        &[&key],
+    )
+    .await
+    .map_err(fail)?;
+    let text: String = tx
+        .query_one(
+            "SELECT text FROM pacing_ledgers WHERE key = $1 FOR UPDATE",
             &[&key],
         )
         .await
+        .and_then(|row| row.try_get(0))
         .map_err(fail)?;
-        let text: String = tx
-            .query_one(
-                "SELECT text FROM pacing_ledgers WHERE key = $1 FOR UPDATE",
-                &[&key],
-            )
-            .await
-            .and_then(|row| row.try_get(0))
-            .map_err(fail)?;
-        let changed = change(&text);
-        tx.execute(
-            "UPDATE pacing_ledgers SET text = $2 WHERE key = $1",
-            &[&key, &changed],
-        )
-        .await
-        .map_err(fail)?;
-        tx.commit().await.map_err(fail)
-    }
+    let changed = change(&text);
+    tx.execute(
+        "UPDATE pacing_ledgers SET text = $2 WHERE key = $1",
+        &[&key, &changed],
+    )
+    .await
+    .map_err(fail)?;
+    tx.commit().await.map_err(fail)
 }

@@ -1,6 +1,8 @@
-//! A SQLite file (WAL, busy timeout), one connection per `Db` handle, used on
-//! tokio's blocking pool. Several processes may share the file: SQLite's own locks order their
-//! writes, and every transaction that writes begins `IMMEDIATE`.
+//! A SQLite file (WAL, a bounded busy timeout), on tokio's blocking pool: one connection per `Db`
+//! handle for what writes, and a few read-only connections for what only reads (`SELECT`), so
+//! that a long write — this process's or another's — never holds up a token lookup (WAL lets
+//! readers read beside a writer). Several processes may share the file: SQLite's own locks
+//! order their writes, and every transaction that writes begins `IMMEDIATE`.
 
 use super::error::{DbError, SqlError};
 use super::schema::{MIGRATIONS, SCHEMA_VERSION, now};
@@ -11,14 +13,37 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-/// How long a statement waits for another process's write to finish.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+/// Read-only connections kept open for reuse (more are opened while all are busy).
+const READERS_KEPT: usize = 4;
 
-/// The file and this handle's connection.
+/// The file, this handle's writing connection and its idle readers.
 #[derive(Clone, Debug)]
 pub(crate) struct SqliteDb {
     path: Arc<PathBuf>,
     conn: Arc<Mutex<Connection>>,
+    readers: Arc<Mutex<Vec<Connection>>>,
+    /// How long a statement waits for another connection's write to finish, before it fails
+    /// (and the request is answered 503).
+    busy: Duration,
+}
+
+/// A statement that only reads: run on a reader.
+fn reads_only(sql: &str) -> bool {
+    sql.trim_start()
+        .get(..6)
+        .is_some_and(|word| word.eq_ignore_ascii_case("select"))
+}
+
+fn open_reader(path: &Path, busy: Duration) -> Result<Connection, SqlError> {
+    use rusqlite::OpenFlags;
+    let fail = |e| SqlError::lite("Could not open a reader of the database", path, e);
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(fail)?;
+    conn.busy_timeout(busy).map_err(fail)?;
+    Ok(conn)
 }
 
 /// PostgreSQL's `$1` placeholders as SQLite's `?1` (no SQL here has a literal `$`).
@@ -80,11 +105,11 @@ fn create_private(path: &Path) -> Result<(), DbError> {
         })
 }
 
-fn open_blocking(path: &Path) -> Result<Connection, DbError> {
+fn open_blocking(path: &Path, busy: Duration) -> Result<Connection, DbError> {
     create_private(path)?;
     let fail = |what: &'static str, e: rusqlite::Error| DbError::Sql(SqlError::lite(what, path, e));
     let mut conn = Connection::open(path).map_err(|e| fail("Could not open the database", e))?;
-    conn.busy_timeout(BUSY_TIMEOUT)
+    conn.busy_timeout(busy)
         .map_err(|e| fail("Could not set the busy timeout", e))?;
     conn.pragma_update(None, "journal_mode", "WAL")
         .map_err(|e| fail("Could not switch the database to WAL", e))?;
@@ -132,14 +157,16 @@ fn open_blocking(path: &Path) -> Result<Connection, DbError> {
 }
 
 impl SqliteDb {
-    pub(crate) async fn open(path: PathBuf) -> Result<SqliteDb, DbError> {
+    pub(crate) async fn open(path: PathBuf, busy: Duration) -> Result<SqliteDb, DbError> {
         let opened = path.clone();
-        let conn = tokio::task::spawn_blocking(move || open_blocking(&opened))
+        let conn = tokio::task::spawn_blocking(move || open_blocking(&opened, busy))
             .await
             .map_err(DbError::Stopped)??;
         Ok(SqliteDb {
             path: Arc::new(path),
             conn: Arc::new(Mutex::new(conn)),
+            readers: Arc::new(Mutex::new(Vec::new())),
+            busy,
         })
     }
 
@@ -154,6 +181,25 @@ impl SqliteDb {
     ) -> Result<T, SqlError> {
         let mut conn = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
         f(&mut conn, &self.path)
+    }
+
+    /// Run the read-only `sql` on an idle reader (or a new one), on the calling thread.
+    fn read(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError> {
+        let idle = self
+            .readers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let conn = match idle {
+            Some(conn) => conn,
+            None => open_reader(&self.path, self.busy)?,
+        };
+        let rows = query_blocking(&conn, &self.path, sql, values);
+        let mut readers = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
+        if readers.len() < READERS_KEPT {
+            readers.push(conn);
+        }
+        rows
     }
 
     /// Run `f` on this handle's connection, on tokio's blocking pool.
@@ -251,6 +297,12 @@ fn execute_all_blocking(
 impl Sql for SqliteDb {
     async fn query(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Vec<Value>>, SqlError> {
         let sql = sql.to_owned();
+        if reads_only(&sql) {
+            let this = self.clone();
+            return tokio::task::spawn_blocking(move || this.read(&sql, values))
+                .await
+                .map_err(SqlError::TaskStopped)?;
+        }
         self.run(move |conn, path| query_blocking(conn, path, &sql, values))
             .await
     }
@@ -268,6 +320,9 @@ impl SqliteDb {
         sql: &str,
         values: Vec<Value>,
     ) -> Result<Vec<Vec<Value>>, SqlError> {
+        if reads_only(sql) {
+            return self.read(sql, values);
+        }
         self.blocking(|conn, path| query_blocking(conn, path, sql, values))
     }
 

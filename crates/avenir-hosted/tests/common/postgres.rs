@@ -40,6 +40,16 @@ impl TestPostgres {
     /// Start a server; the error says what is missing (PostgreSQL's programs, the `postgres`
     /// user) or what the server logged.
     pub fn start() -> Result<TestPostgres, String> {
+        TestPostgres::start_with(None)
+    }
+
+    /// A server that accepts TCP connections over TLS only, presenting `certificate` (PEM, its
+    /// chain) with `key` (PEM); its local socket stays plain (for `createdb`).
+    pub fn start_tls(certificate: &str, key: &str) -> Result<TestPostgres, String> {
+        TestPostgres::start_with(Some((certificate, key)))
+    }
+
+    fn start_with(tls: Option<(&str, &str)>) -> Result<TestPostgres, String> {
         let bin = find_bin()?;
         let as_root = running_as_root();
         static STARTED: AtomicU64 = AtomicU64::new(0);
@@ -110,6 +120,11 @@ impl TestPostgres {
                 std::fs::read_to_string(&init_log).unwrap_or_default()
             ));
         }
+        let mut settings = vec![];
+        if let Some((certificate, key)) = tls {
+            server.only_tls(&data, certificate, key)?;
+            settings = vec!["-c", "ssl=on"];
+        }
         server.port = free_port()?;
         let log_path = dir.join("server.log");
         let log = std::fs::File::create(&log_path)
@@ -128,6 +143,7 @@ impl TestPostgres {
             .args(["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"])
             .args(["-c", "max_connections=200", "-c", "full_page_writes=off"])
             .args(["-c", "synchronous_commit=off"])
+            .args(&settings)
             .stdin(Stdio::null())
             .stdout(log)
             .stderr(log2)
@@ -181,6 +197,73 @@ impl TestPostgres {
             "postgres://postgres@127.0.0.1:{}/{name}",
             self.port
         ))
+    }
+
+    /// The server's certificate and key in its data directory (the server's user's own), and
+    /// TCP connections allowed over TLS only.
+    fn only_tls(&self, data: &Path, certificate: &str, key: &str) -> Result<(), String> {
+        use std::os::unix::fs::PermissionsExt;
+        let write = |name: &str, text: &str| {
+            let path = data.join(name);
+            std::fs::write(&path, text)
+                .and_then(|()| {
+                    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+                })
+                .map_err(|e| format!("Could not write {}: {e}", path.display()))
+        };
+        write("server.crt", certificate)?;
+        write("server.key", key)?;
+        write(
+            "pg_hba.conf",
+            "local all all trust\nhostssl all all 127.0.0.1/32 trust\n",
+        )?;
+        if let Some(user) = &self.run_as {
+            let status = Command::new("chown")
+                .arg(format!("{user}:"))
+                .args(["server.crt", "server.key", "pg_hba.conf"].map(|f| data.join(f)))
+                .status()
+                .map_err(|e| format!("Could not run chown: {e}"))?;
+            if !status.success() {
+                return Err(format!(
+                    "chown of the server's certificate failed: {status}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Freeze the server (SIGSTOP to the postmaster and each of its processes): it keeps its
+    /// connections but answers nothing, as a hung database would.
+    pub fn pause(&self) {
+        self.signal_all("-STOP");
+    }
+
+    /// Thaw the server [`TestPostgres::pause`] froze.
+    pub fn resume(&self) {
+        self.signal_all("-CONT");
+    }
+
+    /// `sig` to the postmaster and its children, each by its pid.
+    fn signal_all(&self, sig: &str) {
+        let Some(postmaster) = std::fs::read_to_string(self.dir.join("data/postmaster.pid"))
+            .ok()
+            .and_then(|t| t.lines().next().map(|l| l.trim().to_owned()))
+        else {
+            panic!("the test server's postmaster.pid cannot be read");
+        };
+        let children = Command::new("ps")
+            .args(["-o", "pid=", "--ppid", &postmaster])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        let mut pids: Vec<String> = children.split_whitespace().map(str::to_owned).collect();
+        pids.push(postmaster);
+        let status = Command::new("kill")
+            .arg(sig)
+            .args(&pids)
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill {sig} {pids:?}");
     }
 
     fn command(&self, program: &str) -> Command {

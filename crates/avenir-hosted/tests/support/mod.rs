@@ -11,6 +11,7 @@
 use avenir_hosted::config::PublicUrl;
 use avenir_hosted::crypto::SecretKey;
 use avenir_hosted::db::DbConfig;
+use avenir_hosted::limits::Limits;
 use avenir_hosted::oauth::YnabApp;
 use avenir_hosted::start::{Hosted, HostedConfig};
 use rmcp::RoleClient;
@@ -116,6 +117,16 @@ impl World {
         instances: usize,
         settings: avenir::Settings,
     ) -> World {
+        World::start_limited(database, instances, settings, Limits::default()).await
+    }
+
+    /// The same, every instance within `limits`.
+    pub async fn start_limited(
+        database: DbConfig,
+        instances: usize,
+        settings: avenir::Settings,
+        limits: Limits,
+    ) -> World {
         let alice = ynab_sandbox::demo::demo_plan(today());
         let bob = bobs_plan();
         let (alice_plan, bob_plan) = (alice.id.clone(), bob.id.clone());
@@ -171,13 +182,14 @@ impl World {
                 metadata_roots: vec![metadata.root_pem.clone()],
                 allow_private_metadata_hosts: true,
                 behind_proxy: false,
+                limits: limits.clone(),
             };
             let hosted = Hosted::build(config).await.expect("hosted instance");
             let router = hosted.router.clone();
+            let limits = limits.clone();
             let task = tokio::spawn(async move {
-                // served as `start::serve` does: the peer's address reaches the rate limits
-                let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
-                let _ = axum::serve(listener, service).await;
+                // served as `start::serve` does
+                avenir_hosted::start::serve_on(listener, router, &limits).await;
             });
             started.push(Instance {
                 url: format!("http://{listen}"),

@@ -105,7 +105,16 @@ pub async fn journaled(
     let written = write.await;
     context.plans.wrote(plan_id).await;
     let draft = match written {
-        Ok(draft) => draft,
+        Ok(draft) => {
+            // the audit line: who, what kind, which operation; never amounts or bank text
+            tracing::info!(
+                target: "avenir::audit",
+                "write applied: who={} kind={} operation={operation_id}",
+                context.who,
+                kind.name()
+            );
+            draft
+        }
         Err(WriteFailure::NothingChanged(message)) => {
             if let Err(error) = settle(context, &operation_id, "failed").await {
                 tracing::warn!("intent {operation_id} could not be settled: {error}");
