@@ -106,6 +106,7 @@ pub fn router(
     spawn_sweeper(&checks);
     let mcp = Router::new()
         .nest_service("/mcp", service)
+        .layer(middleware::from_fn(avenir::http_transport::closed_session))
         .layer(middleware::from_fn_with_state(checks, mcp_checks));
     (oauth.router().merge(mcp), sessions)
 }

@@ -102,7 +102,7 @@ pub async fn serve(server: avenir::AvenirServer, options: HttpOptions) -> anyhow
     };
     let app = Router::new()
         .nest_service("/mcp", service)
-        .layer(middleware::from_fn(closed_session))
+        .layer(middleware::from_fn(avenir::http_transport::closed_session))
         .layer(middleware::from_fn_with_state(guard, guards));
     axum::serve(listener, app).await?;
     Ok(())
@@ -135,18 +135,6 @@ async fn guards(State(guard): State<Guard>, request: Request, next: Next) -> Res
         return response;
     }
     next.run(request).await
-}
-
-/// A client's `DELETE` that ended its session is answered `204 No Content`, as the SDKs expect
-/// (200 or 204; the Python SDK 2.3.0 logs "Session termination failed: 202" otherwise): rmcp
-/// answers it `202 Accepted`. Every other answer passes unchanged.
-async fn closed_session(request: Request, next: Next) -> Response {
-    let delete = request.method() == axum::http::Method::DELETE;
-    let mut response = next.run(request).await;
-    if delete && response.status() == StatusCode::ACCEPTED {
-        *response.status_mut() = StatusCode::NO_CONTENT;
-    }
-    response
 }
 
 /// The Host header as (host lower-cased without brackets, port when given).

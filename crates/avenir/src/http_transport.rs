@@ -61,6 +61,22 @@ pub fn bracket(host: &str) -> String {
     }
 }
 
+/// Axum middleware for `/mcp`: a client's `DELETE` that ended its session is answered
+/// `204 No Content`, as the SDKs expect (200 or 204; the Python SDK 2.3.0 logs "Session
+/// termination failed: 202" otherwise), where rmcp answers `202 Accepted`. Every other answer
+/// passes unchanged. Both faces layer it.
+pub async fn closed_session(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = request.method() == http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    response
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
