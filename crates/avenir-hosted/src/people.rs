@@ -30,19 +30,21 @@ const RENEW_ATTEMPTS: u32 = 3;
 /// The pause before the second attempt (doubled before the third).
 const RENEW_BACKOFF: std::time::Duration = std::time::Duration::from_millis(250);
 
-/// The HTTP client for YNAB's OAuth could not be made.
+/// An HTTP client to YNAB could not be made.
 #[derive(Debug, thiserror::Error)]
-#[error("the HTTP client for YNAB's OAuth cannot start: {0}")]
-pub struct HttpClientError(#[source] reqwest::Error);
+pub enum HttpClientError {
+    #[error("the HTTP client for YNAB's OAuth cannot start: {0}")]
+    OAuth(#[source] reqwest::Error),
+    /// The connection pool of the people's API requests.
+    #[error(transparent)]
+    Api(#[from] YnabError),
+}
 
 /// Why a person's context could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum ContextError {
     #[error(transparent)]
-    Client(#[from] YnabError),
-    /// avenir refused the context (its sentence).
-    #[error("{0}")]
-    Context(String),
+    Context(#[from] avenir::context::AnswerKeyRefused),
 }
 
 /// Why a sign-in at YNAB could not be completed on our side (a sentence for the logs).
@@ -94,6 +96,8 @@ pub struct People {
     public_url: String,
     clock: Clock,
     http: reqwest::Client,
+    /// The connection pool every person's YNAB client sends through: one for the instance.
+    ynab_pool: reqwest::Client,
     /// The contexts kept in this instance, bounded (`contexts`).
     contexts: Mutex<Contexts>,
 }
@@ -140,7 +144,8 @@ impl People {
             .connect_timeout(std::time::Duration::from_secs(10))
             .timeout(std::time::Duration::from_secs(30))
             .build()
-            .map_err(HttpClientError)?;
+            .map_err(HttpClientError::OAuth)?;
+        let ynab_pool = ynab::connection_pool(&config.ynab_api)?;
         Ok(People {
             db,
             key: config.key.clone(),
@@ -152,6 +157,7 @@ impl People {
             public_url: config.public.base.clone(),
             clock: config.clock.clone(),
             http,
+            ynab_pool,
             contexts: Mutex::new(Contexts::new(
                 config.limits.people_in_memory,
                 config.limits.person_idle,
@@ -179,7 +185,8 @@ impl People {
             person_id: person_id.to_string(),
         };
         let ledger = ledger_key(person_id);
-        let client = ynab::Client::new(self.base.clone(), TokenSource::Provided(Arc::new(token)))?
+        let token = TokenSource::Provided(Arc::new(token));
+        let client = ynab::Client::sharing(self.ynab_pool.clone(), self.base.clone(), token)
             .with_pacer(Pacer::Shared {
                 store: self.db.ledger_store(),
                 key: ledger,

@@ -12,6 +12,11 @@ use crate::store::plan_cache::PlanCache;
 use crate::store::shared::SharedStore;
 use std::sync::Arc;
 
+/// The answer states' key was refused by their codec: a hosted context cannot be made.
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("the answer states' key was refused by the codec")]
+pub struct AnswerKeyRefused;
+
 /// The state shared by all calls.
 #[derive(Debug)]
 pub struct Context {
@@ -57,13 +62,12 @@ impl Context {
         shared: Arc<dyn SharedStore>,
         answer_key: [u8; 32],
         public_url: &str,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, AnswerKeyRefused> {
         settings.cache = None;
         settings.journal = None;
         settings.hosted = true;
         let fresh_for = std::time::Duration::from_secs(settings.fresh_seconds);
-        let states = AnswerStates::shared(answer_key, shared.clone())
-            .ok_or("the answer states' key was refused by the codec")?;
+        let states = AnswerStates::shared(answer_key, shared.clone()).ok_or(AnswerKeyRefused)?;
         Ok(Context {
             confirmations: Confirmations {
                 codes: CodeStore::shared(shared.clone()),

@@ -23,7 +23,8 @@ const TRIES: u32 = 3;
 
 /// A client of YNAB's API v1 (or of the sandbox, which speaks it).
 ///
-/// Cheap to share behind an `Arc`: it holds one connection pool for the life of the process.
+/// Cheap to share behind an `Arc`: it holds a connection pool, its own or one it shares with
+/// other clients ([`Client::sharing`]).
 #[derive(Debug)]
 pub struct Client {
     http: reqwest::Client,
@@ -52,31 +53,46 @@ pub async fn count_requests<F: std::future::Future>(future: F) -> (F::Output, u3
         .await
 }
 
+/// The connection pool YNAB's requests go through: redirects never followed, 10 s to connect,
+/// 30 s between bytes of an answer, no proxy for a loopback base (the sandbox). Fails, with a
+/// sentence saying so, when the HTTP client cannot start (its TLS backend): never a default
+/// client, which would follow redirects and wait forever. Cheap to clone: clones share the pool.
+pub fn connection_pool(base: &BaseUrl) -> Result<reqwest::Client, Error> {
+    let mut builder = crate::tls::http_client_builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(Duration::from_secs(10))
+        .read_timeout(Duration::from_secs(30))
+        .user_agent(concat!("avenir-mcp/", env!("CARGO_PKG_VERSION")));
+    if base.is_loopback() {
+        builder = builder.no_proxy();
+    }
+    builder
+        .build()
+        .map_err(|e| Error::ClientSetup(e.to_string()))
+}
+
 impl Client {
-    /// A client for `base` that takes its token from `token`, paced in memory at the default
-    /// budget (use [`Client::with_pacer`] to share a ledger with other processes). Fails, with a
-    /// sentence saying so, when the HTTP client cannot start (its TLS backend): never a default
-    /// client, which would follow redirects and wait forever.
+    /// A client for `base` that takes its token from `token`, with a connection pool of its own
+    /// (see [`connection_pool`]), paced in memory at the default budget (use
+    /// [`Client::with_pacer`] to share a ledger with other processes).
     pub fn new(base: BaseUrl, token: TokenSource) -> Result<Self, Error> {
-        let mut builder = crate::tls::http_client_builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(Duration::from_secs(10))
-            .read_timeout(Duration::from_secs(30))
-            .user_agent(concat!("avenir-mcp/", env!("CARGO_PKG_VERSION")));
-        if base.is_loopback() {
-            builder = builder.no_proxy();
-        }
-        let http = builder
-            .build()
-            .map_err(|e| Error::ClientSetup(e.to_string()))?;
-        Ok(Client {
+        let http = connection_pool(&base)?;
+        Ok(Client::sharing(http, base, token))
+    }
+
+    /// A client for `base` sending through `http`, a pool made by [`connection_pool`] for the
+    /// same base and shared with other clients: the hosted mode makes one for every person, and
+    /// a pool of their own each would load and parse the system's root certificates each time.
+    /// The token travels with each request, never with the pool.
+    pub fn sharing(http: reqwest::Client, base: BaseUrl, token: TokenSource) -> Self {
+        Client {
             http,
             base,
             token,
             pacer: Pacer::memory(crate::pacing::DEFAULT_BUDGET),
             sent: AtomicU64::new(0),
             answer_timeout: None,
-        })
+        }
     }
 
     /// The same client, giving up on any answer after `timeout` (a write then may have been

@@ -13,7 +13,7 @@ pub mod stream;
 pub mod tls;
 pub mod writes;
 
-pub use client::{Client, TransactionFilter, check_segment, count_requests};
+pub use client::{Client, TransactionFilter, check_segment, connection_pool, count_requests};
 pub use config::{BaseUrl, Token, TokenSource};
 pub use error::Error;
 pub use pacing::Pacer;
