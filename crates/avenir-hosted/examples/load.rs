@@ -27,6 +27,11 @@ use ynab_sandbox::{Sandbox, SandboxOptions};
 const APP_ID: &str = "avenir-load";
 const APP_SECRET: &str = "load-secret";
 const REDIRECT: &str = "http://127.0.0.1:9/callback";
+/// The authorization server's per-address budgets are multiplied by this
+/// (`AVENIR_MCP_OAUTH_LIMIT_SCALE`) unless the environment sets it: every simulated person signs
+/// in from 127.0.0.1 (two `/authorize` and one `/token` each), and the defaults would refuse all
+/// but the first 15 or so.
+const OAUTH_LIMIT_SCALE: &str = "1000";
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"load","version":"1"}}}"#;
 
 /// What to run.
@@ -146,6 +151,11 @@ async fn start_instances(o: &Options, sandbox: &Sandbox, database: &Database) ->
             .env("AVENIR_MCP_WRITE", "1")
             .env("AVENIR_MCP_TODAY", "2026-09-20")
             .env("AVENIR_MCP_RATE_LIMIT", "200")
+            .env(
+                "AVENIR_MCP_OAUTH_LIMIT_SCALE",
+                std::env::var("AVENIR_MCP_OAUTH_LIMIT_SCALE")
+                    .unwrap_or_else(|_| OAUTH_LIMIT_SCALE.into()),
+            )
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
