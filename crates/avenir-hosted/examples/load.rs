@@ -27,6 +27,11 @@ use ynab_sandbox::{Sandbox, SandboxOptions};
 const APP_ID: &str = "avenir-load";
 const APP_SECRET: &str = "load-secret";
 const REDIRECT: &str = "http://127.0.0.1:9/callback";
+/// The authorization server's per-address budgets are multiplied by this
+/// (`AVENIR_MCP_OAUTH_LIMIT_SCALE`) unless the environment sets it: every simulated person signs
+/// in from 127.0.0.1 (two `/authorize` and one `/token` each), and the defaults would refuse all
+/// but the first 15 or so.
+const OAUTH_LIMIT_SCALE: &str = "1000";
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"load","version":"1"}}}"#;
 
 /// What to run.
@@ -146,6 +151,11 @@ async fn start_instances(o: &Options, sandbox: &Sandbox, database: &Database) ->
             .env("AVENIR_MCP_WRITE", "1")
             .env("AVENIR_MCP_TODAY", "2026-09-20")
             .env("AVENIR_MCP_RATE_LIMIT", "200")
+            .env(
+                "AVENIR_MCP_OAUTH_LIMIT_SCALE",
+                std::env::var("AVENIR_MCP_OAUTH_LIMIT_SCALE")
+                    .unwrap_or_else(|_| OAUTH_LIMIT_SCALE.into()),
+            )
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
@@ -289,11 +299,28 @@ async fn register(base: &str) -> String {
 async fn sign_in(base: &str, public: &str, client_id: &str) -> Result<String, String> {
     let http = http();
     let verifier = avenir::random::hex::<32>();
+    let authorize = authorize_url(base, public, client_id, &verifier);
+    let (cookie, consent) = consent_page(&http, &authorize).await?;
+    let answer = http
+        .post(format!("{base}/authorize"))
+        .header("cookie", cookie)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form(&[("consent", &consent), ("access", "write")]))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let code = follow_to_client(&http, answer).await?;
+    token(&http, base, client_id, &code, &verifier).await
+}
+
+/// The authorization request of a sign-in at `base` (PKCE S256 from `verifier`), for `public`'s
+/// MCP endpoint, asking to read and write.
+fn authorize_url(base: &str, public: &str, client_id: &str, verifier: &str) -> String {
     let challenge = base64::Engine::encode(
         &base64::engine::general_purpose::URL_SAFE_NO_PAD,
         avenir::digest::sha256(verifier.as_bytes()),
     );
-    let authorize = format!(
+    format!(
         "{base}/authorize?{}",
         form(&[
             ("response_type", "code"),
@@ -305,9 +332,13 @@ async fn sign_in(base: &str, public: &str, client_id: &str) -> Result<String, St
             ("resource", &format!("{public}/mcp")),
             ("scope", "read write")
         ])
-    );
+    )
+}
+
+/// The consent page at `authorize`: the cookies it set (`name=value; …`) and its consent id.
+async fn consent_page(http: &reqwest::Client, authorize: &str) -> Result<(String, String), String> {
     let page = http
-        .get(&authorize)
+        .get(authorize)
         .send()
         .await
         .map_err(|e| e.to_string())?;
@@ -320,14 +351,15 @@ async fn sign_in(base: &str, public: &str, client_id: &str) -> Result<String, St
         .join("; ");
     let html = page.text().await.map_err(|e| e.to_string())?;
     let consent = hidden(&html, "consent").ok_or(format!("no consent form: {html}"))?;
-    let mut next = http
-        .post(format!("{base}/authorize"))
-        .header("cookie", cookie)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(form(&[("consent", &consent), ("access", "write")]))
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
+    Ok((cookie, consent))
+}
+
+/// The redirects from the consent answer (YNAB's sign-in, its callback) followed to the
+/// client's redirect URI: the code given there.
+async fn follow_to_client(
+    http: &reqwest::Client,
+    mut next: reqwest::Response,
+) -> Result<String, String> {
     for _ in 0..5 {
         let location = next
             .headers()
@@ -336,8 +368,7 @@ async fn sign_in(base: &str, public: &str, client_id: &str) -> Result<String, St
             .ok_or(format!("no redirect: {}", next.status()))?
             .to_string();
         if location.starts_with(REDIRECT) {
-            let code = query(&location, "code").ok_or(format!("no code: {location}"))?;
-            return token(&http, base, client_id, &code, &verifier).await;
+            return query(&location, "code").ok_or(format!("no code: {location}"));
         }
         next = http
             .get(&location)
@@ -451,39 +482,66 @@ async fn write_then_undo(bases: &[String], token: &str, n: usize, t: &Shared) {
         };
         sessions.push(session);
     }
+    let Some(operation) = confirmed_write(&http, &bases[0], token, &sessions[0], n, t).await else {
+        return;
+    };
+    t.lock().unwrap_or_else(|p| p.into_inner()).applied_writes += 1;
+    let confirms = undo_previews(&http, bases, &sessions, token, &operation, t).await;
+    race_undos(&http, token, confirms, t).await;
+}
+
+/// Person `n`'s confirmed write (12.50 assigned to their category) in `session` at `base`: the
+/// operation id, when it applied.
+async fn confirmed_write(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    session: &str,
+    n: usize,
+    t: &Shared,
+) -> Option<String> {
     let category = ynab_sandbox::ids::id(&format!("cat-load-{n}"));
     let mut args = json!({"month": "2026-09", "category_id": category, "amount": 12.5});
     let (_, _, preview) = mcp(
-        &http,
-        &bases[0],
+        http,
+        base,
         token,
-        Some(&sessions[0]),
+        Some(session),
         &call_body("set_category_budget", args.clone()),
         t,
     )
     .await;
-    let Some(code) = preview["structuredContent"]["confirmation"].as_str() else {
-        return;
-    };
+    let code = preview["structuredContent"]["confirmation"].as_str()?;
     args["confirmation"] = json!(code);
     let (_, _, applied) = mcp(
-        &http,
-        &bases[0],
+        http,
+        base,
         token,
-        Some(&sessions[0]),
+        Some(session),
         &call_body("set_category_budget", args),
         t,
     )
     .await;
-    let Some(operation) = applied["structuredContent"]["operation_id"].as_str() else {
-        return;
-    };
-    t.lock().unwrap_or_else(|p| p.into_inner()).applied_writes += 1;
+    applied["structuredContent"]["operation_id"]
+        .as_str()
+        .map(str::to_string)
+}
+
+/// The undo of `operation` previewed in each instance's session: for each, the instance, the
+/// session and the arguments that confirm it there.
+async fn undo_previews(
+    http: &reqwest::Client,
+    bases: &[String],
+    sessions: &[String],
+    token: &str,
+    operation: &str,
+    t: &Shared,
+) -> Vec<(String, String, Value)> {
     let undo = json!({"operation_id": operation});
     let mut confirms = Vec::new();
-    for (base, session) in bases.iter().zip(&sessions) {
+    for (base, session) in bases.iter().zip(sessions) {
         let (_, _, preview) = mcp(
-            &http,
+            http,
             base,
             token,
             Some(session),
@@ -495,6 +553,16 @@ async fn write_then_undo(bases: &[String], token: &str, n: usize, t: &Shared) {
         confirm["confirmation"] = preview["structuredContent"]["confirmation"].clone();
         confirms.push((base.clone(), session.clone(), confirm));
     }
+    confirms
+}
+
+/// Every confirmation of the undo sent at once; the undos applied and refused, counted.
+async fn race_undos(
+    http: &reqwest::Client,
+    token: &str,
+    confirms: Vec<(String, String, Value)>,
+    t: &Shared,
+) {
     let raced: Vec<_> = confirms
         .into_iter()
         .map(|(base, session, confirm)| {
@@ -675,44 +743,14 @@ async fn sandbox(people: usize) -> Result<Sandbox, String> {
 async fn run(o: Options) -> Result<(), String> {
     ynab::install_tls_provider();
     let sandbox = sandbox(o.people.max(1)).await?;
-    let database = if o.postgres {
-        let server = postgres::TestPostgres::start()?;
-        let url = server.create_database()?;
-        Database::Postgres(server, url)
-    } else {
-        let dir = std::env::temp_dir().join(format!("avenir-load-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        Database::Sqlite(dir)
-    };
+    let database = open_database(&o)?;
     let instances = start_instances(&o, &sandbox, &database).await;
     let t: Shared = Arc::default();
     report("started", &t, Duration::from_secs(1), &instances);
     let people = sign_everyone_in(&o, &sandbox, &instances).await;
     work(&o, &people, &instances, &t).await;
     if o.idle > 0 {
-        tokio::time::sleep(Duration::from_secs(o.idle)).await;
-        report(
-            &format!("after {} s idle", o.idle),
-            &t,
-            Duration::from_secs(1),
-            &instances,
-        );
-        let started = Instant::now();
-        let http = http();
-        let mut answered = 0;
-        for (n, (base, token)) in people.iter().enumerate() {
-            let plan_id = ynab_sandbox::ids::id(&format!("plan-{n}"));
-            let session = open_session(&http, base, token, &t).await;
-            let body = call_body("list_plans", json!({}));
-            let (_, _, result) = mcp(&http, base, token, session.as_deref(), &body, &t).await;
-            let id = &result["structuredContent"]["result"][0]["id"];
-            answered += usize::from(*id == json!(plan_id));
-        }
-        println!(
-            "after idle: {answered} of {} people answered their plan",
-            people.len()
-        );
-        report("the calls after idle", &t, started.elapsed(), &instances);
+        after_idle(o.idle, &people, &instances, &t).await;
     }
     if o.flood > 0
         && let Some((base, token)) = people.first()
@@ -726,6 +764,55 @@ async fn run(o: Options) -> Result<(), String> {
             &instances,
         );
     }
+    check_journal(&o, &database, &t).await
+}
+
+/// A throwaway PostgreSQL with an empty database (`--postgres`), else a fresh state directory
+/// for the SQLite file.
+fn open_database(o: &Options) -> Result<Database, String> {
+    if o.postgres {
+        let server = postgres::TestPostgres::start()?;
+        let url = server.create_database()?;
+        Ok(Database::Postgres(server, url))
+    } else {
+        let dir = std::env::temp_dir().join(format!("avenir-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        Ok(Database::Sqlite(dir))
+    }
+}
+
+/// Wait `idle` seconds and print RSS; then each person opens a new session and lists their
+/// plans, which must be their own.
+async fn after_idle(idle: u64, people: &[(String, String)], instances: &[Instance], t: &Shared) {
+    tokio::time::sleep(Duration::from_secs(idle)).await;
+    report(
+        &format!("after {idle} s idle"),
+        t,
+        Duration::from_secs(1),
+        instances,
+    );
+    let started = Instant::now();
+    let http = http();
+    let mut answered = 0;
+    for (n, (base, token)) in people.iter().enumerate() {
+        let plan_id = ynab_sandbox::ids::id(&format!("plan-{n}"));
+        let session = open_session(&http, base, token, t).await;
+        let body = call_body("list_plans", json!({}));
+        let (_, _, result) = mcp(&http, base, token, session.as_deref(), &body, t).await;
+        let id = &result["structuredContent"]["result"][0]["id"];
+        answered += usize::from(*id == json!(plan_id));
+    }
+    println!(
+        "after idle: {answered} of {} people answered their plan",
+        people.len()
+    );
+    report("the calls after idle", t, started.elapsed(), instances);
+}
+
+/// The journal's operation lines and undo markers against the writes and undos that applied,
+/// and the database's size; an error when an undo applied other than exactly once or a journal
+/// line is missing.
+async fn check_journal(o: &Options, database: &Database, t: &Shared) -> Result<(), String> {
     let (operations, undone) = database.journal().await;
     let size = database.size_mb().await;
     let tally = t.lock().unwrap_or_else(|p| p.into_inner());

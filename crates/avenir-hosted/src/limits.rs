@@ -35,6 +35,11 @@ pub struct Limits {
     /// The longest a client may take to send a request's body (`AVENIR_MCP_BODY_TIMEOUT_SECONDS`,
     /// 30).
     pub body_timeout: Duration,
+    /// The per-address rate limits of registration, `/authorize` and the token endpoint
+    /// (`oauth::limits::RateLimits`) multiplied by this: N times the burst, N times as often
+    /// (`AVENIR_MCP_OAUTH_LIMIT_SCALE`, 1). For a load test signing many people in from one
+    /// address, or many people behind one address the server cannot tell apart.
+    pub oauth_limit_scale: u32,
 }
 
 impl Default for Limits {
@@ -49,9 +54,14 @@ impl Default for Limits {
             storage_timeout: Duration::from_secs(5),
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(30),
+            oauth_limit_scale: 1,
         }
     }
 }
+
+/// The largest `AVENIR_MCP_OAUTH_LIMIT_SCALE`: registration's one a minute becomes one every
+/// 6 ms, the token endpoint's burst 600,000.
+pub const OAUTH_LIMIT_SCALE_MAX: u64 = 10_000;
 
 /// A limit's variable holds something other than a whole number in its range.
 #[derive(Debug, thiserror::Error)]
@@ -65,7 +75,19 @@ pub struct LimitError {
 
 /// `name`'s value when set (and not empty), else `default`; refused outside `min..=max`.
 fn number(name: &'static str, default: u64, min: u64, max: u64) -> Result<u64, LimitError> {
-    let Some(given) = std::env::var(name).ok().filter(|v| !v.trim().is_empty()) else {
+    within(name, std::env::var(name).ok(), default, min, max)
+}
+
+/// `given` (variable `name`'s value) as a whole number in `min..=max`; `default` when absent or
+/// empty.
+fn within(
+    name: &'static str,
+    given: Option<String>,
+    default: u64,
+    min: u64,
+    max: u64,
+) -> Result<u64, LimitError> {
+    let Some(given) = given.filter(|v| !v.trim().is_empty()) else {
         return Ok(default);
     };
     match given.trim().parse::<u64>() {
@@ -116,6 +138,12 @@ impl Limits {
             )?,
             header_timeout: seconds("AVENIR_MCP_HEADER_TIMEOUT_SECONDS", d.header_timeout, 600)?,
             body_timeout: seconds("AVENIR_MCP_BODY_TIMEOUT_SECONDS", d.body_timeout, 600)?,
+            oauth_limit_scale: number(
+                "AVENIR_MCP_OAUTH_LIMIT_SCALE",
+                d.oauth_limit_scale.into(),
+                1,
+                OAUTH_LIMIT_SCALE_MAX,
+            )? as u32,
         })
     }
 }
@@ -136,5 +164,26 @@ mod tests {
             e.to_string(),
             "AVENIR_MCP_MAX_SESSIONS must be a whole number from 1 to 1000000, got \"lots\"."
         );
+    }
+
+    #[test]
+    fn the_oauth_limit_scale_is_a_whole_factor_from_1() {
+        let name = "AVENIR_MCP_OAUTH_LIMIT_SCALE";
+        let scale = |given: Option<&str>| {
+            within(name, given.map(str::to_string), 1, 1, OAUTH_LIMIT_SCALE_MAX)
+        };
+        assert_eq!(scale(None).ok(), Some(1), "unset: the default");
+        assert_eq!(scale(Some(" ")).ok(), Some(1), "empty: the default");
+        assert_eq!(scale(Some("50")).ok(), Some(50));
+        assert_eq!(scale(Some(" 10000 ")).ok(), Some(10_000));
+        for bad in ["0", "10001", "2.5", "-3", "many"] {
+            let refused = scale(Some(bad)).expect_err(bad);
+            assert_eq!(
+                refused.to_string(),
+                format!(
+                    "AVENIR_MCP_OAUTH_LIMIT_SCALE must be a whole number from 1 to 10000, got {bad:?}."
+                )
+            );
+        }
     }
 }

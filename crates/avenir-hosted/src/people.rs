@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use ynab::Error as YnabError;
 use ynab::config::{BaseUrl, ProvideToken, Token, TokenSource};
 use ynab::pacing::Pacer;
@@ -27,8 +28,12 @@ pub const REFRESH_MARGIN: i64 = 300;
 pub const YNAB_TOKEN_LIFETIME: i64 = 7200;
 /// How many times one call asks YNAB to renew a token while YNAB answers that it is busy.
 const RENEW_ATTEMPTS: u32 = 3;
-/// The pause before the second attempt (doubled before the third).
-const RENEW_BACKOFF: std::time::Duration = std::time::Duration::from_millis(250);
+/// The pause before the second attempt (doubled before the third), when YNAB does not say how
+/// long to wait.
+const RENEW_BACKOFF: Duration = Duration::from_millis(250);
+/// The longest one call waits in all for YNAB to renew a token: a `Retry-After` up to this is
+/// waited out; a longer one is not, and the call says YNAB is busy.
+const RENEW_WAIT_MAX: Duration = Duration::from_secs(5);
 
 /// An HTTP client to YNAB could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -141,8 +146,8 @@ impl People {
     pub fn new(db: Db, config: &HostedConfig) -> Result<Self, HttpClientError> {
         let http = ynab::http_client_builder()
             .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(std::time::Duration::from_secs(10))
-            .timeout(std::time::Duration::from_secs(30))
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(30))
             .build()
             .map_err(HttpClientError::OAuth)?;
         let ynab_pool = ynab::connection_pool(&config.ynab_api)?;
@@ -402,18 +407,25 @@ impl People {
     }
 
     /// [`Self::refresh`], tried again after a pause while YNAB answers that it is busy (429,
-    /// 408, 5xx) or cannot be reached: [`RENEW_ATTEMPTS`] in all, the pause doubling from
-    /// [`RENEW_BACKOFF`] (a `Retry-After` longer than that is not waited for: the call answers
-    /// that YNAB is busy, and the next call tries again).
+    /// 408, 5xx) or cannot be reached: [`RENEW_ATTEMPTS`] in all, the pause YNAB's
+    /// `Retry-After` when it gives one, else doubling from [`RENEW_BACKOFF`], and the pauses
+    /// together within [`RENEW_WAIT_MAX`]. A longer wait is not made: the call answers that YNAB
+    /// is busy, and the next call tries again.
     async fn refresh_patiently(&self, refresh_token: &str) -> Result<YnabTokenAnswer, Refresh> {
-        let mut pause = RENEW_BACKOFF;
+        let mut backoff = RENEW_BACKOFF;
+        let mut waited = Duration::ZERO;
         let mut attempt = 1;
         loop {
             match self.refresh(refresh_token).await {
                 Err(Refresh::Failed(why)) if why.is_transient() && attempt < RENEW_ATTEMPTS => {
+                    let pause = why.retry_after().unwrap_or(backoff);
+                    if waited + pause > RENEW_WAIT_MAX {
+                        return Err(Refresh::Failed(why));
+                    }
                     tracing::info!("YNAB did not renew a person's access ({why}): trying again");
                     tokio::time::sleep(pause).await;
-                    pause *= 2;
+                    waited += pause;
+                    backoff *= 2;
                     attempt += 1;
                 }
                 outcome => return outcome,
@@ -445,6 +457,12 @@ impl People {
                 .map_err(|e| Refresh::Failed(RefreshFailure::Unreadable(e)));
         }
         let code = status.as_u16();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(ynab::client::retry_after_seconds)
+            .map(Duration::from_secs);
         if matches!(code, 400 | 401) {
             // RFC 6749 §5.2: only these say the grant itself (or our application) is gone.
             // A body that cannot be read names no error: the grant is kept (a sign-out needs
@@ -458,7 +476,10 @@ impl People {
                 return Err(Refresh::Refused);
             }
         }
-        Err(Refresh::Failed(RefreshFailure::Status(code)))
+        Err(Refresh::Failed(RefreshFailure::Status {
+            code,
+            retry_after,
+        }))
     }
 }
 
@@ -485,8 +506,12 @@ enum RefreshFailure {
     Unreachable(#[source] reqwest::Error),
     #[error("YNAB's answer cannot be read: {0}")]
     Unreadable(#[source] reqwest::Error),
-    #[error("YNAB answered HTTP {0}")]
-    Status(u16),
+    /// YNAB's status, and the wait its `Retry-After` asked for.
+    #[error("YNAB answered HTTP {code}")]
+    Status {
+        code: u16,
+        retry_after: Option<Duration>,
+    },
 }
 
 impl RefreshFailure {
@@ -496,7 +521,15 @@ impl RefreshFailure {
         match self {
             RefreshFailure::Unreachable(_) => true,
             RefreshFailure::Unreadable(_) => false,
-            RefreshFailure::Status(code) => matches!(code, 408 | 429 | 500..=599),
+            RefreshFailure::Status { code, .. } => matches!(code, 408 | 429 | 500..=599),
+        }
+    }
+
+    /// The wait YNAB asked for (`Retry-After`), if it did.
+    fn retry_after(&self) -> Option<Duration> {
+        match self {
+            RefreshFailure::Status { retry_after, .. } => *retry_after,
+            _ => None,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::confirm_pages::BrowserSessions;
 use crate::db::{Db, DbError};
-use crate::oauth::limits::ClientAddress;
+use crate::oauth::limits::{ClientAddress, RateLimits};
 use crate::oauth::{
     OAuthConfig, OAuthServer, OAuthSetupError, SignInFailure, SignInHook, YnabTokens,
 };
@@ -78,6 +78,7 @@ impl Hosted {
         oauth_config.access_ttl = config.access_ttl;
         oauth_config.metadata_roots = config.metadata_roots.clone();
         oauth_config.allow_private_metadata_hosts = config.allow_private_metadata_hosts;
+        oauth_config.rate_limits = RateLimits::default().scaled(config.limits.oauth_limit_scale);
         if config.behind_proxy {
             oauth_config.client_address = ClientAddress::Forwarded;
         }

@@ -1,6 +1,7 @@
 //! The hosted mode within its bounds (issue 26): MCP sessions bounded per person and bound to
 //! the person who opened them, people's contexts dropped and made again, the per-person limit on
-//! `/mcp`, malformed requests answered 400.
+//! `/mcp`, malformed requests answered 400, the authorization server's per-address limits scaled
+//! by `AVENIR_MCP_OAUTH_LIMIT_SCALE`.
 
 use crate::hosted_flow::sqlite_db;
 use crate::support;
@@ -249,4 +250,43 @@ async fn a_connection_that_sends_no_request_is_closed() {
         .expect("the server closes a silent connection");
     assert_eq!(read.unwrap_or(0), 0, "closed without an answer");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `count` registrations (RFC 7591) from this address at `base`, one after another: the status
+/// of each.
+async fn register_many(base: &str, count: usize) -> Vec<u16> {
+    let http = browser();
+    let mut statuses = Vec::new();
+    for _ in 0..count {
+        let answer = http
+            .post(format!("{base}/register"))
+            .json(&json!({"redirect_uris": [support::REDIRECT_URI]}))
+            .send()
+            .await
+            .expect("registration");
+        statuses.push(answer.status().as_u16());
+    }
+    statuses
+}
+
+// Registration's budget per address is 20 at once; `AVENIR_MCP_OAUTH_LIMIT_SCALE=2` doubles it
+// (a load test signing hundreds of people in from one address).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_oauth_limit_scale_lets_one_address_register_past_the_default_burst() {
+    let (db, dir) = sqlite_db();
+    let world = World::start(db, 1).await;
+    let statuses = register_many(&world.instances[0].url, 21).await;
+    assert_eq!(statuses[..20], [201; 20], "the default burst");
+    assert_eq!(statuses[20], 429, "the 21st, past the default burst");
+    drop(world);
+    let (scaled_db, scaled_dir) = sqlite_db();
+    let limits = Limits {
+        oauth_limit_scale: 2,
+        ..Limits::default()
+    };
+    let world = World::start_limited(scaled_db, 1, support::settings(), limits).await;
+    let statuses = register_many(&world.instances[0].url, 40).await;
+    assert_eq!(statuses, [201; 40], "twice the default burst");
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(scaled_dir);
 }

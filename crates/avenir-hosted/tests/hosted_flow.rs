@@ -507,6 +507,67 @@ async fn a_busy_ynab_during_renewal_signs_nobody_out() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// YNAB's token endpoint answers the next `count` requests `status` with `Retry-After: wait`.
+fn ynab_token_endpoint_asks_to_wait(world: &World, count: u32, status: u16, wait: &str) {
+    world.sandbox.inject(ynab_sandbox::faults::Fault::new(
+        count,
+        Some("POST /oauth/token"),
+        ynab_sandbox::faults::FaultKind::Status {
+            status,
+            retry_after: Some(wait.to_string()),
+        },
+    ));
+}
+
+// A renewal that YNAB asks to wait a few seconds (429 or 503 with `Retry-After`, RFC 9110
+// §10.2.3) waits that long rather than its own short backoff, and the call works; a longer
+// `Retry-After` (past the 5 s one call waits) is not waited for: the call says at once that YNAB
+// is busy, nobody is signed out, and the next call renews.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_retry_after_during_renewal_is_waited_out_and_a_long_one_is_not() {
+    let (db, dir) = sqlite_db();
+    let world = World::start(db, 1).await;
+    let alice = world.sign_in("alice", "write", 0).await;
+    for status in [429, 503] {
+        let renewals = world.sandbox.stats().oauth.refresh_token;
+        ynab_token_endpoint_asks_to_wait(&world, 1, status, "2");
+        world.advance(7_300); // past the access token's end: only a renewal lets the call through
+        let started = std::time::Instant::now();
+        let accounts = call(&alice.client, "list_accounts", json!({})).await;
+        assert_ne!(accounts.is_error, Some(true), "{}", text(&accounts));
+        assert!(
+            started.elapsed() >= std::time::Duration::from_secs(2),
+            "YNAB's Retry-After of 2 s after a {status} waited out: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            world.sandbox.stats().oauth.refresh_token,
+            renewals + 1,
+            "renewed after the wait YNAB asked for"
+        );
+    }
+    ynab_token_endpoint_asks_to_wait(&world, 1, 429, "120");
+    world.advance(7_300);
+    let busy = call(&alice.client, "list_accounts", json!({})).await;
+    assert_eq!(busy.is_error, Some(true), "{}", text(&busy));
+    let message = text(&busy);
+    assert!(message.starts_with("YNAB is busy"), "{message}");
+    assert!(message.contains("HTTP 429"), "{message}");
+    assert!(message.contains("you stay signed in"), "{message}");
+    let (status, _) = raw_mcp(
+        &world.instances[0].mcp(),
+        &alice.access_token,
+        TOOLS_LIST,
+        &[],
+    )
+    .await;
+    assert_ne!(status, 401, "no MCP token revoked");
+    let again = call(&alice.client, "list_accounts", json!({})).await;
+    assert_ne!(again.is_error, Some(true), "{}", text(&again));
+    drop(world);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forged_expired_or_other_audience_token_is_refused() {
     let (db, dir) = sqlite_db();

@@ -1,21 +1,26 @@
 //! The hosted mode's logs at DEBUG (issue 26): a session with a confirmed write leaves its audit
-//! line, and nothing of the confirmation code, the amount, the payee, the memo or the session id.
+//! line, and nothing of the confirmation code, the amount, the payee, the memo or the session id,
+//! on SQLite and on PostgreSQL (whose driver logs its statements at DEBUG).
 
 use crate::bounded::{open_session, post};
-use crate::hosted_flow::sqlite_db;
+use crate::hosted_flow::{postgres_db, sqlite_db};
 use crate::support;
+
+use avenir_hosted::db::DbConfig;
 
 use serde_json::{Value, json};
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 use support::World;
 
-/// Every line the test binary logs, at DEBUG, through the hosted mode's filter.
+/// Every line the test binary logs, at DEBUG, through the hosted mode's filter; the `log`
+/// records of the libraries that use it (tokio-postgres) included, as `avenir-mcp` logs them.
 fn captured() -> &'static Arc<Mutex<Vec<u8>>> {
     static LINES: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
     LINES.get_or_init(|| {
         use tracing_subscriber::filter::{LevelFilter, Targets};
         use tracing_subscriber::layer::SubscriberExt;
+        use tracing_subscriber::util::SubscriberInitExt;
         let lines = Arc::new(Mutex::new(Vec::new()));
         let filter = avenir_hosted::logs::QUIETER.iter().fold(
             Targets::new().with_default(LevelFilter::DEBUG),
@@ -25,9 +30,10 @@ fn captured() -> &'static Arc<Mutex<Vec<u8>>> {
         let layer = tracing_subscriber::fmt::layer()
             .with_ansi(false)
             .with_writer(move || Sink(sink.clone()));
-        let subscriber = tracing_subscriber::registry()
-            .with(tracing_subscriber::Layer::with_filter(layer, filter));
-        tracing::subscriber::set_global_default(subscriber).expect("the only subscriber");
+        tracing_subscriber::registry()
+            .with(tracing_subscriber::Layer::with_filter(layer, filter))
+            .try_init()
+            .expect("the only subscriber, and the only `log` logger");
         lines
     })
 }
@@ -62,8 +68,21 @@ async fn call_in(mcp: &str, token: &str, session: &str, tool: &str, arguments: V
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_confirmed_write_leaves_an_audit_line_and_nothing_of_its_data() {
-    let lines = captured();
     let (db, dir) = sqlite_db();
+    audit_line_and_nothing_of_its_data(db).await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confirmed_write_on_postgresql_leaves_an_audit_line_and_nothing_of_its_data() {
+    audit_line_and_nothing_of_its_data(postgres_db()).await;
+}
+
+/// Alice's confirmed write through an instance on `db`: its audit line is logged at INFO, and
+/// no line of the whole test binary holds its code, amount, payee, memo, the transaction's id,
+/// the session id or the token.
+async fn audit_line_and_nothing_of_its_data(db: DbConfig) {
+    let lines = captured();
     let world = World::start(db, 1).await;
     let alice = world.sign_in("alice", "write", 0).await;
     let mcp = world.instances[0].mcp();
@@ -89,6 +108,9 @@ async fn a_confirmed_write_leaves_an_audit_line_and_nothing_of_its_data() {
     let applied = call_in(&mcp, token, &session, "create_transactions", arguments).await;
     assert_eq!(applied["status"], "applied", "{applied}");
     let operation = applied["operation_id"].as_str().expect("an operation id");
+    let created = applied["created_ids"][0]
+        .as_str()
+        .expect("the transaction's id");
 
     let logged = String::from_utf8_lossy(&lines.lock().unwrap()).into_owned();
     let audit = logged
@@ -106,11 +128,12 @@ async fn a_confirmed_write_leaves_an_audit_line_and_nothing_of_its_data() {
         memo,
         session.as_str(),
         token,
+        // in the journal line PostgreSQL's driver would show with its statement
+        created,
     ] {
         assert!(
             !logged.contains(secret),
             "the logs hold {secret:?}:\n{logged}"
         );
     }
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -573,6 +573,82 @@ async fn consent_page_escapes_the_client_and_its_answer_goes_to_ynab_once() {
     assert_eq!(h.get(&path).await.status(), StatusCode::BAD_REQUEST);
 }
 
+/// The name and the attributes of a `Set-Cookie` value, each trimmed.
+fn cookie_parts(set_cookie: &str) -> (String, Vec<String>) {
+    let mut parts = set_cookie.split(';').map(|p| p.trim().to_string());
+    let pair = parts.next().unwrap_or_default();
+    let name = pair.split('=').next().unwrap_or_default().to_string();
+    (name, parts.collect())
+}
+
+// RFC 6265bis §4.1.3.2: behind an https public URL the consent page's cookie is a `__Host-` one
+// (Secure, Path=/, no Domain), which no other host of the domain can set, and the answer that
+// carries it back is accepted. On a loopback http trial (no TLS) it is a plain one on the form's
+// path, without Secure, which a browser would not send over http.
+#[tokio::test]
+async fn the_consent_cookie_is_host_prefixed_behind_an_https_public_url() {
+    for https in [true, false] {
+        let h = start_configured(|config| {
+            if https {
+                config.public_url = "https://budget.example.org".into();
+            }
+        })
+        .await;
+        let public = if https {
+            "https://budget.example.org".to_string()
+        } else {
+            h.base.clone()
+        };
+        let client_id = h.registered_client("Tool").await;
+        let r = h
+            .get(&h.authorize_path(&[
+                ("response_type", "code"),
+                ("client_id", &client_id),
+                ("redirect_uri", REDIRECT),
+                ("code_challenge", CHALLENGE),
+                ("code_challenge_method", "S256"),
+                ("resource", &format!("{public}/mcp")),
+            ]))
+            .await;
+        assert_eq!(r.status(), StatusCode::OK, "https: {https}");
+        let set: Vec<String> = r
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap().to_string())
+            .collect();
+        assert_eq!(set.len(), 1, "one cookie: {set:?}");
+        let (name, attributes) = cookie_parts(&set[0]);
+        let has = |attribute: &str| attributes.iter().any(|a| a == attribute);
+        assert!(has("HttpOnly") && has("SameSite=Strict"), "{set:?}");
+        assert!(
+            !attributes
+                .iter()
+                .any(|a| a.to_ascii_lowercase().starts_with("domain")),
+            "no Domain: {set:?}"
+        );
+        if https {
+            assert!(name.starts_with("__Host-avenir_consent_"), "{set:?}");
+            assert!(has("Secure") && has("Path=/"), "{set:?}");
+        } else {
+            assert!(name.starts_with("avenir_consent_"), "{set:?}");
+            assert!(!has("Secure") && has("Path=/authorize"), "{set:?}");
+        }
+        let (consent, cookie, _) = consent_of(r).await;
+        assert!(cookie.starts_with(&format!("{name}=")));
+        if https {
+            // the same cookie without its prefix, as another host of the domain could set it
+            let unprefixed = cookie.trim_start_matches("__Host-");
+            let r = h.answer(&consent, Some(unprefixed), "read").await;
+            assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{unprefixed}");
+        }
+        let r = h.answer(&consent, Some(&cookie), "read").await;
+        assert_eq!(r.status(), StatusCode::SEE_OTHER, "https: {https}");
+        let location = r.headers()["location"].to_str().unwrap();
+        assert!(location.starts_with(YNAB_AUTHORIZE), "{location}");
+    }
+}
+
 #[tokio::test]
 async fn consent_for_a_read_only_request_offers_no_write_and_refusal_goes_back() {
     let h = start().await;

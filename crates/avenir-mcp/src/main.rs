@@ -115,6 +115,8 @@ enum Command {
     /// Needs AVENIR_MCP_PUBLIC_URL (https://…), AVENIR_MCP_SECRET_KEY (or _FILE),
     /// AVENIR_MCP_YNAB_CLIENT_ID and AVENIR_MCP_YNAB_CLIENT_SECRET (or _FILE) of your YNAB OAuth
     /// application. AVENIR_MCP_TRANSPORT=http with AVENIR_MCP_PUBLIC_URL set does the same.
+    /// Its bounds and rate limits have variables too (AVENIR_MCP_MAX_SESSIONS,
+    /// AVENIR_MCP_REQUESTS_PER_MINUTE, AVENIR_MCP_OAUTH_LIMIT_SCALE, …: docs/hosting.md, "Bounds").
     /// Only in a build with the cargo feature `hosted`. See README.md, "Host it for a household".
     Serve,
     /// Print a completion script for SHELL: tool names complete after `call` and `tools`, and in

@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::pacing::Pacer;
 use body::{Streamed, shortened, streamed, unreadable};
 use checks::{backoff, cause};
-pub use checks::{check_segment, pause_seconds};
+pub use checks::{check_segment, pause_seconds, retry_after_seconds};
 pub use operations::TransactionFilter;
 use reqwest::Method;
 use serde::de::DeserializeOwned;

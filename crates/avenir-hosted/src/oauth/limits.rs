@@ -34,7 +34,8 @@ pub struct Limit {
     pub every: Duration,
 }
 
-/// The budgets of the three classes of route.
+/// The budgets of the three classes of route. A hosted server starts with the defaults
+/// [`scaled`](RateLimits::scaled) by `AVENIR_MCP_OAUTH_LIMIT_SCALE` (`crate::limits::Limits`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateLimits {
     /// `POST /register`: 20 at once, then one a minute. A client registers once.
@@ -62,6 +63,29 @@ impl Default for RateLimits {
                 burst: 60,
                 every: Duration::from_millis(500),
             },
+        }
+    }
+}
+
+impl Limit {
+    /// `factor` times the burst, one request `factor` times as often (a factor of 0 is 1).
+    fn scaled(self, factor: u32) -> Limit {
+        let factor = factor.max(1);
+        Limit {
+            burst: self.burst.saturating_mul(factor),
+            every: self.every / factor,
+        }
+    }
+}
+
+impl RateLimits {
+    /// Every class's budget `factor` times larger: `factor` times the burst, `factor` times as
+    /// often (`AVENIR_MCP_OAUTH_LIMIT_SCALE`; a factor of 0 is 1).
+    pub fn scaled(self, factor: u32) -> RateLimits {
+        RateLimits {
+            register: self.register.scaled(factor),
+            authorize: self.authorize.scaled(factor),
+            token: self.token.scaled(factor),
         }
     }
 }
@@ -258,6 +282,36 @@ mod tests {
         assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
         assert_eq!(key("::ffff:203.0.113.7"), key("203.0.113.7"));
         assert_ne!(key("203.0.113.7"), key("203.0.113.8"));
+    }
+
+    #[test]
+    fn a_scale_multiplies_each_burst_and_rate() {
+        let scaled = RateLimits::default().scaled(50);
+        assert_eq!(
+            scaled.register,
+            Limit {
+                burst: 1_000,
+                every: Duration::from_millis(1_200),
+            }
+        );
+        assert_eq!(
+            scaled.authorize,
+            Limit {
+                burst: 1_500,
+                every: Duration::from_millis(40),
+            }
+        );
+        assert_eq!(
+            scaled.token,
+            Limit {
+                burst: 3_000,
+                every: Duration::from_millis(10),
+            }
+        );
+        assert_eq!(RateLimits::default().scaled(1), RateLimits::default());
+        assert_eq!(RateLimits::default().scaled(0), RateLimits::default());
+        let largest = RateLimits::default().scaled(10_000);
+        assert!(Limiters::new(largest, ClientAddress::Socket).is_ok());
     }
 
     #[test]

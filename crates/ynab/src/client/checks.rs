@@ -20,16 +20,19 @@ pub fn check_segment(segment: &str) -> Result<(), Error> {
 /// How long a 429 pauses everything: `Retry-After` seconds or HTTP-date, clamped to
 /// [60, 3600]; 600 when absent or unreadable.
 pub fn pause_seconds(retry_after: Option<&str>) -> u64 {
-    let Some(value) = retry_after.map(str::trim) else {
-        return 600;
-    };
-    if let Ok(seconds) = value.parse::<u64>() {
-        return seconds.clamp(60, 3600);
-    }
-    match httpdate_seconds_from_now(value) {
-        Some(seconds) => seconds.clamp(60, 3600),
-        None => 600,
-    }
+    retry_after
+        .and_then(retry_after_seconds)
+        .map_or(600, |seconds| seconds.clamp(60, 3600))
+}
+
+/// The seconds a `Retry-After` value asks to wait: a number of seconds, or an HTTP-date (0 when
+/// past); `None` when it is neither.
+pub fn retry_after_seconds(value: &str) -> Option<u64> {
+    let value = value.trim();
+    value
+        .parse::<u64>()
+        .ok()
+        .or_else(|| httpdate_seconds_from_now(value))
 }
 
 /// Seconds from now until an HTTP-date (IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, or the
@@ -113,5 +116,12 @@ mod tests {
         let ahead = std::time::SystemTime::now() + std::time::Duration::from_secs(900);
         let paused = pause_seconds(Some(&httpdate::fmt_http_date(ahead)));
         assert!((895..=900).contains(&paused), "{paused}");
+        assert_eq!(retry_after_seconds(" 3 "), Some(3));
+        assert_eq!(
+            retry_after_seconds("Sun, 06 Nov 1994 08:49:37 GMT"),
+            Some(0)
+        );
+        assert_eq!(retry_after_seconds("soon"), None);
+        assert_eq!(retry_after_seconds("-1"), None);
     }
 }
