@@ -46,6 +46,8 @@ struct Options {
     flood: usize,
     concurrency: usize,
     idle: u64,
+    /// The RSS each instance must be under after the idle wait, in MB.
+    idle_rss_budget: Option<f64>,
 }
 
 fn options() -> Result<Options, String> {
@@ -59,6 +61,7 @@ fn options() -> Result<Options, String> {
         flood: 0,
         concurrency: 32,
         idle: 0,
+        idle_rss_budget: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -74,6 +77,7 @@ fn options() -> Result<Options, String> {
             "--flood" => o.flood = number(value()?)? as usize,
             "--concurrency" => o.concurrency = number(value()?)? as usize,
             "--idle" => o.idle = number(value()?)?,
+            "--idle-rss-budget" => o.idle_rss_budget = Some(number(value()?)? as f64),
             _ => {
                 return Err(format!(
                     "unknown argument {arg}: see scripts/load/README.md"
@@ -750,7 +754,7 @@ async fn run(o: Options) -> Result<(), String> {
     let people = sign_everyone_in(&o, &sandbox, &instances).await;
     work(&o, &people, &instances, &t).await;
     if o.idle > 0 {
-        after_idle(o.idle, &people, &instances, &t).await;
+        after_idle(&o, &people, &instances, &t).await?;
     }
     if o.flood > 0
         && let Some((base, token)) = people.first()
@@ -781,16 +785,22 @@ fn open_database(o: &Options) -> Result<Database, String> {
     }
 }
 
-/// Wait `idle` seconds and print RSS; then each person opens a new session and lists their
-/// plans, which must be their own.
-async fn after_idle(idle: u64, people: &[(String, String)], instances: &[Instance], t: &Shared) {
-    tokio::time::sleep(Duration::from_secs(idle)).await;
+/// Wait `--idle` seconds and print RSS, which must be under `--idle-rss-budget` when given;
+/// then each person opens a new session and lists their plans, which must be their own.
+async fn after_idle(
+    o: &Options,
+    people: &[(String, String)],
+    instances: &[Instance],
+    t: &Shared,
+) -> Result<(), String> {
+    tokio::time::sleep(Duration::from_secs(o.idle)).await;
     report(
-        &format!("after {idle} s idle"),
+        &format!("after {} s idle", o.idle),
         t,
         Duration::from_secs(1),
         instances,
     );
+    let idle_rss: Vec<f64> = instances.iter().map(|i| rss_mb(i.child.id())).collect();
     let started = Instant::now();
     let http = http();
     let mut answered = 0;
@@ -807,6 +817,20 @@ async fn after_idle(idle: u64, people: &[(String, String)], instances: &[Instanc
         people.len()
     );
     report("the calls after idle", t, started.elapsed(), instances);
+    if answered != people.len() {
+        return Err("a person's call after idle did not answer their own plan".into());
+    }
+    match o.idle_rss_budget {
+        Some(budget) if idle_rss.iter().any(|&mb| mb > budget) => Err(format!(
+            "after {} s idle an instance kept more than the budget of {budget:.0} MB: {idle_rss:.0?}",
+            o.idle
+        )),
+        Some(budget) => {
+            println!("after idle: every instance under the budget of {budget:.0} MB");
+            Ok(())
+        }
+        None => Ok(()),
+    }
 }
 
 /// The journal's operation lines and undo markers against the writes and undos that applied,
