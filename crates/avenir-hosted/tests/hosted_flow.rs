@@ -117,13 +117,7 @@ async fn a_real_oauth_client_signs_in_with_ynab_calls_a_tool_and_is_refreshed_th
         .await
         .expect("revoke");
     assert_eq!(revoked.status(), 200);
-    let (refused, challenge) = raw_mcp(
-        &world.instances[0].mcp(),
-        &alice.access_token,
-        TOOLS_LIST,
-        &[],
-    )
-    .await;
+    let (refused, challenge) = world.token_answer(&alice.access_token).await;
     assert_eq!(refused, 401);
     assert!(challenge.contains("invalid_token"), "{challenge}");
     assert!(
@@ -224,13 +218,7 @@ async fn two_people_see_only_their_own_plans_and_journals() {
     assert!(lines.is_empty(), "Alice's journal is gone: {lines:?}");
     let after = call(&bob.client, "list_plans", json!({})).await;
     assert_eq!(names(&after, "result", "id"), vec![world.bob_plan.clone()]);
-    let (refused, _) = raw_mcp(
-        &world.instances[0].mcp(),
-        &alice.access_token,
-        TOOLS_LIST,
-        &[],
-    )
-    .await;
+    let (refused, _) = world.token_answer(&alice.access_token).await;
     assert_eq!(refused, 401, "Alice's token went with her");
     drop(world);
     let _ = std::fs::remove_dir_all(dir);
@@ -392,13 +380,7 @@ async fn when_ynab_refuses_to_renew_the_person_is_asked_to_sign_in_again() {
     assert!(message.contains("sign in with YNAB again"), "{message}");
     assert!(message.contains(&world.public), "{message}");
     // and her client is made to sign her in again: her MCP token no longer opens /mcp
-    let (status, challenge) = raw_mcp(
-        &world.instances[0].mcp(),
-        &alice.access_token,
-        TOOLS_LIST,
-        &[],
-    )
-    .await;
+    let (status, challenge) = world.token_answer(&alice.access_token).await;
     assert_eq!(status, 401);
     assert!(challenge.contains("invalid_token"), "{challenge}");
     let refreshes = world.sandbox.stats().oauth.refresh_token;
@@ -446,13 +428,7 @@ async fn a_busy_ynab_during_renewal_signs_nobody_out() {
     let world = World::start(db, 1).await;
     let alice = world.sign_in("alice", "write", 0).await;
     let still_open = async || {
-        let (status, _) = raw_mcp(
-            &world.instances[0].mcp(),
-            &alice.access_token,
-            TOOLS_LIST,
-            &[],
-        )
-        .await;
+        let (status, _) = world.token_answer(&alice.access_token).await;
         status
     };
     // one 429, then one 503, each within the renewal's retries: the call simply works
@@ -554,13 +530,7 @@ async fn a_short_retry_after_during_renewal_is_waited_out_and_a_long_one_is_not(
     assert!(message.starts_with("YNAB is busy"), "{message}");
     assert!(message.contains("HTTP 429"), "{message}");
     assert!(message.contains("you stay signed in"), "{message}");
-    let (status, _) = raw_mcp(
-        &world.instances[0].mcp(),
-        &alice.access_token,
-        TOOLS_LIST,
-        &[],
-    )
-    .await;
+    let (status, _) = world.token_answer(&alice.access_token).await;
     assert_ne!(status, 401, "no MCP token revoked");
     let again = call(&alice.client, "list_accounts", json!({})).await;
     assert_ne!(again.is_error, Some(true), "{}", text(&again));

@@ -200,6 +200,20 @@ impl Harness {
         format!("/authorize?{query}")
     }
 
+    /// `/authorize` as a well-behaved client asks it: a code, `client_id`, [`REDIRECT`], the PKCE
+    /// challenge, then `more`.
+    fn pkce_authorize_path(&self, client_id: &str, more: &[(&str, &str)]) -> String {
+        let mut params = vec![
+            ("response_type", "code"),
+            ("client_id", client_id),
+            ("redirect_uri", REDIRECT),
+            ("code_challenge", CHALLENGE),
+            ("code_challenge_method", "S256"),
+        ];
+        params.extend_from_slice(more);
+        self.authorize_path(&params)
+    }
+
     /// A code as the callback would have made it, for `client_id`.
     async fn seed_code(&self, client_id: &str, scope: &str) -> String {
         let code = format!("code-{}", avenir::random::base64url::<16>());
@@ -601,14 +615,7 @@ async fn the_consent_cookie_is_host_prefixed_behind_an_https_public_url() {
         };
         let client_id = h.registered_client("Tool").await;
         let r = h
-            .get(&h.authorize_path(&[
-                ("response_type", "code"),
-                ("client_id", &client_id),
-                ("redirect_uri", REDIRECT),
-                ("code_challenge", CHALLENGE),
-                ("code_challenge_method", "S256"),
-                ("resource", &format!("{public}/mcp")),
-            ]))
+            .get(&h.pkce_authorize_path(&client_id, &[("resource", &format!("{public}/mcp"))]))
             .await;
         assert_eq!(r.status(), StatusCode::OK, "https: {https}");
         let set: Vec<String> = r
@@ -654,14 +661,7 @@ async fn consent_for_a_read_only_request_offers_no_write_and_refusal_goes_back()
     let h = start().await;
     let client_id = h.registered_client("Tool").await;
     let r = h
-        .get(&h.authorize_path(&[
-            ("response_type", "code"),
-            ("client_id", &client_id),
-            ("redirect_uri", REDIRECT),
-            ("code_challenge", CHALLENGE),
-            ("code_challenge_method", "S256"),
-            ("scope", "read"),
-        ]))
+        .get(&h.pkce_authorize_path(&client_id, &[("scope", "read")]))
         .await;
     let (consent, cookie, page) = consent_of(r).await;
     assert!(!page.contains("value=\"write\""));
@@ -1232,14 +1232,7 @@ async fn stored_fields_are_bounded_with_a_clear_400() {
     let client_id = h.registered_client("Tool").await;
     let state = "s".repeat(1025);
     let r = h
-        .get(&h.authorize_path(&[
-            ("response_type", "code"),
-            ("client_id", &client_id),
-            ("redirect_uri", REDIRECT),
-            ("code_challenge", CHALLENGE),
-            ("code_challenge_method", "S256"),
-            ("state", &state),
-        ]))
+        .get(&h.pkce_authorize_path(&client_id, &[("state", &state)]))
         .await;
     assert_eq!(r.status(), StatusCode::BAD_REQUEST);
     assert!(
@@ -1266,15 +1259,7 @@ async fn authorize_answers_503_when_storage_fails() {
     let h = start().await;
     let client_id = h.registered_client("Tool").await;
     h.store.fail_client_lookups();
-    let r = h
-        .get(&h.authorize_path(&[
-            ("response_type", "code"),
-            ("client_id", &client_id),
-            ("redirect_uri", REDIRECT),
-            ("code_challenge", CHALLENGE),
-            ("code_challenge_method", "S256"),
-        ]))
-        .await;
+    let r = h.get(&h.pkce_authorize_path(&client_id, &[])).await;
     assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(r.headers()["x-content-type-options"], "nosniff");
     assert!(r.text().await.unwrap().contains("Try again in a minute"));

@@ -106,6 +106,12 @@ pub fn settings() -> avenir::Settings {
 }
 
 impl World {
+    /// What the first instance answers `token` on a `tools/list` (its status and challenge):
+    /// whether the token still opens `/mcp`.
+    pub async fn token_answer(&self, token: &str) -> (u16, String) {
+        raw_mcp(&self.instances[0].mcp(), token, TOOLS_LIST, &[]).await
+    }
+
     /// `instances` hosted servers on `database`, sharing one key and one public URL.
     pub async fn start(database: DbConfig, instances: usize) -> World {
         World::start_with(database, instances, settings()).await
