@@ -495,8 +495,8 @@ fn ynab_token_endpoint_asks_to_wait(world: &World, count: u32, status: u16, wait
     ));
 }
 
-// A renewal that YNAB asks to wait a few seconds (429 or 503 with `Retry-After`, RFC 9110
-// §10.2.3) waits that long rather than its own short backoff, and the call works; a longer
+// A renewal that YNAB asks to wait a few seconds (429 or 503 with `Retry-After`,
+// RFC 9110 §10.2.3) waits that long rather than its own short backoff, and the call works; a longer
 // `Retry-After` (past the 5 s one call waits) is not waited for: the call says at once that YNAB
 // is busy, nobody is signed out, and the next call renews.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
