@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// what they freed, scattered among what was still in use (2,000 people: 272 MB resident 45 s
 /// after they went idle, for about 4 MB still allocated; jemalloc: 90 MB). The one-person build
 /// keeps the system allocator, its footprint measured on it (`scripts/peak_rss.py`).
-#[cfg(feature = "hosted")]
+#[cfg(all(feature = "hosted", not(target_env = "msvc")))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
